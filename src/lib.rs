@@ -4,4 +4,5 @@
 //! `solver` is pure (no async, no I/O, no proto, no SQL) and depends on
 //! nothing else in the crate.
 
+pub mod graph_file;
 pub mod solver;

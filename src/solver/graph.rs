@@ -28,7 +28,9 @@ pub const MAX_EDGES: u64 = (u32::MAX / 2) as u64;
 /// at flat positions `2i` and `2i + 1` of a flattened list.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum GraphError {
-    #[error("the edge list has {len} entries; a flattened list of endpoint pairs needs an even number")]
+    #[error(
+        "the edge list has {len} entries; a flattened list of endpoint pairs needs an even number"
+    )]
     OddEdgeList { len: usize },
     #[error("edge {edge} (edges[{entry}]): vertex {vertex} out of range 0..{vertex_count}")]
     VertexOutOfRange {
@@ -164,7 +166,9 @@ impl Graph {
             let (u, v) = edge(i);
             (u, v) == (a, b) || (u, v) == (b, a)
         });
-        let first = positions.next().expect("duplicate edge occurs in the input");
+        let first = positions
+            .next()
+            .expect("duplicate edge occurs in the input");
         let second = positions.next().expect("duplicate edge occurs twice");
         let (u, v) = edge(second);
         GraphError::DuplicateEdge {
@@ -250,7 +254,11 @@ impl Graph {
 
 /// Checks that `vertex` (the value of the input field `field`) names a vertex
 /// of a graph with `vertex_count` vertices.
-pub fn check_vertex(field: &'static str, vertex: u64, vertex_count: usize) -> Result<Vertex, VertexFieldError> {
+pub fn check_vertex(
+    field: &'static str,
+    vertex: u64,
+    vertex_count: usize,
+) -> Result<Vertex, VertexFieldError> {
     if vertex < vertex_count as u64 {
         Ok(vertex as Vertex)
     } else {
@@ -314,7 +322,10 @@ mod tests {
                 vertex_count: 10
             }
         );
-        assert_eq!(err.to_string(), "edge 3 (edges[7]): vertex 12 out of range 0..10");
+        assert_eq!(
+            err.to_string(),
+            "edge 3 (edges[7]): vertex 12 out of range 0..10"
+        );
     }
 
     #[test]
