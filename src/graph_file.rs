@@ -176,6 +176,7 @@ impl<'a> Scanner<'a> {
         let mut edges =
             Vec::with_capacity((2 * edge_count).min(self.text.len() as u64 / 2) as usize);
         for _ in 0..2 * edge_count {
+            self.skip_space();
             let line = self.line;
             let id = self.number(&expected)?;
             if id < low || id > high || id - low > u64::from(u32::MAX - 1) {
