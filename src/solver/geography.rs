@@ -191,7 +191,7 @@ pub fn analyze_position(
         visited[vertex as usize] = true;
         current = vertex;
     }
-    let to_move = if moves.len() % 2 == 0 {
+    let to_move = if moves.len().is_multiple_of(2) {
         Player::First
     } else {
         Player::Second
