@@ -5,4 +5,5 @@
 //! nothing else in the crate.
 
 pub mod graph_file;
+pub mod report;
 pub mod solver;
