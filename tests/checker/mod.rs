@@ -95,7 +95,7 @@ impl PlainGraph {
         }
         let odd = self.odd_components_without(&removed);
         let twice = remaining + barrier.len();
-        if odd > twice || (twice - odd) % 2 != 0 {
+        if odd > twice || !(twice - odd).is_multiple_of(2) {
             return Err(format!(
                 "barrier gives a non-integral or negative bound ({twice} - {odd})"
             ));
