@@ -143,7 +143,7 @@ fn check_positions(
     let mut current = start;
     for step in 0..=choices.len() {
         let p = geography::analyze_position(&graph, start, &moves).map_err(|e| e.to_string())?;
-        let to_move = if moves.len() % 2 == 0 {
+        let to_move = if moves.len().is_multiple_of(2) {
             Player::First
         } else {
             Player::Second
