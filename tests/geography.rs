@@ -232,8 +232,17 @@ fn tree_like(max_n: usize) -> impl Strategy<Value = (usize, Vec<(u32, u32)>)> {
     })
 }
 
+/// 1500 cases per property by default; `PROPTEST_CASES=100000 cargo test`
+/// runs a deep search.
+fn cases() -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1500)
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 1500, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
 
     #[test]
     fn random_graphs_match_exhaustive_search((n, edges) in any_graph(11)) {
