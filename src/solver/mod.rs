@@ -5,8 +5,10 @@
 //! barrier set, counts, winning moves), so callers and tests can check it
 //! without trusting this module.
 
+pub mod bipartite_edge;
 pub mod geography;
 pub mod graph;
+pub mod tree_paint;
 
 use serde::Serialize;
 
