@@ -659,14 +659,14 @@ mod tests {
                 .collect()
         }
 
-        fn to_move_wins(&mut self, mask: u32) -> bool {
+        fn mover_wins_from(&mut self, mask: u32) -> bool {
             if let Some(&known) = self.memo.get(&mask) {
                 return known;
             }
             let wins = self
                 .moves(mask)
                 .into_iter()
-                .any(|i| !self.to_move_wins(mask | 1 << i));
+                .any(|i| !self.mover_wins_from(mask | 1 << i));
             self.memo.insert(mask, wins);
             wins
         }
@@ -676,7 +676,7 @@ mod tests {
             let winning: Vec<usize> = self
                 .moves(mask)
                 .into_iter()
-                .filter(|&i| !self.to_move_wins(mask | 1 << i))
+                .filter(|&i| !self.mover_wins_from(mask | 1 << i))
                 .collect();
             winning
                 .into_iter()
@@ -690,7 +690,7 @@ mod tests {
     fn check_with_labelled_search(search: &mut LabelledSearch, g: &Graph) {
         let mask = search.mask_of(g);
         let solution = solve(g).unwrap();
-        let expected_winner = if search.to_move_wins(mask) {
+        let expected_winner = if search.mover_wins_from(mask) {
             Player::First
         } else {
             Player::Second
@@ -879,13 +879,13 @@ mod tests {
             moves
         }
 
-        fn to_move_wins(&mut self, position: &[Shape]) -> bool {
+        fn mover_wins_from(&mut self, position: &[Shape]) -> bool {
             if let Some(&known) = self.memo.get(position) {
                 return known;
             }
             let wins = Self::moves(position)
                 .into_iter()
-                .any(|(next, _)| !self.to_move_wins(&next));
+                .any(|(next, _)| !self.mover_wins_from(&next));
             self.memo.insert(position.to_vec(), wins);
             wins
         }
@@ -894,7 +894,7 @@ mod tests {
         fn winning_edge_count(&mut self, position: &[Shape]) -> u64 {
             Self::moves(position)
                 .into_iter()
-                .filter(|(next, _)| !self.to_move_wins(next))
+                .filter(|(next, _)| !self.mover_wins_from(next))
                 .map(|(_, ways)| ways)
                 .sum()
         }
@@ -913,10 +913,10 @@ mod tests {
     fn check_with_component_search(search: &mut ComponentSearch, g: &Graph) {
         let position = normalised(component_shapes(g));
         let solution = solve(g).unwrap();
-        let to_move_wins = search.to_move_wins(&position);
+        let mover_wins_from = search.mover_wins_from(&position);
         assert_eq!(
             solution.winner == Player::First,
-            to_move_wins,
+            mover_wins_from,
             "winner of {g:?}"
         );
         check_counts(&solution.counts, g);
@@ -939,12 +939,12 @@ mod tests {
             );
             let next = normalised(component_shapes(&after));
             assert!(
-                !search.to_move_wins(&next),
+                !search.mover_wins_from(&next),
                 "{edge:?} does not win in {g:?}"
             );
         }
-        assert_eq!(solution.winning_move.is_some(), to_move_wins);
-        assert_eq!(moves.classes.is_empty(), !to_move_wins);
+        assert_eq!(solution.winning_move.is_some(), mover_wins_from);
+        assert_eq!(moves.classes.is_empty(), !mover_wins_from);
     }
 
     // ---- tests -------------------------------------------------------------
@@ -1087,8 +1087,8 @@ mod tests {
                     let g = labelled.graph_of(mask);
                     let position = normalised(component_shapes(&g));
                     assert_eq!(
-                        labelled.to_move_wins(mask),
-                        by_components.to_move_wins(&position)
+                        labelled.mover_wins_from(mask),
+                        by_components.mover_wins_from(&position)
                     );
                     assert_eq!(
                         labelled.winning_moves(mask).len() as u64,
@@ -1097,6 +1097,50 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn three_or_more_odd_even_components_match_component_search() {
+        // Odd–even components need three vertices, so `eo ≥ 3` starts at 9
+        // vertices, past the labelled search: build such positions from
+        // paths of 3 and 5, stars of 5, plus an optional extra piece.
+        let path = |k: Vertex| (1..k).map(|i| (i - 1, i)).collect::<Vec<_>>();
+        let star = |k: Vertex| (1..k).map(|i| (0, i)).collect::<Vec<_>>();
+        let odd_even: [(Vertex, Vec<(Vertex, Vertex)>); 3] =
+            [(3, path(3)), (5, path(5)), (5, star(5))];
+        let extras: [(Vertex, Vec<(Vertex, Vertex)>); 5] = [
+            (0, vec![]),
+            (1, vec![]),
+            (2, vec![]),
+            (2, path(2)),
+            (4, path(4)),
+        ];
+        let mut search = ComponentSearch::default();
+        let mut seen_eo = std::collections::BTreeSet::new();
+        for count in 3..=4 {
+            for choice in 0..3usize.pow(count) {
+                for (extra_size, extra_edges) in &extras {
+                    let mut pieces: Vec<&(Vertex, Vec<(Vertex, Vertex)>)> = (0..count)
+                        .map(|i| &odd_even[choice / 3usize.pow(i) % 3])
+                        .collect();
+                    let extra = (*extra_size, extra_edges.clone());
+                    pieces.push(&extra);
+                    let mut edges = Vec::new();
+                    let mut n: Vertex = 0;
+                    for (size, piece) in pieces {
+                        edges.extend(piece.iter().map(|&(u, v)| (n + u, n + v)));
+                        n += size;
+                    }
+                    if n > 14 {
+                        continue;
+                    }
+                    let g = graph(u64::from(n), &edges);
+                    seen_eo.insert((solve(&g).unwrap().counts.eo, n % 2));
+                    check_with_component_search(&mut search, &g);
+                }
+            }
+        }
+        assert!(seen_eo.contains(&(3, 0)) && seen_eo.contains(&(4, 0)));
     }
 
     /// A random bipartite graph: a random 2-colouring, then each pair of
