@@ -197,33 +197,141 @@ pub fn default_endpoints(graph: &Graph) -> (Vertex, Vertex) {
 /// to move.
 ///
 /// Errors: the graph is not a tree ([`NotATree`]), `black`/`white` out of
-/// range, or `black == white`. Time and memory `O(n)`; iterative, so a path of
-/// millions of vertices is fine.
+/// range, or `black == white`. Time and memory `O(n)`, no recursion.
+///
+/// This is the hot path for big trees, so it avoids breadth-first search,
+/// whose pointer chasing costs a cache miss or three per vertex on a tree
+/// with scattered ids: leaves are peeled towards `black` instead (one miss
+/// per vertex), which at once checks that the graph is a tree, roots it at
+/// `black` and gives every subtree size. On the path `black = p_0, …, p_d =
+/// white`, a vertex hanging off `p_i` is nearer to white iff `2i > d`, so
+/// white gets the subtree below `p_{⌊d/2⌋+1}`, and for even `d` the subtree
+/// of `p_{d/2}` minus that is tied (and goes to black, who moves first).
 pub fn solve(
     graph: &Graph,
     black: Vertex,
     white: Vertex,
 ) -> Result<TreePaintSolution, TreePaintError> {
-    check_tree(graph)?;
     let n = graph.vertex_count();
+    if n < 2 {
+        return Err(NotATree::TooFewVertices {
+            vertex_count: n as u64,
+        }
+        .into());
+    }
     let black = check_vertex("black", u64::from(black), n)?;
     let white = check_vertex("white", u64::from(white), n)?;
+    let Some(rooted) = peel_towards(graph, black) else {
+        // Not a tree: let the descriptive check say why.
+        check_tree(graph)?;
+        unreachable!("peeling fails only on graphs that are not trees");
+    };
     if black == white {
         return Err(TreePaintError::SameVertex { vertex: black });
     }
-    let mut colour = vec![UNCOLOURED; n];
-    colour[black as usize] = BLACK;
-    colour[white as usize] = WHITE;
-    let verdict = analyze_colouring(graph, &colour, Player::First);
+    // path[i] = p_i, from black to white.
+    let mut path = vec![white];
+    let mut v = white;
+    while v != black {
+        v = rooted[v as usize].parent_or_xor;
+        path.push(v);
+    }
+    path.reverse();
+    let d = path.len() - 1;
+    let size = |i: usize| u64::from(rooted[path[i] as usize].subtree_size);
+    // Uncoloured vertices only: w is in white's subtree, b in nobody's.
+    let white_future = size(d / 2 + 1) - 1;
+    let tied = if d % 2 == 0 {
+        size(d / 2) - size(d / 2 + 1)
+    } else {
+        0
+    };
+    let black_own = n as u64 - 2 - white_future - tied;
+    let black_future = black_own + tied;
+    let black_wins = black_future > white_future;
+    // Same case analysis as for mid-game positions (see the module docs).
+    let moves: Vec<Vertex> = if !black_wins {
+        Vec::new()
+    } else if black_own > white_future + tied {
+        graph
+            .neighbors(black)
+            .iter()
+            .copied()
+            .filter(|&w| w != white)
+            .collect()
+    } else {
+        vec![path[1]]
+    };
+    let winning_move = black_wins.then(|| if d >= 2 { path[1] } else { moves[0] });
     Ok(TreePaintSolution {
-        winner: verdict.winner,
+        winner: if black_wins {
+            Player::First
+        } else {
+            Player::Second
+        },
         black,
         white,
-        black_count: verdict.black_count,
-        white_count: verdict.white_count,
-        winning_move: verdict.winning_moves.moves.first().copied(),
-        winning_moves: verdict.winning_moves,
+        black_count: 1 + black_future,
+        white_count: 1 + white_future,
+        winning_move,
+        winning_moves: WinningMoves {
+            unique: moves.len() == 1,
+            moves,
+        },
     })
+}
+
+/// One vertex during leaf peeling.
+#[derive(Debug, Clone, Copy)]
+struct PeelRecord {
+    /// XOR of the neighbours not yet peeled; once the vertex is peeled, that
+    /// is its one remaining neighbour: its parent.
+    parent_or_xor: Vertex,
+    /// Neighbours not yet peeled; 0 once peeled.
+    degree: u32,
+    /// Vertices in the subtree below this one that are peeled so far, plus itself.
+    subtree_size: u32,
+}
+
+/// Peels leaves (never `root`) until none are left. Returns the records if
+/// the graph is a tree (`n − 1` edges and all but `root` peeled), with each
+/// vertex's parent and subtree size in the tree rooted at `root`; `None`
+/// otherwise (a cycle never peels; with `n − 1` edges a disconnected graph
+/// has one).
+fn peel_towards(graph: &Graph, root: Vertex) -> Option<Vec<PeelRecord>> {
+    let n = graph.vertex_count();
+    if graph.edge_count() != n - 1 {
+        return None;
+    }
+    // Sequential over the CSR arrays: cheap.
+    let mut records: Vec<PeelRecord> = (0..n as Vertex)
+        .map(|v| PeelRecord {
+            parent_or_xor: graph.neighbors(v).iter().fold(0, |acc, &w| acc ^ w),
+            degree: graph.degree(v) as u32,
+            subtree_size: 1,
+        })
+        .collect();
+    let mut peeled = 0usize;
+    for start in 0..n as Vertex {
+        // Follow the chain of vertices that become leaves as their last
+        // child is peeled; each step touches one new record.
+        let mut v = start;
+        while v != root && records[v as usize].degree == 1 {
+            let PeelRecord {
+                parent_or_xor: parent,
+                subtree_size,
+                ..
+            } = records[v as usize];
+            records[v as usize].degree = 0;
+            let up = &mut records[parent as usize];
+            up.parent_or_xor ^= v;
+            up.degree -= 1;
+            up.subtree_size += subtree_size;
+            peeled += 1;
+            v = parent;
+        }
+    }
+    (peeled == n - 1).then_some(records)
 }
 
 /// Analyses a mid-game position: who wins with the side to move, the final
@@ -713,6 +821,32 @@ mod tests {
         assert_eq!(solution.black_count, black_count);
         assert_eq!(solution.white_count, g.vertex_count() as u64 - black_count);
         assert_eq!(first_wins, black_count > solution.white_count);
+        // The start as a position goes through the general (BFS) analysis:
+        // both paths must agree.
+        let start = TreePaintPosition {
+            black: vec![black],
+            white: vec![white],
+            to_move: Player::First,
+        };
+        let verdict = analyze_position(g, &start).unwrap();
+        assert_eq!(verdict.winner, solution.winner);
+        assert_eq!(verdict.winning_moves, solution.winning_moves);
+        assert_eq!(
+            (verdict.black_count, verdict.white_count),
+            (solution.black_count, solution.white_count)
+        );
+        if let Some(v) = solution.winning_move {
+            // The documented choice: the first step towards white, unless
+            // white is adjacent.
+            let path_move = g
+                .neighbors(black)
+                .iter()
+                .copied()
+                .find(|&u| from_white[u as usize] < from_white[black as usize]);
+            if path_move != Some(white) {
+                assert_eq!(Some(v), path_move);
+            }
+        }
     }
 
     fn bfs(g: &Graph, source: Vertex) -> Vec<usize> {
