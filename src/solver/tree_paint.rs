@@ -201,12 +201,12 @@ pub fn default_endpoints(graph: &Graph) -> (Vertex, Vertex) {
 ///
 /// This is the hot path for big trees, so it avoids breadth-first search,
 /// whose pointer chasing costs a cache miss or three per vertex on a tree
-/// with scattered ids: leaves are peeled towards `black` instead (one miss
-/// per vertex), which at once checks that the graph is a tree, roots it at
-/// `black` and gives every subtree size. On the path `black = p_0, …, p_d =
-/// white`, a vertex hanging off `p_i` is nearer to white iff `2i > d`, so
-/// white gets the subtree below `p_{⌊d/2⌋+1}`, and for even `d` the subtree
-/// of `p_{d/2}` minus that is tied (and goes to black, who moves first).
+/// with scattered ids. Instead leaves other than `black` and `white` are
+/// peeled until only the path `black = p_0, …, p_d = white` is left, each
+/// path vertex carrying the weight `s_i` of itself and everything that hung
+/// off it (one miss per vertex). A vertex hanging off `p_i` is nearer to
+/// white iff `2i > d` and tied iff `2i = d` (ties go to black, who moves
+/// first), so the split is a sum over the path.
 pub fn solve(
     graph: &Graph,
     black: Vertex,
@@ -221,31 +221,19 @@ pub fn solve(
     }
     let black = check_vertex("black", u64::from(black), n)?;
     let white = check_vertex("white", u64::from(white), n)?;
-    let Some(rooted) = peel_towards(graph, black) else {
-        // Not a tree: let the descriptive check say why.
+    if black == white {
+        // Still say first if the graph is not a tree: that is the bigger problem.
+        check_tree(graph)?;
+        return Err(TreePaintError::SameVertex { vertex: black });
+    }
+    let Some(path) = path_with_weights(graph, black, white) else {
         check_tree(graph)?;
         unreachable!("peeling fails only on graphs that are not trees");
     };
-    if black == white {
-        return Err(TreePaintError::SameVertex { vertex: black });
-    }
-    // path[i] = p_i, from black to white.
-    let mut path = vec![white];
-    let mut v = white;
-    while v != black {
-        v = rooted[v as usize].parent_or_xor;
-        path.push(v);
-    }
-    path.reverse();
     let d = path.len() - 1;
-    let size = |i: usize| u64::from(rooted[path[i] as usize].subtree_size);
-    // Uncoloured vertices only: w is in white's subtree, b in nobody's.
-    let white_future = size(d / 2 + 1) - 1;
-    let tied = if d % 2 == 0 {
-        size(d / 2) - size(d / 2 + 1)
-    } else {
-        0
-    };
+    // Uncoloured vertices only: p_0 = black and p_d = white are painted.
+    let white_future: u64 = path[d / 2 + 1..].iter().map(|&(_, w)| w).sum::<u64>() - 1;
+    let tied = if d % 2 == 0 { path[d / 2].1 } else { 0 };
     let black_own = n as u64 - 2 - white_future - tied;
     let black_future = black_own + tied;
     let black_wins = black_future > white_future;
@@ -260,9 +248,9 @@ pub fn solve(
             .filter(|&w| w != white)
             .collect()
     } else {
-        vec![path[1]]
+        vec![path[1].0]
     };
-    let winning_move = black_wins.then(|| if d >= 2 { path[1] } else { moves[0] });
+    let winning_move = black_wins.then(|| if d >= 2 { path[1].0 } else { moves[0] });
     Ok(TreePaintSolution {
         winner: if black_wins {
             Player::First
@@ -281,24 +269,32 @@ pub fn solve(
     })
 }
 
-/// One vertex during leaf peeling.
+/// Marks an idle peeling chain (never a vertex: see `graph::MAX_VERTICES`).
+const NO_VERTEX: Vertex = Vertex::MAX;
+
+/// One vertex during leaf peeling. Aligned so a record never straddles two
+/// cache lines: peeling a long path touches one random record per step.
 #[derive(Debug, Clone, Copy)]
+#[repr(align(16))]
 struct PeelRecord {
-    /// XOR of the neighbours not yet peeled; once the vertex is peeled, that
-    /// is its one remaining neighbour: its parent.
-    parent_or_xor: Vertex,
+    /// XOR of the neighbours not yet peeled (so with one left, that one).
+    neighbour_xor: Vertex,
     /// Neighbours not yet peeled; 0 once peeled.
     degree: u32,
-    /// Vertices in the subtree below this one that are peeled so far, plus itself.
-    subtree_size: u32,
+    /// This vertex plus everything peeled into it.
+    weight: u32,
 }
 
-/// Peels leaves (never `root`) until none are left. Returns the records if
-/// the graph is a tree (`n − 1` edges and all but `root` peeled), with each
-/// vertex's parent and subtree size in the tree rooted at `root`; `None`
-/// otherwise (a cycle never peels; with `n − 1` edges a disconnected graph
-/// has one).
-fn peel_towards(graph: &Graph, root: Vertex) -> Option<Vec<PeelRecord>> {
+/// The path from `black` to `white` as `(p_i, s_i)`: the path vertices in
+/// order and their weights (the vertex plus the subtrees hanging off it),
+/// or `None` if the graph is not a tree.
+///
+/// Peels leaves other than the two ends. Each peel removes one edge, so if
+/// the graph has `n − 1` edges, the unpeeled vertices walk as a simple path
+/// from `black` to `white`, and peeled + path vertices = `n`, every edge is
+/// accounted for and every vertex hangs off the path: a tree. A cycle never
+/// peels, so any other graph fails one of those checks.
+fn path_with_weights(graph: &Graph, black: Vertex, white: Vertex) -> Option<Vec<(Vertex, u64)>> {
     let n = graph.vertex_count();
     if graph.edge_count() != n - 1 {
         return None;
@@ -306,32 +302,77 @@ fn peel_towards(graph: &Graph, root: Vertex) -> Option<Vec<PeelRecord>> {
     // Sequential over the CSR arrays: cheap.
     let mut records: Vec<PeelRecord> = (0..n as Vertex)
         .map(|v| PeelRecord {
-            parent_or_xor: graph.neighbors(v).iter().fold(0, |acc, &w| acc ^ w),
+            neighbour_xor: graph.neighbors(v).iter().fold(0, |acc, &w| acc ^ w),
             degree: graph.degree(v) as u32,
-            subtree_size: 1,
+            weight: 1,
         })
         .collect();
+    // A chain is a vertex about to be peeled; peeling it moves the chain to
+    // the parent, which may have just become a leaf. Several chains advance
+    // in turn so that their cache misses overlap (a path peels as two long
+    // chains, one from each end). Each step re-checks that its vertex is
+    // still a leaf, so two chains reaching one vertex peel it only once.
+    const CHAINS: usize = 8;
+    let is_leaf = |records: &[PeelRecord], v: Vertex| {
+        v != black && v != white && records[v as usize].degree == 1
+    };
+    let mut chains = [NO_VERTEX; CHAINS];
+    let mut next_start: Vertex = 0;
     let mut peeled = 0usize;
-    for start in 0..n as Vertex {
-        // Follow the chain of vertices that become leaves as their last
-        // child is peeled; each step touches one new record.
-        let mut v = start;
-        while v != root && records[v as usize].degree == 1 {
+    loop {
+        for chain in chains.iter_mut().filter(|chain| **chain == NO_VERTEX) {
+            while (next_start as usize) < n && !is_leaf(&records, next_start) {
+                next_start += 1;
+            }
+            if (next_start as usize) < n {
+                *chain = next_start;
+                next_start += 1;
+            }
+        }
+        if chains.iter().all(|&chain| chain == NO_VERTEX) {
+            break;
+        }
+        for chain in &mut chains {
+            let v = *chain;
+            if v == NO_VERTEX || !is_leaf(&records, v) {
+                *chain = NO_VERTEX;
+                continue;
+            }
             let PeelRecord {
-                parent_or_xor: parent,
-                subtree_size,
+                neighbour_xor: parent,
+                weight,
                 ..
             } = records[v as usize];
             records[v as usize].degree = 0;
             let up = &mut records[parent as usize];
-            up.parent_or_xor ^= v;
+            up.neighbour_xor ^= v;
             up.degree -= 1;
-            up.subtree_size += subtree_size;
+            up.weight += weight;
             peeled += 1;
-            v = parent;
+            *chain = parent;
         }
     }
-    (peeled == n - 1).then_some(records)
+    // Walk what is left from black: each inner vertex has two neighbours
+    // left, the one we came from and the next.
+    let mut path = Vec::new();
+    let (mut previous, mut current) = (Vertex::MAX, black);
+    loop {
+        let record = records[current as usize];
+        path.push((current, u64::from(record.weight)));
+        if current == white {
+            break (record.degree == 1 && peeled + path.len() == n).then_some(path);
+        }
+        let expected_degree = if current == black { 1 } else { 2 };
+        if record.degree != expected_degree || path.len() == n {
+            return None;
+        }
+        let next = if current == black {
+            record.neighbour_xor
+        } else {
+            record.neighbour_xor ^ previous
+        };
+        (previous, current) = (current, next);
+    }
 }
 
 /// Analyses a mid-game position: who wins with the side to move, the final
