@@ -195,7 +195,10 @@ const UNSEEN: u8 = 2;
 ///
 /// Time `O(N + M)` (one BFS 2-colouring, then O(1) work per move class and
 /// one scan of one component to pick a concrete edge inside it); memory
-/// `5·N` bytes beyond the graph. No recursion, so deep graphs are fine.
+/// about `6·N` bytes beyond the graph. No recursion, so deep graphs are fine.
+///
+/// A mid-game position is just the graph with the added edges; build it
+/// with [`position_after_moves`], which also checks that each move was legal.
 pub fn solve(graph: &Graph) -> Result<BipartiteEdgeSolution, BipartiteEdgeError> {
     let colouring = two_colour(graph)?;
     let counts = colouring.counts;
@@ -220,6 +223,151 @@ pub fn solve(graph: &Graph) -> Result<BipartiteEdgeSolution, BipartiteEdgeError>
         winning_move,
         winning_moves,
     })
+}
+
+/// Why a move of a move list is illegal.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum IllegalEdgeReason {
+    #[error("vertex {vertex} is out of range 0..{vertex_count}")]
+    OutOfRange { vertex: Vertex, vertex_count: u64 },
+    #[error("an edge needs two different vertices")]
+    SelfLoop,
+    #[error("the edge is already in the graph")]
+    AlreadyPresent,
+    #[error("the edge would close an odd cycle")]
+    MakesOddCycle,
+}
+
+/// Why a move list cannot be replayed on a graph.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MoveListError {
+    /// The starting graph itself is not a position.
+    #[error(transparent)]
+    Start(#[from] BipartiteEdgeError),
+    #[error("move {index} (edge {u}-{v}) is illegal: {reason}")]
+    IllegalMove {
+        /// Position in the move list, from 0.
+        index: usize,
+        u: Vertex,
+        v: Vertex,
+        reason: IllegalEdgeReason,
+    },
+}
+
+/// The position after adding the edges `moves` to `graph` in order, each
+/// checked for legality (both ends in range, distinct, not yet an edge, and
+/// no odd cycle). The player to move afterwards is the first player if the
+/// list has even length.
+///
+/// Time `O((N + M + k) · α)` for `k` moves (union–find with parity), plus
+/// building the new graph.
+pub fn position_after_moves(
+    graph: &Graph,
+    moves: &[(Vertex, Vertex)],
+) -> Result<Graph, MoveListError> {
+    let n = graph.vertex_count();
+    let mut parity = ParityForest::new(n);
+    for (u, v) in graph.edges() {
+        if !parity.join_opposite(u, v) {
+            // Report the cycle the way `solve` does.
+            let BipartiteEdgeError::OddCycle { cycle } = two_colour(graph)
+                .err()
+                .expect("an edge inside a colour class means an odd cycle");
+            return Err(BipartiteEdgeError::OddCycle { cycle }.into());
+        }
+    }
+    let mut added = std::collections::HashSet::with_capacity(moves.len());
+    for (index, &(u, v)) in moves.iter().enumerate() {
+        let illegal = |reason| MoveListError::IllegalMove {
+            index,
+            u,
+            v,
+            reason,
+        };
+        for vertex in [u, v] {
+            if vertex as usize >= n {
+                return Err(illegal(IllegalEdgeReason::OutOfRange {
+                    vertex,
+                    vertex_count: n as u64,
+                }));
+            }
+        }
+        if u == v {
+            return Err(illegal(IllegalEdgeReason::SelfLoop));
+        }
+        let key = (u.min(v), u.max(v));
+        if graph.has_edge(u, v) || added.contains(&key) {
+            return Err(illegal(IllegalEdgeReason::AlreadyPresent));
+        }
+        if !parity.join_opposite(u, v) {
+            return Err(illegal(IllegalEdgeReason::MakesOddCycle));
+        }
+        added.insert(key);
+    }
+    let edges: Vec<(Vertex, Vertex)> = graph.edges().chain(moves.iter().copied()).collect();
+    Ok(Graph::from_pairs(n as u64, &edges).expect("every added edge was checked"))
+}
+
+/// Union–find that also records, for each vertex, the parity of its path to
+/// the root: two vertices of one set have opposite colours iff the parities
+/// differ. Iterative with path halving, union by size.
+struct ParityForest {
+    parent: Vec<Vertex>,
+    /// Parity of the edge from a vertex to its parent (1 = opposite colours).
+    parity_to_parent: Vec<u8>,
+    size: Vec<u32>,
+}
+
+impl ParityForest {
+    fn new(n: usize) -> Self {
+        ParityForest {
+            parent: (0..n as Vertex).collect(),
+            parity_to_parent: vec![0; n],
+            size: vec![1; n],
+        }
+    }
+
+    /// The root of `v` and the colour parity between `v` and that root.
+    fn find(&mut self, mut v: Vertex) -> (Vertex, u8) {
+        // First pass: find the root and the parity; second pass: point every
+        // vertex on the way straight at the root with its own parity.
+        let mut root = v;
+        let mut total = 0u8;
+        while self.parent[root as usize] != root {
+            total ^= self.parity_to_parent[root as usize];
+            root = self.parent[root as usize];
+        }
+        let mut remaining = total;
+        while self.parent[v as usize] != v {
+            let next = self.parent[v as usize];
+            let step = self.parity_to_parent[v as usize];
+            self.parent[v as usize] = root;
+            self.parity_to_parent[v as usize] = remaining;
+            remaining ^= step;
+            v = next;
+        }
+        (root, total)
+    }
+
+    /// Records that `u` and `v` have opposite colours; `false` if they are
+    /// already known to have the same colour (an odd cycle).
+    fn join_opposite(&mut self, u: Vertex, v: Vertex) -> bool {
+        let (ru, pu) = self.find(u);
+        let (rv, pv) = self.find(v);
+        if ru == rv {
+            return pu != pv;
+        }
+        let (big, small) = if self.size[ru as usize] >= self.size[rv as usize] {
+            (ru, rv)
+        } else {
+            (rv, ru)
+        };
+        self.parent[small as usize] = big;
+        // small's parity to big makes u and v opposite: pu ^ x ^ pv = 1.
+        self.parity_to_parent[small as usize] = pu ^ pv ^ 1;
+        self.size[big as usize] += self.size[small as usize];
+        true
+    }
 }
 
 /// A component recorded for picking example moves.
@@ -992,6 +1140,24 @@ mod tests {
     }
 
     #[test]
+    fn move_list_on_a_graph_with_an_odd_cycle_reports_the_cycle() {
+        let triangle = graph(3, &[(0, 1), (1, 2), (2, 0)]);
+        let Err(MoveListError::Start(BipartiteEdgeError::OddCycle { cycle })) =
+            position_after_moves(&triangle, &[])
+        else {
+            panic!("a triangle is not a position");
+        };
+        assert_is_odd_cycle(&triangle, &cycle);
+        let path = graph(3, &[(0, 1), (1, 2)]);
+        assert_eq!(
+            position_after_moves(&path, &[(2, 0)])
+                .unwrap_err()
+                .to_string(),
+            "move 0 (edge 2-0) is illegal: the edge would close an odd cycle"
+        );
+    }
+
+    #[test]
     fn x_is_counted_in_64_bits() {
         // One component with parts of 10^5 each: vertex 0 sees the whole
         // other part, and vertex 10^5 sees the whole of part 0.
@@ -1249,6 +1415,54 @@ mod tests {
         #[test]
         fn unions_of_paths_stars_and_blocks_match_component_search(g in union_of_shapes(13)) {
             COMPONENT_SEARCH.with(|search| check_with_component_search(&mut search.borrow_mut(), &g));
+        }
+
+        #[test]
+        fn move_lists_replay_or_name_the_first_illegal_move(
+            g in bipartite_graph(7),
+            candidates in proptest::collection::vec((0u32..8, 0u32..8), 0..12),
+        ) {
+            let n = g.vertex_count();
+            let mut search = LabelledSearch::new(n);
+            let mut mask = search.mask_of(&g);
+            let mut moves = Vec::new();
+            for (u, v) in candidates {
+                let index = moves.len();
+                moves.push((u, v));
+                // The search's own view of the move.
+                let expected = if u as usize >= n || v as usize >= n {
+                    Some(IllegalEdgeReason::OutOfRange {
+                        vertex: if u as usize >= n { u } else { v },
+                        vertex_count: n as u64,
+                    })
+                } else if u == v {
+                    Some(IllegalEdgeReason::SelfLoop)
+                } else {
+                    let pair = search
+                        .pairs
+                        .iter()
+                        .position(|&p| p == (u.min(v) as usize, u.max(v) as usize))
+                        .unwrap();
+                    if mask >> pair & 1 == 1 {
+                        Some(IllegalEdgeReason::AlreadyPresent)
+                    } else if !search.is_bipartite(mask | 1 << pair) {
+                        Some(IllegalEdgeReason::MakesOddCycle)
+                    } else {
+                        mask |= 1 << pair;
+                        None
+                    }
+                };
+                if let Some(reason) = expected {
+                    prop_assert_eq!(
+                        position_after_moves(&g, &moves),
+                        Err(MoveListError::IllegalMove { index, u, v, reason })
+                    );
+                    return Ok(());
+                }
+            }
+            let after = position_after_moves(&g, &moves).unwrap();
+            prop_assert_eq!(search.mask_of(&after), mask);
+            check_with_labelled_search(&mut search, &after);
         }
 
         #[test]
