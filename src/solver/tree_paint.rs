@@ -68,7 +68,8 @@ pub struct TreePaintSolution {
     pub black_count: u64,
     /// Vertices white ends with: the others.
     pub white_count: u64,
-    /// When black wins: a winning first move (the next vertex towards white).
+    /// When black wins: a winning first move, the next vertex towards white
+    /// (or, when white is adjacent, the smallest legal move).
     pub winning_move: Option<Vertex>,
     /// Every winning first move of black, sorted (empty when white wins), and
     /// whether there is exactly one.
