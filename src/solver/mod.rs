@@ -7,6 +7,7 @@
 
 pub mod bipartite_edge;
 pub mod tree_paint;
+
 pub mod geography;
 pub mod graph;
 
