@@ -1046,11 +1046,11 @@ mod tests {
     }
 
     #[test]
-    fn every_start_on_every_tree_shape_up_to_9_vertices() {
-        let shapes = rooted_shapes(9);
+    fn every_start_on_every_tree_shape_up_to_10_vertices() {
+        let shapes = rooted_shapes(10);
         // The rooted shape counts (OEIS A000081): the generator missed none.
         let counts: Vec<usize> = shapes.iter().map(Vec::len).collect();
-        assert_eq!(counts, [0, 1, 1, 2, 4, 9, 20, 48, 115, 286]);
+        assert_eq!(counts, [0, 1, 1, 2, 4, 9, 20, 48, 115, 286, 719]);
         for parents in shapes.iter().skip(2).flatten() {
             let g = tree_of_parents(parents);
             let mut search = PaintSearch::new(&g);
@@ -1060,6 +1060,23 @@ mod tests {
                     check_start(&mut search, black, white);
                 }
             }
+        }
+    }
+
+    #[test]
+    fn starts_on_every_tree_shape_of_11_and_12_vertices() {
+        let shapes = rooted_shapes(12);
+        // OEIS A000081 again, for the larger sizes.
+        let counts: Vec<usize> = shapes[11..].iter().map(Vec::len).collect();
+        assert_eq!(counts, [1842, 4766]);
+        for parents in shapes[11..].iter().flatten() {
+            let g = tree_of_parents(parents);
+            let mut search = PaintSearch::new(&g);
+            let n = g.vertex_count() as Vertex;
+            // The root against the last vertex (a leaf), and a vertex in the
+            // middle of the numbering against it.
+            check_start(&mut search, 0, n - 1);
+            check_start(&mut search, n - 1, n / 2);
         }
     }
 
