@@ -81,11 +81,18 @@ pub struct TreePaintSolution {
 pub enum NotATree {
     #[error("tree paint needs a tree with at least 2 vertices, the graph has {vertex_count}")]
     TooFewVertices { vertex_count: u64 },
+    /// With `n` or more edges there is a cycle, and `cycle` names one; with
+    /// fewer than `n − 1` the graph is disconnected and `cycle` is `None`.
     #[error(
-        "tree paint needs a tree: {vertex_count} vertices but {edge_count} edges (a tree on {vertex_count} vertices has {})",
-        vertex_count - 1
+        "tree paint needs a tree: {vertex_count} vertices but {edge_count} edges (a tree on {vertex_count} vertices has {}){}",
+        vertex_count - 1,
+        cycle_note(.cycle)
     )]
-    WrongEdgeCount { vertex_count: u64, edge_count: u64 },
+    WrongEdgeCount {
+        vertex_count: u64,
+        edge_count: u64,
+        cycle: Option<Vec<Vertex>>,
+    },
     /// With `n − 1` edges a disconnected graph has a cycle; both are named.
     #[error(
         "tree paint needs a tree, and this graph is not connected: vertex {unreached} cannot be reached from vertex 0 (and vertices {} form a cycle)",
@@ -178,6 +185,13 @@ pub enum TreePaintError {
         vertex: Vertex,
         reason: IllegalMoveReason,
     },
+}
+
+fn cycle_note(cycle: &Option<Vec<Vertex>>) -> String {
+    match cycle {
+        Some(cycle) => format!("; vertices {} form a cycle", join_dashes(cycle)),
+        None => String::new(),
+    }
 }
 
 fn join_dashes(cycle: &[Vertex]) -> String {
@@ -524,6 +538,7 @@ fn check_tree(graph: &Graph) -> Result<(), NotATree> {
         return Err(NotATree::WrongEdgeCount {
             vertex_count: n as u64,
             edge_count: graph.edge_count() as u64,
+            cycle: find_cycle(graph),
         });
     }
     let mut seen = vec![false; n];
@@ -1218,18 +1233,26 @@ mod tests {
         // 8 vertices, 9 edges.
         let mut edges: Vec<(Vertex, Vertex)> = (1..8).map(|v| (v - 1, v)).collect();
         edges.extend([(0, 2), (3, 5)]);
-        assert_eq!(
-            err(&tree(8, &edges)).to_string(),
-            "tree paint needs a tree: 8 vertices but 9 edges (a tree on 8 vertices has 7)"
+        let too_many = tree(8, &edges);
+        let message = err(&too_many).to_string();
+        assert!(
+            message.starts_with(
+                "tree paint needs a tree: 8 vertices but 9 edges (a tree on 8 vertices has 7); vertices "
+            ),
+            "{message}"
         );
-        // Too few edges: 8 vertices, 6 edges.
-        assert!(matches!(
-            err(&tree(8, &edges[..6])),
-            TreePaintError::NotATree(NotATree::WrongEdgeCount {
-                vertex_count: 8,
-                edge_count: 6
-            })
-        ));
+        let TreePaintError::NotATree(NotATree::WrongEdgeCount {
+            cycle: Some(cycle), ..
+        }) = err(&too_many)
+        else {
+            panic!("expected a cycle in {too_many:?}");
+        };
+        assert_is_cycle(&too_many, &cycle);
+        // Too few edges: 8 vertices, 6 edges, no cycle to name.
+        assert_eq!(
+            err(&tree(8, &edges[..6])).to_string(),
+            "tree paint needs a tree: 8 vertices but 6 edges (a tree on 8 vertices has 7)"
+        );
         // Right count, but a triangle 0-1-2 and vertex 5 cut off.
         let g = tree(6, &[(0, 1), (1, 2), (2, 0), (3, 4), (3, 5)]);
         let TreePaintError::NotATree(NotATree::NotConnected { unreached, cycle }) = err(&g) else {
