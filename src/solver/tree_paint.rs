@@ -222,6 +222,20 @@ pub fn default_endpoints(graph: &Graph) -> (Vertex, Vertex) {
 /// off it (one miss per vertex). A vertex hanging off `p_i` is nearer to
 /// white iff `2i > d` and tied iff `2i = d` (ties go to black, who moves
 /// first), so the split is a sum over the path.
+///
+/// ```
+/// use puzzled::solver::Player;
+/// use puzzled::solver::graph::Graph;
+/// use puzzled::solver::tree_paint::{default_endpoints, solve};
+///
+/// // ABC067 D sample 2: edges 1-4 4-2 2-3, black at 1, white at 4 → Snuke
+/// // (the second player) wins.
+/// let tree = Graph::from_pairs(4, &[(0, 3), (3, 1), (1, 2)]).unwrap();
+/// let (black, white) = default_endpoints(&tree);
+/// let solution = solve(&tree, black, white).unwrap();
+/// assert_eq!(solution.winner, Player::Second);
+/// assert_eq!((solution.black_count, solution.white_count), (1, 3));
+/// ```
 pub fn solve(
     graph: &Graph,
     black: Vertex,
