@@ -1297,26 +1297,34 @@ mod tests {
         #![proptest_config(config())]
 
         #[test]
-        fn disconnected_graphs_with_tree_edge_counts_name_a_real_cycle(
-            n in 4usize..=12,
-            coins in proptest::collection::vec(any::<u64>(), 0..40),
+        fn graphs_that_are_not_trees_name_the_reason_and_a_real_cycle(
+            (n, pairs, extra) in (4usize..=12).prop_flat_map(|n| {
+                let pairs: Vec<(Vertex, Vertex)> = (0..n as Vertex)
+                    .flat_map(|u| (u + 1..n as Vertex).map(move |v| (u, v)))
+                    .collect();
+                (Just(n), Just(pairs).prop_shuffle(), 0usize..=3)
+            }),
         ) {
-            // Random distinct edges until there are n − 1 of them.
-            let mut edges: Vec<(Vertex, Vertex)> = Vec::new();
-            for coin in coins {
-                let (u, v) = ((coin % n as u64) as Vertex, (coin / 16 % n as u64) as Vertex);
-                let (u, v) = (u.min(v), u.max(v));
-                if u != v && !edges.contains(&(u, v)) && edges.len() < n - 1 {
-                    edges.push((u, v));
-                }
-            }
-            prop_assume!(edges.len() == n - 1);
-            let g = tree(n as u64, &edges);
+            // n − 2 to n + 1 distinct random edges.
+            let edge_count = n - 2 + extra;
+            let g = tree(n as u64, &pairs[..edge_count]);
+            let connected = bfs(&g, 0).iter().all(|&d| d != usize::MAX);
             match solve(&g, 0, 1) {
-                Ok(_) => prop_assert!(bfs(&g, 0).iter().all(|&d| d != usize::MAX)),
+                Ok(_) => prop_assert!(edge_count == n - 1 && connected),
                 Err(TreePaintError::NotATree(NotATree::NotConnected { unreached, cycle })) => {
+                    prop_assert_eq!(edge_count, n - 1);
                     prop_assert_eq!(bfs(&g, 0)[unreached as usize], usize::MAX);
                     assert_is_cycle(&g, &cycle);
+                }
+                Err(TreePaintError::NotATree(NotATree::WrongEdgeCount { edge_count: reported, cycle, .. })) => {
+                    prop_assert_eq!(reported as usize, edge_count);
+                    prop_assert!(edge_count != n - 1);
+                    // With n or more edges there must be a cycle; with fewer
+                    // than n − 1 there may be one, and it must be real.
+                    match cycle {
+                        Some(cycle) => assert_is_cycle(&g, &cycle),
+                        None => prop_assert!(edge_count < n - 1),
+                    }
                 }
                 Err(other) => prop_assert!(false, "unexpected {other}"),
             }
