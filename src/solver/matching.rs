@@ -9,7 +9,8 @@
 //! 1. A Karp–Sipser start: while some unmatched vertex has exactly one
 //!    unmatched neighbour, match them (this never loses optimality); when no
 //!    such vertex is left, match some vertex to its unmatched neighbour of
-//!    least residual degree. Linear time; optimal on forests.
+//!    least residual degree. Linear time; optimal on forests. (On dense
+//!    graphs a plain first-fit greedy instead, see [`DENSE_AVERAGE_DEGREE`].)
 //! 2. One alternating-tree search (BFS over even vertices, blossoms shrunk
 //!    with union–find over their bases) from every exposed vertex. Per-search
 //!    state is reset by time stamps, never by clearing arrays.
@@ -25,6 +26,8 @@
 //!
 //! Worst case `O(V·E·α)`; on sparse inputs the greedy start leaves few
 //! augmentations and the failing searches are linear.
+
+use std::collections::VecDeque;
 
 use serde::Serialize;
 
@@ -205,24 +208,32 @@ fn first_fit_start(graph: &Graph, mate: &mut [Vertex]) {
 
 /// Karp–Sipser: degree-1 vertices first (always safe), otherwise a vertex
 /// matched to its unmatched neighbour of least residual degree.
+///
+/// `mate` must start all [`NONE`]. The loop reads only `residual` (one
+/// array, so one cache miss per vertex touched: on a long path with
+/// scattered ids every step is a miss) and only writes `mate`.
 fn karp_sipser_start(graph: &Graph, mate: &mut [Vertex]) {
+    /// `residual` of a matched vertex.
+    const MATCHED: u32 = u32::MAX;
     let n = graph.vertex_count();
     // residual[v] = number of unmatched neighbours of an unmatched v.
     let mut residual: Vec<u32> = (0..n as Vertex).map(|v| graph.degree(v) as u32).collect();
-    let mut pending: Vec<Vertex> = (0..n as Vertex)
+    // First in, first out: the degree-1 chains (a path has one from each
+    // end, a tree one per leaf) then advance in turn, so the cache misses of
+    // neighbouring steps overlap instead of queueing behind each other.
+    let mut pending: VecDeque<Vertex> = (0..n as Vertex)
         .filter(|&v| residual[v as usize] == 1)
         .collect();
     let mut next_fallback: Vertex = 0;
+    let usable = |r: u32| r != MATCHED && r != 0;
     loop {
-        let v = if let Some(v) = pending.pop() {
-            if mate[v as usize] != NONE || residual[v as usize] == 0 {
+        let v = if let Some(v) = pending.pop_front() {
+            if !usable(residual[v as usize]) {
                 continue;
             }
             v
         } else {
-            while (next_fallback as usize) < n
-                && (mate[next_fallback as usize] != NONE || residual[next_fallback as usize] == 0)
-            {
+            while (next_fallback as usize) < n && !usable(residual[next_fallback as usize]) {
                 next_fallback += 1;
             }
             if next_fallback as usize == n {
@@ -234,17 +245,20 @@ fn karp_sipser_start(graph: &Graph, mate: &mut [Vertex]) {
             .neighbors(v)
             .iter()
             .copied()
-            .filter(|&u| mate[u as usize] == NONE)
+            .filter(|&u| residual[u as usize] != MATCHED)
             .min_by_key(|&u| residual[u as usize])
             .expect("a vertex with positive residual degree has an unmatched neighbour");
         mate[v as usize] = u;
         mate[u as usize] = v;
+        residual[v as usize] = MATCHED;
+        residual[u as usize] = MATCHED;
         for x in [v, u] {
             for &w in graph.neighbors(x) {
-                if mate[w as usize] == NONE {
-                    residual[w as usize] -= 1;
-                    if residual[w as usize] == 1 {
-                        pending.push(w);
+                let r = &mut residual[w as usize];
+                if *r != MATCHED {
+                    *r -= 1;
+                    if *r == 1 {
+                        pending.push_back(w);
                     }
                 }
             }
