@@ -1,0 +1,271 @@
+//! Verdicts through two cache levels: a bounded in-memory cache that
+//! coalesces concurrent identical solves (moka), then the store's verdicts
+//! table, then the solver on a bounded blocking pool.
+//!
+//! The cache is never a source of truth: entries are keyed by canonical hash
+//! plus the options that shape the evidence, a stored entry is used only when
+//! its canonical form equals the request's, and every hit is checked against
+//! the request's graph before it is returned.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+use moka::future::Cache;
+use tokio::sync::Semaphore;
+
+use super::error::ApiError;
+use super::games::{self, GameError};
+use crate::canon::{self, Canonical};
+use crate::puzzle::{Evidence, SolveOptions, Spec, Verdict};
+use crate::store::Store;
+
+/// A verdict in canonical labels and where it came from.
+#[derive(Debug)]
+struct Entry {
+    verdict: Verdict,
+    from_store: bool,
+}
+
+/// The result of one solve request, relabelled for the request.
+#[derive(Debug)]
+pub struct Solved {
+    pub verdict: Verdict,
+    pub canonical_hash: String,
+    pub cached: bool,
+}
+
+/// Solves with a cache in front and a bounded pool behind.
+#[derive(Clone)]
+pub struct Solver {
+    cache: Cache<String, Arc<Entry>>,
+    store: Store,
+    pool: Arc<Pool>,
+}
+
+struct Pool {
+    permits: Arc<Semaphore>,
+    waiting: AtomicUsize,
+    max_waiting: usize,
+}
+
+/// Counts a solve as waiting for a worker until dropped.
+struct Waiting<'a>(&'a AtomicUsize);
+
+impl Drop for Waiting<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+fn options_key(options: SolveOptions) -> &'static str {
+    match (options.all_starts, options.winning_moves) {
+        (false, false) => "",
+        (true, false) => "all_starts",
+        (false, true) => "winning_moves",
+        (true, true) => "all_starts,winning_moves",
+    }
+}
+
+/// Approximate bytes held by a cached entry, for the cache's bound.
+fn weight(entry: &Entry) -> u32 {
+    let evidence = match &entry.verdict.evidence {
+        Evidence::Geography {
+            matching,
+            barrier,
+            start_barrier,
+            second_player_starts,
+        } => {
+            8 * matching.len()
+                + 4 * barrier.len()
+                + start_barrier.as_ref().map_or(0, |s| 4 * s.len())
+                + second_player_starts.as_ref().map_or(0, |s| 4 * s.len())
+        }
+        Evidence::BipartiteEdge { .. } | Evidence::TreePaint { .. } => 64,
+    };
+    let moves = entry
+        .verdict
+        .winning_moves
+        .as_ref()
+        .map_or(0, |w| 12 * w.moves.len());
+    u32::try_from(256 + evidence + moves).unwrap_or(u32::MAX)
+}
+
+impl Solver {
+    pub fn new(store: Store, workers: usize, max_waiting: usize, cache_bytes: u64) -> Solver {
+        Solver {
+            cache: Cache::builder()
+                .max_capacity(cache_bytes)
+                .weigher(|key: &String, entry: &Arc<Entry>| {
+                    weight(entry).saturating_add(key.len() as u32)
+                })
+                .build(),
+            store,
+            pool: Arc::new(Pool {
+                permits: Arc::new(Semaphore::new(workers.max(1))),
+                waiting: AtomicUsize::new(0),
+                max_waiting,
+            }),
+        }
+    }
+
+    /// The verdict for `spec`, from the cache when it has one. `deadline`
+    /// bounds the whole call; a solve still queued when it passes is dropped.
+    pub async fn solve(
+        &self,
+        spec: &Spec,
+        options: SolveOptions,
+        deadline: Option<Instant>,
+    ) -> Result<Solved, ApiError> {
+        let options = games::effective_options(spec.game(), options);
+        let canonical = canon::canonicalize(spec);
+        let key = format!("{}#{}", canonical.hash, options_key(options));
+        let work = self.lookup(spec, &canonical, &key, options, deadline);
+        let (entry, fresh) = match deadline {
+            Some(deadline) => tokio::time::timeout_at(deadline.into(), work)
+                .await
+                .map_err(|_| ApiError::DeadlineExceeded)??,
+            None => work.await?,
+        };
+        let cached = !fresh || entry.from_store;
+        let labelling = &canonical.labelling;
+        let verdict = if labelling.is_identity() {
+            entry.verdict.clone()
+        } else {
+            entry.verdict.relabel(|c| labelling.to_original(c))
+        };
+        Ok(Solved {
+            verdict,
+            canonical_hash: canonical.hash,
+            cached,
+        })
+    }
+
+    /// The cache entry for `key` and whether this call made it.
+    async fn lookup(
+        &self,
+        spec: &Spec,
+        canonical: &Canonical,
+        key: &str,
+        options: SolveOptions,
+        deadline: Option<Instant>,
+    ) -> Result<(Arc<Entry>, bool), ApiError> {
+        for _ in 0..2 {
+            let entry = self
+                .cache
+                .entry_by_ref(key)
+                .or_try_insert_with(self.load_or_solve(spec, canonical, options, deadline))
+                .await
+                .map_err(|e| (*e).clone())?;
+            let fresh = entry.is_fresh();
+            let value = entry.into_value();
+            // Canonical graph == the spec's graph while labelling is identity.
+            if fresh || !canonical.labelling.is_identity() || value.verdict.fits(spec.graph()) {
+                return Ok((value, fresh));
+            }
+            tracing::warn!(key, "cached verdict does not fit its graph; solving again");
+            self.cache.invalidate(key).await;
+        }
+        Err(ApiError::internal("the cache keeps returning a verdict that does not fit"))
+    }
+
+    /// The miss path: the store's verdict if it is for this very canonical
+    /// form, else a fresh solve that is then stored.
+    async fn load_or_solve(
+        &self,
+        spec: &Spec,
+        canonical: &Canonical,
+        options: SolveOptions,
+        deadline: Option<Instant>,
+    ) -> Result<Arc<Entry>, ApiError> {
+        let options_key = options_key(options);
+        if let Some(stored) = self.store.get_verdict(&canonical.hash, options_key).await? {
+            if stored.canonical_form == canonical.form
+                && (!canonical.labelling.is_identity() || stored.verdict.fits(spec.graph()))
+            {
+                return Ok(Arc::new(Entry {
+                    verdict: stored.verdict,
+                    from_store: true,
+                }));
+            }
+            tracing::warn!(hash = %canonical.hash, "stored verdict is for another canonical form; solving again");
+        }
+        // The solve runs in its own task: if every caller gives up, a solve
+        // that already started still finishes and lands in the store.
+        let task = {
+            let store = self.store.clone();
+            let pool = self.pool.clone();
+            let game = spec.game();
+            let graph = spec.graph().clone();
+            let labelling = canonical.labelling.clone();
+            let distinguished: Vec<u32> = spec
+                .distinguished()
+                .into_iter()
+                .map(|v| labelling.to_canonical(v))
+                .collect();
+            let hash = canonical.hash.clone();
+            let form = canonical.form.clone();
+            tokio::spawn(async move {
+                let verdict = pool
+                    .run(deadline, move || {
+                        games::solve(game, &graph, &distinguished, options)
+                    })
+                    .await?
+                    .map_err(|GameError::Unsupported(message)| ApiError::Unimplemented { message })?;
+                if let Err(e) = store.put_verdict(&hash, options_key, &form, &verdict).await {
+                    tracing::error!(error = %e, "could not store a verdict; serving it anyway");
+                }
+                Ok::<_, ApiError>(verdict)
+            })
+        };
+        let verdict = task
+            .await
+            .map_err(|e| ApiError::internal(format!("solve task failed: {e}")))??;
+        Ok(Arc::new(Entry {
+            verdict,
+            from_store: false,
+        }))
+    }
+}
+
+impl Pool {
+    /// Runs `f` on the blocking pool once a worker is free; refuses when too
+    /// many solves already wait, and drops the job if `deadline` passes
+    /// while it waits.
+    async fn run<T: Send + 'static>(
+        &self,
+        deadline: Option<Instant>,
+        f: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<T, ApiError> {
+        if self.waiting.fetch_add(1, Ordering::SeqCst) >= self.max_waiting {
+            self.waiting.fetch_sub(1, Ordering::SeqCst);
+            return Err(ApiError::Busy {
+                message: format!(
+                    "{} solves are already waiting for a worker; try again later",
+                    self.max_waiting
+                ),
+            });
+        }
+        let waiting = Waiting(&self.waiting);
+        let acquire = self.permits.clone().acquire_owned();
+        let permit = match deadline {
+            Some(d) => tokio::time::timeout_at(d.into(), acquire)
+                .await
+                .map_err(|_| ApiError::DeadlineExceeded)?,
+            None => acquire.await,
+        }
+        .map_err(|_| ApiError::internal("solver pool closed"))?;
+        drop(waiting);
+        let span = tracing::Span::current();
+        tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            let _span = span.enter();
+            f()
+        })
+        .await
+        .map_err(|e| {
+            tracing::error!(error = %e, "solver panicked");
+            ApiError::internal("the solver failed on this input; see the server log")
+        })
+    }
+}

@@ -1,0 +1,356 @@
+//! Bad input through the API (API.md "Errors", QUALITY.md "Bad input"): the
+//! status code, a message that names the problem, the BadRequest field and
+//! the ErrorInfo reason; then the server answers the next request normally
+//! and the store is unchanged.
+
+use std::sync::Arc;
+
+use tonic::{Code, Status};
+use tonic_types::StatusExt;
+
+use super::helpers::*;
+
+/// Asserts the code, that the message contains `needle`, that a BadRequest
+/// violation names `field`, and that ErrorInfo carries `reason`.
+fn assert_bad(status: &Status, code: Code, field: &str, needle: &str, reason: &str) {
+    assert_eq!(status.code(), code, "{status:?}");
+    assert!(
+        status.message().contains(needle),
+        "message {:?} should mention {needle:?}",
+        status.message()
+    );
+    let details = status.get_error_details();
+    let violations = &details
+        .bad_request()
+        .unwrap_or_else(|| panic!("no BadRequest in {status:?}"))
+        .field_violations;
+    assert!(
+        violations.iter().any(|v| v.field == field),
+        "no violation for field {field:?} in {violations:?}"
+    );
+    let info = details.error_info().expect("an ErrorInfo detail");
+    assert_eq!(info.reason, reason);
+    assert_eq!(info.domain, "puzzled.v1");
+}
+
+fn spec(game: proto::Game, n: u32, edges: &[u32]) -> proto::PuzzleSpec {
+    proto::PuzzleSpec {
+        game: game as i32,
+        graph: graph(n, edges),
+        ..Default::default()
+    }
+}
+
+async fn solve_err(app: &mut TestApp, spec: proto::PuzzleSpec) -> Status {
+    app.client.solve(solve_request(spec)).await.unwrap_err()
+}
+
+/// After a bad request: a good one works and nothing was stored.
+async fn still_healthy(app: &mut TestApp) {
+    let ok = app
+        .client
+        .solve(solve_request(geography(3, &[0, 1, 1, 2], 0)))
+        .await
+        .expect("the next good request is answered")
+        .into_inner();
+    assert_eq!(ok.winner, proto::Player::Second as i32);
+    let list = app
+        .client
+        .list_puzzles(proto::ListPuzzlesRequest::default())
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(list.puzzles.is_empty(), "bad requests stored nothing");
+}
+
+#[tokio::test]
+async fn spec_errors_name_their_field() {
+    use proto::Game::*;
+    let mut app = spawn_app().await;
+    let unset = proto::PuzzleSpec {
+        game: 0,
+        graph: graph(3, &[0, 1]),
+        ..Default::default()
+    };
+    let unknown = proto::PuzzleSpec {
+        game: 99,
+        ..unset.clone()
+    };
+    let cases: Vec<(proto::PuzzleSpec, Code, &str, &str, &str)> = vec![
+        (unset, Code::InvalidArgument, "spec.game", "spec.game is required", "GAME_UNSPECIFIED"),
+        (unknown, Code::InvalidArgument, "spec.game", "99 is not a game", "UNKNOWN_GAME"),
+        (spec(Geography, 0, &[]), Code::InvalidArgument, "spec.graph.vertex_count", "at least 1 vertices", "TOO_FEW_VERTICES"),
+        (spec(TreePaint, 1, &[]), Code::InvalidArgument, "spec.graph.vertex_count", "at least 2 vertices", "TOO_FEW_VERTICES"),
+        (spec(Geography, 3, &[0, 1, 2]), Code::InvalidArgument, "spec.graph.edges", "even number", "ODD_EDGE_LIST"),
+        (
+            spec(Geography, 10, &[0, 1, 1, 2, 3, 4, 5, 12]),
+            Code::InvalidArgument,
+            "spec.graph.edges[7]",
+            "vertex 12 out of range 0..10",
+            "VERTEX_OUT_OF_RANGE",
+        ),
+        (spec(Geography, 3, &[0, 1, 2, 2]), Code::InvalidArgument, "spec.graph.edges[2]", "(2, 2) is a self-loop", "SELF_LOOP"),
+        (
+            spec(Geography, 3, &[0, 1, 1, 2, 2, 1]),
+            Code::InvalidArgument,
+            "spec.graph.edges[4]",
+            "duplicates edge 1",
+            "DUPLICATE_EDGE",
+        ),
+        (
+            proto::PuzzleSpec { start: 7, ..spec(Geography, 3, &[0, 1]) },
+            Code::InvalidArgument,
+            "spec.start",
+            "vertex 7 out of range 0..3",
+            "VERTEX_OUT_OF_RANGE",
+        ),
+        (
+            proto::PuzzleSpec { black: Some(5), ..spec(TreePaint, 3, &[0, 1, 1, 2]) },
+            Code::InvalidArgument,
+            "spec.black",
+            "vertex 5 out of range 0..3",
+            "VERTEX_OUT_OF_RANGE",
+        ),
+        (
+            proto::PuzzleSpec { white: Some(9), ..spec(TreePaint, 3, &[0, 1, 1, 2]) },
+            Code::InvalidArgument,
+            "spec.white",
+            "vertex 9 out of range 0..3",
+            "VERTEX_OUT_OF_RANGE",
+        ),
+        (
+            proto::PuzzleSpec { black: Some(1), white: Some(1), ..spec(TreePaint, 3, &[0, 1, 1, 2]) },
+            Code::InvalidArgument,
+            "spec.white",
+            "must differ",
+            "SAME_BLACK_AND_WHITE",
+        ),
+        (
+            spec(BipartiteEdge, 5, &[0, 1, 1, 2, 2, 0, 3, 4]),
+            Code::InvalidArgument,
+            "spec.graph.edges",
+            "graph has an odd cycle through vertices",
+            "ODD_CYCLE",
+        ),
+        (
+            spec(TreePaint, 8, &[0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 0, 0, 4]),
+            Code::InvalidArgument,
+            "spec.graph.edges",
+            "tree paint needs a tree: 8 vertices but 9 edges",
+            "NOT_A_TREE",
+        ),
+        (
+            spec(TreePaint, 4, &[0, 1, 1, 2, 2, 0]),
+            Code::InvalidArgument,
+            "spec.graph.edges",
+            "not connected",
+            "NOT_A_TREE",
+        ),
+        (
+            proto::PuzzleSpec { start: 1, ..spec(TreePaint, 3, &[0, 1, 1, 2]) },
+            Code::InvalidArgument,
+            "spec.start",
+            "only geography puzzles",
+            "FIELD_NOT_FOR_GAME",
+        ),
+        (
+            spec(Geography, 4_000_000_000, &[]),
+            Code::ResourceExhausted,
+            "spec.graph.vertex_count",
+            "4000000000 is over the limit of 10000000",
+            "LIMIT_EXCEEDED",
+        ),
+        (
+            proto::PuzzleSpec { title: "x".repeat(201), ..spec(Geography, 3, &[0, 1]) },
+            Code::InvalidArgument,
+            "spec.title",
+            "201 characters is more than the limit of 200",
+            "TEXT_TOO_LONG",
+        ),
+        (
+            proto::PuzzleSpec { author: "y".repeat(101), ..spec(Geography, 3, &[0, 1]) },
+            Code::InvalidArgument,
+            "spec.author",
+            "more than the limit of 100",
+            "TEXT_TOO_LONG",
+        ),
+    ];
+    for (bad, code, field, needle, reason) in cases {
+        let status = solve_err(&mut app, bad.clone()).await;
+        assert_bad(&status, code, field, needle, reason);
+        // The same spec through CreatePuzzle names the field under puzzle.spec.
+        let status = app.client.create_puzzle(create_request(bad)).await.unwrap_err();
+        assert_bad(&status, code, &format!("puzzle.{field}"), needle, reason);
+        still_healthy(&mut app).await;
+    }
+}
+
+#[tokio::test]
+async fn missing_spec_and_missing_puzzle_are_named() {
+    let mut app = spawn_app().await;
+    let status = app
+        .client
+        .solve(proto::SolveRequest::default())
+        .await
+        .unwrap_err();
+    assert_bad(&status, Code::InvalidArgument, "spec", "spec is required", "FIELD_REQUIRED");
+    let status = app
+        .client
+        .create_puzzle(proto::CreatePuzzleRequest::default())
+        .await
+        .unwrap_err();
+    assert_bad(&status, Code::InvalidArgument, "puzzle", "puzzle is required", "FIELD_REQUIRED");
+    still_healthy(&mut app).await;
+}
+
+#[tokio::test]
+async fn edge_limit_is_checked() {
+    let dir = Arc::new(tempfile::tempdir().unwrap());
+    let config = puzzled::config::Config {
+        max_edges: 2,
+        ..test_config(dir.path())
+    };
+    let mut app = spawn_app_with(dir, config).await;
+    let status = solve_err(&mut app, geography(5, &[0, 1, 1, 2, 2, 3], 0)).await;
+    assert_bad(
+        &status,
+        Code::ResourceExhausted,
+        "spec.graph.edges",
+        "3 is over the limit of 2",
+        "LIMIT_EXCEEDED",
+    );
+    still_healthy(&mut app).await;
+}
+
+#[tokio::test]
+async fn a_message_over_the_size_limit_is_refused_by_the_transport() {
+    let dir = Arc::new(tempfile::tempdir().unwrap());
+    let config = puzzled::config::Config {
+        max_message_bytes: 4096,
+        ..test_config(dir.path())
+    };
+    let mut app = spawn_app_with(dir, config).await;
+    let edges = random_graph(5000, 4000, 3);
+    let status = solve_err(&mut app, geography(5000, &edges, 0)).await;
+    // tonic reports an over-size message as OUT_OF_RANGE (grpc-go says
+    // RESOURCE_EXHAUSTED); either way the message names the limit.
+    assert!(
+        matches!(status.code(), Code::OutOfRange | Code::ResourceExhausted),
+        "{status:?}"
+    );
+    assert!(status.message().contains("4096"), "{}", status.message());
+    still_healthy(&mut app).await;
+}
+
+#[tokio::test]
+async fn names_page_tokens_and_page_sizes_are_checked() {
+    let mut app = spawn_app().await;
+    for name in ["", "puzzle/abc", "puzzles/", "puzzles/not-an-id", "puzzles/0123456789abcdef0123/x"] {
+        let status = app
+            .client
+            .get_puzzle(proto::GetPuzzleRequest { name: name.into() })
+            .await
+            .unwrap_err();
+        assert_bad(&status, Code::InvalidArgument, "name", "is not a puzzle name", "MALFORMED_NAME");
+        let status = app
+            .client
+            .solve_puzzle(proto::SolvePuzzleRequest {
+                name: name.into(),
+                ..Default::default()
+            })
+            .await
+            .unwrap_err();
+        assert_eq!(status.code(), Code::InvalidArgument);
+    }
+    let unknown = "puzzles/0123456789abcdef0123";
+    let status = app
+        .client
+        .get_puzzle(proto::GetPuzzleRequest { name: unknown.into() })
+        .await
+        .unwrap_err();
+    assert_eq!(status.code(), Code::NotFound);
+    assert!(status.message().contains(unknown), "{}", status.message());
+    let status = app
+        .client
+        .solve_puzzle(proto::SolvePuzzleRequest {
+            name: unknown.into(),
+            ..Default::default()
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(status.code(), Code::NotFound);
+
+    for token in ["garbage", "zz", "70313a31"] {
+        let status = app
+            .client
+            .list_puzzles(proto::ListPuzzlesRequest {
+                page_token: token.into(),
+                ..Default::default()
+            })
+            .await
+            .unwrap_err();
+        assert_bad(&status, Code::InvalidArgument, "page_token", "page_token", "MALFORMED_PAGE_TOKEN");
+    }
+    // A token issued for one filter, used with another.
+    for _ in 0..3 {
+        app.client
+            .create_puzzle(create_request(geography(2, &[0, 1], 0)))
+            .await
+            .unwrap();
+    }
+    let page = app
+        .client
+        .list_puzzles(proto::ListPuzzlesRequest {
+            page_size: 1,
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let status = app
+        .client
+        .list_puzzles(proto::ListPuzzlesRequest {
+            page_size: 1,
+            page_token: page.next_page_token,
+            game: proto::Game::Geography as i32,
+        })
+        .await
+        .unwrap_err();
+    assert_bad(&status, Code::InvalidArgument, "page_token", "filter", "PAGE_TOKEN_FILTER_MISMATCH");
+    let status = app
+        .client
+        .list_puzzles(proto::ListPuzzlesRequest {
+            page_size: -1,
+            ..Default::default()
+        })
+        .await
+        .unwrap_err();
+    assert_bad(&status, Code::InvalidArgument, "page_size", "negative", "NEGATIVE_PAGE_SIZE");
+    let status = app
+        .client
+        .list_puzzles(proto::ListPuzzlesRequest {
+            game: 42,
+            ..Default::default()
+        })
+        .await
+        .unwrap_err();
+    assert_bad(&status, Code::InvalidArgument, "game", "42 is not a game", "UNKNOWN_GAME");
+}
+
+#[tokio::test]
+async fn a_passed_deadline_is_deadline_exceeded_and_the_server_carries_on() {
+    let mut app = spawn_app().await;
+    let n = 200_000;
+    let edges = random_graph(n, 400_000, 11);
+    let mut request = tonic::Request::new(solve_request(geography(n, &edges, 0)));
+    request.set_timeout(std::time::Duration::from_millis(30));
+    let status = app.client.solve(request).await.unwrap_err();
+    assert_eq!(status.code(), Code::DeadlineExceeded, "{status:?}");
+    let ok = app
+        .client
+        .solve(solve_request(geography(3, &[0, 1, 1, 2], 0)))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(ok.winner, proto::Player::Second as i32);
+}

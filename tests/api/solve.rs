@@ -1,0 +1,134 @@
+//! Solve and SolvePuzzle: verdicts with evidence checked independently,
+//! caching, coalescing.
+
+use super::checker::check_geography;
+use super::helpers::*;
+
+#[tokio::test]
+async fn the_readme_example_is_a_second_player_win_with_matching_1_2() {
+    let mut app = spawn_app().await;
+    let solution = app
+        .client
+        .solve(solve_request(geography(3, &[0, 1, 1, 2], 0)))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(solution.winner, proto::Player::Second as i32);
+    let Some(proto::solution::Detail::Geography(ev)) = &solution.detail else {
+        panic!("{solution:?}")
+    };
+    assert_eq!(ev.matching, vec![1, 2]);
+    assert!(!solution.cached);
+    assert!(solution.canonical_hash.starts_with("sorted-edges-v1:"));
+    assert!(!solution.solver_version.is_empty());
+    check_geography(3, &[0, 1, 1, 2], 0, &solution);
+}
+
+#[tokio::test]
+async fn random_small_graphs_agree_with_game_tree_search() {
+    let mut app = spawn_app().await;
+    for seed in 0..40u64 {
+        let n = 2 + (seed % 10) as u32;
+        let m = (seed as usize * 7) % (n as usize * (n as usize - 1) / 2 + 1);
+        let edges = random_graph(n, m, seed + 1);
+        let start = (seed as u32 * 3) % n;
+        let solution = app
+            .client
+            .solve(proto::SolveRequest {
+                spec: Some(geography(n, &edges, start)),
+                include_all_starts: true,
+                include_winning_moves: true,
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        check_geography(n, &edges, start, &solution);
+    }
+}
+
+#[tokio::test]
+async fn a_larger_graph_has_checkable_evidence() {
+    let mut app = spawn_app().await;
+    let n = 2000;
+    let edges = random_graph(n, 3000, 99);
+    for start in [0, 1, 2, 3] {
+        let solution = app
+            .client
+            .solve(proto::SolveRequest {
+                spec: Some(geography(n, &edges, start)),
+                include_all_starts: true,
+                include_winning_moves: false,
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        check_geography(n, &edges, start, &solution);
+    }
+}
+
+#[tokio::test]
+async fn solve_puzzle_matches_inline_solve_and_the_cache_answers_the_same() {
+    let mut app = spawn_app().await;
+    let edges = [0, 1, 1, 2, 2, 3, 3, 4, 4, 0, 1, 5];
+    let spec = geography(6, &edges, 5);
+    let created = app.client.create_puzzle(create_request(spec.clone())).await.unwrap().into_inner();
+    let stored = app
+        .client
+        .solve_puzzle(proto::SolvePuzzleRequest {
+            name: created.name,
+            include_all_starts: true,
+            include_winning_moves: true,
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(!stored.cached);
+    assert_eq!(stored.canonical_hash, created.canonical_hash);
+    check_geography(6, &edges, 5, &stored);
+    // The same puzzle inline, edges reordered and reversed: a cache hit with
+    // exactly the same content.
+    let reordered = [5, 1, 0, 4, 4, 3, 3, 2, 2, 1, 1, 0];
+    let inline = app
+        .client
+        .solve(proto::SolveRequest {
+            spec: Some(geography(6, &reordered, 5)),
+            include_all_starts: true,
+            include_winning_moves: true,
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(inline.cached);
+    assert_eq!(proto::Solution { cached: false, ..inline }, stored);
+    // Other options are another cache entry.
+    let plain = app.client.solve(solve_request(spec)).await.unwrap().into_inner();
+    assert!(!plain.cached);
+    assert!(plain.winning_moves.is_none());
+    check_geography(6, &edges, 5, &plain);
+}
+
+#[tokio::test]
+async fn concurrent_identical_solves_compute_once() {
+    let app = spawn_app().await;
+    let n = 3000;
+    let edges = random_graph(n, 6000, 7);
+    let mut tasks = Vec::new();
+    for _ in 0..8 {
+        let mut client = app.client.clone();
+        let spec = geography(n, &edges, 0);
+        tasks.push(tokio::spawn(async move {
+            client.solve(solve_request(spec)).await.unwrap().into_inner()
+        }));
+    }
+    let mut solutions = Vec::new();
+    for t in tasks {
+        solutions.push(t.await.unwrap());
+    }
+    let fresh = solutions.iter().filter(|s| !s.cached).count();
+    assert_eq!(fresh, 1, "exactly one request solved; the others shared it");
+    let first = proto::Solution { cached: false, ..solutions[0].clone() };
+    for s in &solutions {
+        assert_eq!(&proto::Solution { cached: false, ..s.clone() }, &first);
+    }
+    check_geography(n, &edges, 0, &solutions[0]);
+}
