@@ -30,7 +30,7 @@ pub struct EdgeListFile {
 /// Why a graph file could not be read.
 #[derive(Debug, thiserror::Error)]
 pub enum GraphFileError {
-    #[error("cannot read {path}: {source}")]
+    #[error("cannot read {path}")]
     Io {
         path: String,
         source: std::io::Error,

@@ -10,6 +10,7 @@ pub mod canon;
 pub mod config;
 pub mod graph_file;
 pub mod puzzle;
+pub mod report;
 pub mod service;
 pub mod solver;
 pub mod store;

@@ -1,16 +1,30 @@
-//! The `puzzled` command line.
+//! The `puzzled` command line: `solve` a puzzle file, `serve` the API.
 
-use clap::{Parser, Subcommand};
+use std::path::PathBuf;
 
-#[derive(Debug, Parser)]
-#[command(name = "puzzled", version, about = "Solves two-player graph games exactly, with evidence")]
+use anyhow::{Result, bail};
+use clap::{Parser, Subcommand, ValueEnum};
+
+use puzzled::graph_file::{self, Numbering};
+use puzzled::report::{self, Labels};
+use puzzled::solver::geography::{self, GeographyOptions};
+use puzzled::solver::graph::{Graph, check_vertex};
+
+#[derive(Parser)]
+#[command(
+    name = "puzzled",
+    version,
+    about = "Graph-game puzzles, solved exactly with proofs attached"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
 }
 
-#[derive(Debug, Subcommand)]
+#[derive(Subcommand)]
 enum Command {
+    /// Solve the puzzle in a graph file and print the verdict and its evidence.
+    Solve(SolveArgs),
     /// Run the gRPC service.
     Serve(puzzled::config::Config),
     /// Ask a running service whether it is SERVING (exit 0) or not (exit 1),
@@ -18,7 +32,7 @@ enum Command {
     Healthcheck(HealthcheckArgs),
 }
 
-#[derive(Debug, clap::Args)]
+#[derive(clap::Args)]
 struct HealthcheckArgs {
     /// The service's address.
     #[arg(long, env = "PUZZLED_HEALTHCHECK_ADDR", default_value = "http://127.0.0.1:50051")]
@@ -28,29 +42,54 @@ struct HealthcheckArgs {
     timeout_secs: u64,
 }
 
-fn main() -> anyhow::Result<()> {
-    let cli = Cli::parse();
-    match cli.command {
+#[derive(Clone, Copy, ValueEnum)]
+enum Game {
+    /// Undirected Vertex Geography.
+    Geography,
+}
+
+/// The layout of the input file.
+#[derive(Clone, Copy, ValueEnum)]
+enum FileFormat {
+    /// The source problem's layout, 1-based: `N M` then `M` lines `u v`.
+    Contest,
+    /// `n m` then `m` lines `u v`, 0-based (as written by gen.py).
+    ZeroBased,
+}
+
+#[derive(clap::Args)]
+struct SolveArgs {
+    /// Which game the file describes.
+    #[arg(long, value_enum)]
+    game: Game,
+    /// The graph file.
+    file: PathBuf,
+    #[arg(long, value_enum, default_value = "contest")]
+    format: FileFormat,
+    /// Geography: the start vertex, in the file's numbering (default: the first vertex).
+    #[arg(long)]
+    start: Option<u64>,
+    /// Print the full evidence as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+fn main() -> std::process::ExitCode {
+    let result = match Cli::parse().command {
+        Command::Solve(args) => solve(args),
         Command::Serve(config) => serve(config),
         Command::Healthcheck(args) => healthcheck(args),
+    };
+    match result {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("error: {error:#}");
+            std::process::ExitCode::FAILURE
+        }
     }
 }
 
-fn healthcheck(args: HealthcheckArgs) -> anyhow::Result<()> {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()?;
-    let timeout = std::time::Duration::from_secs(args.timeout_secs);
-    let serving = runtime.block_on(puzzled::service::health_check(&args.addr, timeout))?;
-    if serving {
-        println!("SERVING");
-        Ok(())
-    } else {
-        anyhow::bail!("{} is not serving", args.addr)
-    }
-}
-
-fn serve(config: puzzled::config::Config) -> anyhow::Result<()> {
+fn serve(config: puzzled::config::Config) -> Result<()> {
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_env("PUZZLED_LOG")
@@ -65,4 +104,68 @@ fn serve(config: puzzled::config::Config) -> anyhow::Result<()> {
             let app = puzzled::service::Application::build(config).await?;
             app.run_until_stopped().await
         })
+}
+
+fn healthcheck(args: HealthcheckArgs) -> Result<()> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    let timeout = std::time::Duration::from_secs(args.timeout_secs);
+    let serving = runtime.block_on(puzzled::service::health_check(&args.addr, timeout))?;
+    if serving {
+        println!("SERVING");
+        Ok(())
+    } else {
+        bail!("{} is not serving", args.addr)
+    }
+}
+
+fn solve(args: SolveArgs) -> Result<()> {
+    let numbering = match args.format {
+        FileFormat::Contest => Numbering::OneBased,
+        FileFormat::ZeroBased => Numbering::ZeroBased,
+    };
+    let labels = Labels::new(numbering);
+    let file = graph_file::read(&args.file, |text| {
+        graph_file::parse_edge_list(text, numbering)
+    })?;
+    let graph = Graph::from_flat_edges(file.vertex_count, &file.edges).map_err(|e| {
+        anyhow::anyhow!(
+            "{} is not a simple graph: {}",
+            args.file.display(),
+            report::graph_error_in_file(&e, labels)
+        )
+    })?;
+    let vertex_arg = |field: &'static str, label: Option<u64>, default: u64| -> Result<u32> {
+        let label = label.unwrap_or(default);
+        let Some(v) = labels.vertex(label) else {
+            bail!("--{field}: vertex {label} is not in the file's numbering (it starts at 1)");
+        };
+        check_vertex(field, v, graph.vertex_count()).map_err(|_| {
+            anyhow::anyhow!(
+                "--{field}: vertex {label} is not in the graph ({} vertices)",
+                graph.vertex_count()
+            )
+        })
+    };
+    let output = match args.game {
+        Game::Geography => {
+            if graph.vertex_count() == 0 {
+                bail!("geography needs at least one vertex to start from");
+            }
+            let start = vertex_arg("start", args.start, labels.label(0))?;
+            let options = GeographyOptions {
+                all_starts: true,
+                winning_moves: true,
+            };
+            let solution = geography::solve(&graph, start, options);
+            if args.json {
+                report::geography_json(&graph, start, &solution, labels).to_string()
+            } else {
+                report::geography_text(&graph, start, &solution, labels)
+            }
+        }
+    };
+    println!("{}", output.trim_end());
+    Ok(())
 }

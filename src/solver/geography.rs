@@ -9,6 +9,7 @@ use serde::Serialize;
 
 use super::Player;
 use super::graph::{Graph, Vertex};
+use super::matching::{MatchingAnalysis, NONE, VertexClass, pairs_of};
 
 /// What to compute beyond the verdict and its certificates.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -47,8 +48,261 @@ pub struct WinningMoves {
     pub unique: bool,
 }
 
-/// Solves Geography on `graph` from `start` (which must be a vertex of `graph`).
+/// Solves Geography on `graph` from `start` (which must be a vertex of
+/// `graph`).
+///
+/// One maximum-matching run gives the verdict, both certificates and the
+/// all-starts set; winning moves cost one more run on `G − start`, warm
+/// started from the first matching. Time `O(V·E·α)` in the worst case,
+/// near-linear on sparse graphs; memory `O(V + E)`.
 pub fn solve(graph: &Graph, start: Vertex, options: GeographyOptions) -> GeographySolution {
-    let _ = (graph, start, options);
-    todo!()
+    let analysis = MatchingAnalysis::new(graph);
+    let barrier = analysis.barrier();
+    let second_player_starts = options
+        .all_starts
+        .then(|| analysis.vertices_in(VertexClass::D));
+    let (winner, matching, start_barrier) = match analysis.matching_exposing(start) {
+        Some(mate) => (Player::Second, pairs_of(&mate), None),
+        None => {
+            // start ∈ A: dropping it from A leaves the components of G − A
+            // unchanged; start ∈ C: start's C-component minus start has
+            // exactly one odd component (the one holding its mate).
+            let start_barrier = barrier.iter().copied().filter(|&v| v != start).collect();
+            (Player::First, analysis.pairs(), Some(start_barrier))
+        }
+    };
+    let winning_moves = options.winning_moves.then(|| match winner {
+        Player::First => first_moves_into_d(graph, &analysis, start),
+        Player::Second => WinningMoves {
+            moves: Vec::new(),
+            unique: false,
+        },
+    });
+    GeographySolution {
+        winner,
+        matching,
+        barrier,
+        start_barrier,
+        second_player_starts,
+        winning_moves,
+    }
+}
+
+/// The winning first moves when every maximum matching covers `start`: a move
+/// to `u` wins iff the opponent, now first to move from `u` in `G − start`,
+/// loses, i.e. iff `u ∈ D(G − start)`.
+fn first_moves_into_d(graph: &Graph, analysis: &MatchingAnalysis, start: Vertex) -> WinningMoves {
+    let mut removed = vec![false; graph.vertex_count()];
+    removed[start as usize] = true;
+    let rest = graph.without_vertices(&removed);
+    // M minus start's edge is maximum in G − start (ν drops by exactly one
+    // because start is covered by every maximum matching), so the warm
+    // start only has failing searches left to run.
+    let mut mate = analysis.mates().to_vec();
+    let partner = mate[start as usize];
+    debug_assert_ne!(partner, NONE);
+    mate[start as usize] = NONE;
+    mate[partner as usize] = NONE;
+    let rest_analysis = MatchingAnalysis::from_matching(&rest, mate);
+    debug_assert_eq!(rest_analysis.size() + 1, analysis.size());
+    let moves: Vec<Vertex> = graph
+        .neighbors(start)
+        .iter()
+        .copied()
+        .filter(|&u| rest_analysis.class(u) == VertexClass::D)
+        .collect();
+    let unique = moves.len() == 1;
+    WinningMoves { moves, unique }
+}
+
+/// A mid-game position: who is to move, who wins from here with perfect
+/// play, and which moves win.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct GeographyPosition {
+    /// The vertex holding the token.
+    pub current: Vertex,
+    pub to_move: Player,
+    /// Who wins from here with perfect play, in whole-game terms.
+    pub winner: Player,
+    /// No legal move is left: the player to move has lost.
+    pub game_over: bool,
+    /// The unvisited neighbours of `current`, ascending.
+    pub legal_moves: Vec<Vertex>,
+    /// Every move that wins for the player to move (empty if it loses).
+    pub winning_moves: Vec<Vertex>,
+    pub unique_winning_move: bool,
+    /// The winner's strategy move when the player to move wins: the mate of
+    /// `current` in a maximum matching of the remaining graph.
+    pub strategy_move: Option<Vertex>,
+}
+
+/// A move that cannot be played in the position reached so far.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum IllegalMove {
+    #[error("moves[{index}]: vertex {vertex} out of range 0..{vertex_count}")]
+    OutOfRange {
+        index: usize,
+        vertex: u64,
+        vertex_count: usize,
+    },
+    #[error("moves[{index}]: vertex {vertex} is not adjacent to the token's vertex {from}")]
+    NotAdjacent {
+        index: usize,
+        vertex: Vertex,
+        from: Vertex,
+    },
+    #[error("moves[{index}]: vertex {vertex} has already been visited")]
+    AlreadyVisited { index: usize, vertex: Vertex },
+}
+
+/// Analyses the position after `moves` have been played from `start`.
+///
+/// The rest of the game is Geography on `G − {visited except the token's
+/// vertex}` started at the token's vertex, with the player to move as
+/// "first" (GAMES.md §1, mid-game positions).
+pub fn analyze_position(
+    graph: &Graph,
+    start: Vertex,
+    moves: &[u64],
+) -> Result<GeographyPosition, IllegalMove> {
+    let n = graph.vertex_count();
+    let mut visited = vec![false; n];
+    visited[start as usize] = true;
+    let mut current = start;
+    for (index, &vertex) in moves.iter().enumerate() {
+        if vertex >= n as u64 {
+            return Err(IllegalMove::OutOfRange {
+                index,
+                vertex,
+                vertex_count: n,
+            });
+        }
+        let vertex = vertex as Vertex;
+        if visited[vertex as usize] {
+            return Err(IllegalMove::AlreadyVisited { index, vertex });
+        }
+        if !graph.has_edge(current, vertex) {
+            return Err(IllegalMove::NotAdjacent {
+                index,
+                vertex,
+                from: current,
+            });
+        }
+        visited[vertex as usize] = true;
+        current = vertex;
+    }
+    let to_move = if moves.len().is_multiple_of(2) {
+        Player::First
+    } else {
+        Player::Second
+    };
+    visited[current as usize] = false;
+    let rest = graph.without_vertices(&visited);
+    let legal_moves = rest.neighbors(current).to_vec();
+    let solution = solve(
+        &rest,
+        current,
+        GeographyOptions {
+            all_starts: false,
+            winning_moves: true,
+        },
+    );
+    let mover_wins = solution.winner == Player::First;
+    let strategy_move = mover_wins.then(|| {
+        solution
+            .matching
+            .iter()
+            .find_map(|&(u, v)| match (u == current, v == current) {
+                (true, _) => Some(v),
+                (_, true) => Some(u),
+                _ => None,
+            })
+            .expect("the start is matched when the first player wins")
+    });
+    let winning_moves = solution
+        .winning_moves
+        .expect("winning moves were asked for");
+    Ok(GeographyPosition {
+        current,
+        to_move,
+        winner: if mover_wins { to_move } else { to_move.other() },
+        game_over: legal_moves.is_empty(),
+        legal_moves,
+        winning_moves: winning_moves.moves,
+        unique_winning_move: winning_moves.unique,
+        strategy_move,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn graph(n: u64, edges: &[(Vertex, Vertex)]) -> Graph {
+        Graph::from_pairs(n, edges).unwrap()
+    }
+
+    const ALL: GeographyOptions = GeographyOptions {
+        all_starts: true,
+        winning_moves: true,
+    };
+
+    #[test]
+    fn path_of_three_from_an_end_is_a_second_player_win() {
+        let g = graph(3, &[(0, 1), (1, 2)]);
+        let s = solve(&g, 0, ALL);
+        assert_eq!(s.winner, Player::Second);
+        assert_eq!(s.matching, vec![(1, 2)]);
+        assert_eq!(s.barrier, vec![1]);
+        assert_eq!(s.second_player_starts, Some(vec![0, 2]));
+        let s = solve(&g, 1, ALL);
+        assert_eq!(s.winner, Player::First);
+        assert_eq!(s.start_barrier, Some(vec![]));
+        assert_eq!(s.winning_moves.unwrap().moves, vec![0, 2]);
+    }
+
+    #[test]
+    fn hamilg_samples() {
+        // CodeChef HAMILG: the number of starts the starter (our first
+        // player) loses from is |D(G)|.
+        let k4 = graph(4, &[(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]);
+        assert_eq!(solve(&k4, 0, ALL).second_player_starts.unwrap().len(), 0);
+        let path = graph(3, &[(0, 1), (1, 2)]);
+        assert_eq!(solve(&path, 0, ALL).second_player_starts.unwrap().len(), 2);
+    }
+
+    #[test]
+    fn mid_game_position_answers_with_the_mate() {
+        // Path 0-1-2-3: from 0 the first player moves to 1 (the mate) and wins.
+        let g = graph(4, &[(0, 1), (1, 2), (2, 3)]);
+        let p = analyze_position(&g, 0, &[]).unwrap();
+        assert_eq!(p.winner, Player::First);
+        assert_eq!(p.winning_moves, vec![1]);
+        assert!(p.unique_winning_move);
+        assert_eq!(p.strategy_move, Some(1));
+        let p = analyze_position(&g, 0, &[1, 2]).unwrap();
+        assert_eq!(p.to_move, Player::First);
+        assert_eq!(p.legal_moves, vec![3]);
+        assert_eq!(p.winner, Player::First);
+        let p = analyze_position(&g, 0, &[1, 2, 3]).unwrap();
+        assert!(p.game_over);
+        assert_eq!(p.winner, Player::First);
+    }
+
+    #[test]
+    fn illegal_moves_name_the_move() {
+        let g = graph(4, &[(0, 1), (1, 2), (2, 3)]);
+        assert_eq!(
+            analyze_position(&g, 0, &[2]).unwrap_err().to_string(),
+            "moves[0]: vertex 2 is not adjacent to the token's vertex 0"
+        );
+        assert_eq!(
+            analyze_position(&g, 0, &[1, 0]).unwrap_err().to_string(),
+            "moves[1]: vertex 0 has already been visited"
+        );
+        assert_eq!(
+            analyze_position(&g, 0, &[9]).unwrap_err().to_string(),
+            "moves[0]: vertex 9 out of range 0..4"
+        );
+    }
 }

@@ -76,7 +76,7 @@ impl fmt::Debug for Graph {
 impl Graph {
     /// Builds a graph from a flattened list `[u0, v0, u1, v1, …]`.
     pub fn from_flat_edges(vertex_count: u64, flat: &[u32]) -> Result<Graph, GraphError> {
-        if flat.len() % 2 != 0 {
+        if !flat.len().is_multiple_of(2) {
             return Err(GraphError::OddEdgeList { len: flat.len() });
         }
         let (pairs, rest) = flat.as_chunks::<2>();

@@ -7,6 +7,7 @@
 
 pub mod geography;
 pub mod graph;
+pub mod matching;
 
 use serde::Serialize;
 

@@ -1,0 +1,540 @@
+//! Maximum cardinality matching in a general graph (Edmonds' blossom
+//! algorithm), the Gallai–Edmonds decomposition and Tutte–Berge barriers.
+//!
+//! Written by hand because it is the core of the product: the game verdict,
+//! the witness and both certificates come out of the final alternating
+//! forest, which no matching crate exposes.
+//!
+//! # How it runs
+//! 1. A Karp–Sipser start: while some unmatched vertex has exactly one
+//!    unmatched neighbour, match them (this never loses optimality); when no
+//!    such vertex is left, match some vertex to its unmatched neighbour of
+//!    least residual degree. Linear time; optimal on forests.
+//! 2. One alternating-tree search (BFS over even vertices, blossoms shrunk
+//!    with union–find over their bases) from every exposed vertex. Per-search
+//!    state is reset by time stamps, never by clearing arrays.
+//! 3. A search that fails leaves a *Hungarian* tree: every neighbour of its
+//!    even vertices is inside it, so no later augmenting path can touch it.
+//!    Its vertices are frozen for good (stamp [`FROZEN`]) and skipped by all
+//!    later searches, which makes the failing searches linear in total.
+//!
+//! When every exposed vertex has failed, the union of the frozen trees is a
+//! complete alternating forest: its even vertices (including odd ones later
+//! swallowed by a blossom) are exactly `D(G)`, its odd vertices `A(G)`, and
+//! the untouched vertices `C(G)`.
+//!
+//! Worst case `O(V·E·α)`; on sparse inputs the greedy start leaves few
+//! augmentations and the failing searches are linear.
+
+use serde::Serialize;
+
+use super::graph::{Graph, Vertex};
+
+/// "No vertex": the mate of an exposed vertex, the parent of a root.
+pub const NONE: Vertex = Vertex::MAX;
+
+/// Stamp of a vertex in a frozen (Hungarian) tree. Search stamps count up
+/// from 1 and never reach it.
+const FROZEN: u32 = u32::MAX;
+
+/// Label of a vertex in the current (or a frozen) alternating tree.
+///
+/// Invariant: an `Even` vertex is the root or the mate of an `Odd` vertex it
+/// was reached through; a `BridgedEven` vertex was `Odd` until a blossom
+/// swallowed it, and `bridge` holds the edge that closed that blossom.
+const EVEN: u8 = 0;
+const ODD: u8 = 1;
+const BRIDGED_EVEN: u8 = 2;
+
+/// The Gallai–Edmonds class of a vertex.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub enum VertexClass {
+    /// Missed by at least one maximum matching.
+    D,
+    /// Not in `D`, but adjacent to it.
+    A,
+    /// Everything else: covered by every maximum matching, matched within `C`.
+    C,
+}
+
+/// A maximum matching together with the alternating forest that proves it
+/// maximum and yields the Gallai–Edmonds decomposition.
+pub struct MatchingAnalysis {
+    /// `mate[v]` is the partner of `v`, or [`NONE`] when `v` is exposed.
+    mate: Vec<Vertex>,
+    size: usize,
+    /// The frozen forest; every vertex with stamp [`FROZEN`] is in `D ∪ A`.
+    forest: Forest,
+}
+
+/// The per-vertex labels of the alternating forest (shared by the search and
+/// the finished analysis).
+struct Forest {
+    stamp: Vec<u32>,
+    label: Vec<u8>,
+    /// For a vertex first labelled `Odd`: the even vertex it was reached from.
+    parent: Vec<Vertex>,
+    /// For a `BridgedEven` vertex `v`: the edge `(x, y)` that closed the
+    /// blossom, `x` on `v`'s side of it.
+    bridge: Vec<(Vertex, Vertex)>,
+}
+
+impl MatchingAnalysis {
+    /// Computes a maximum matching of `graph` and its Gallai–Edmonds forest.
+    pub fn new(graph: &Graph) -> MatchingAnalysis {
+        let mut mate = vec![NONE; graph.vertex_count()];
+        greedy_start(graph, &mut mate);
+        Self::from_matching(graph, mate)
+    }
+
+    /// Like [`MatchingAnalysis::new`], but starts from `mate`, which must be a
+    /// matching of `graph` (`mate[v] == u` iff `mate[u] == v`, and `{u, v}` an
+    /// edge). Used when a near-maximum matching is already known.
+    pub fn from_matching(graph: &Graph, mate: Vec<Vertex>) -> MatchingAnalysis {
+        let mut search = Search::new(graph, mate);
+        for root in 0..graph.vertex_count() as Vertex {
+            if search.mate[root as usize] == NONE && search.forest.stamp[root as usize] != FROZEN {
+                search.grow_from(root);
+            }
+        }
+        let Search { mate, forest, .. } = search;
+        let size = mate.iter().filter(|&&m| m != NONE).count() / 2;
+        MatchingAnalysis { mate, size, forest }
+    }
+
+    /// The number of edges in the maximum matching, `ν(G)`.
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    /// `mate[v]`, or [`NONE`] for an exposed vertex.
+    pub fn mates(&self) -> &[Vertex] {
+        &self.mate
+    }
+
+    /// The matched pairs `(u, v)` with `u < v`, ascending.
+    pub fn pairs(&self) -> Vec<(Vertex, Vertex)> {
+        pairs_of(&self.mate)
+    }
+
+    /// The Gallai–Edmonds class of `v`.
+    pub fn class(&self, v: Vertex) -> VertexClass {
+        let v = v as usize;
+        if self.forest.stamp[v] != FROZEN {
+            VertexClass::C
+        } else if self.forest.label[v] == ODD {
+            VertexClass::A
+        } else {
+            VertexClass::D
+        }
+    }
+
+    /// Every vertex of the given class, ascending.
+    pub fn vertices_in(&self, class: VertexClass) -> Vec<Vertex> {
+        (0..self.mate.len() as Vertex)
+            .filter(|&v| self.class(v) == class)
+            .collect()
+    }
+
+    /// A Tutte–Berge barrier: `B = A(G)` satisfies
+    /// `(n + |B| − odd(G − B)) / 2 = ν(G)`.
+    pub fn barrier(&self) -> Vec<Vertex> {
+        self.vertices_in(VertexClass::A)
+    }
+
+    /// A maximum matching that leaves `v` exposed, if one exists (iff
+    /// `v ∈ D(G)`): the even alternating path from `v` to its tree's root is
+    /// flipped, which keeps the size and frees `v`.
+    pub fn matching_exposing(&self, v: Vertex) -> Option<Vec<Vertex>> {
+        if self.class(v) != VertexClass::D {
+            return None;
+        }
+        let mut mate = self.mate.clone();
+        let path = self.forest.path_to_root(&self.mate, v);
+        // path = v, mate(v), …, root: an even number of edges, the first one
+        // matched. Shifting the matching one step along it frees v.
+        mate[v as usize] = NONE;
+        for pair in path[1..].chunks_exact(2) {
+            mate[pair[0] as usize] = pair[1];
+            mate[pair[1] as usize] = pair[0];
+        }
+        Some(mate)
+    }
+}
+
+/// The matched pairs of a mate array as `(u, v)` with `u < v`, ascending.
+pub fn pairs_of(mate: &[Vertex]) -> Vec<(Vertex, Vertex)> {
+    (0..mate.len() as Vertex)
+        .filter(|&v| mate[v as usize] != NONE && v < mate[v as usize])
+        .map(|v| (v, mate[v as usize]))
+        .collect()
+}
+
+/// Karp–Sipser: degree-1 vertices first (always safe), otherwise a vertex
+/// matched to its unmatched neighbour of least residual degree.
+fn greedy_start(graph: &Graph, mate: &mut [Vertex]) {
+    let n = graph.vertex_count();
+    // residual[v] = number of unmatched neighbours of an unmatched v.
+    let mut residual: Vec<u32> = (0..n as Vertex).map(|v| graph.degree(v) as u32).collect();
+    let mut pending: Vec<Vertex> = (0..n as Vertex)
+        .filter(|&v| residual[v as usize] == 1)
+        .collect();
+    let mut next_fallback: Vertex = 0;
+    loop {
+        let v = if let Some(v) = pending.pop() {
+            if mate[v as usize] != NONE || residual[v as usize] == 0 {
+                continue;
+            }
+            v
+        } else {
+            while (next_fallback as usize) < n
+                && (mate[next_fallback as usize] != NONE || residual[next_fallback as usize] == 0)
+            {
+                next_fallback += 1;
+            }
+            if next_fallback as usize == n {
+                break;
+            }
+            next_fallback
+        };
+        let u = graph
+            .neighbors(v)
+            .iter()
+            .copied()
+            .filter(|&u| mate[u as usize] == NONE)
+            .min_by_key(|&u| residual[u as usize])
+            .expect("a vertex with positive residual degree has an unmatched neighbour");
+        mate[v as usize] = u;
+        mate[u as usize] = v;
+        for x in [v, u] {
+            for &w in graph.neighbors(x) {
+                if mate[w as usize] == NONE {
+                    residual[w as usize] -= 1;
+                    if residual[w as usize] == 1 {
+                        pending.push(w);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The state of the alternating-tree searches.
+struct Search<'g> {
+    graph: &'g Graph,
+    mate: Vec<Vertex>,
+    forest: Forest,
+    /// Union–find over the vertices of the current tree; `base[find(v)]` is
+    /// the base of the outermost blossom containing `v` (an even vertex whose
+    /// mate is outside the blossom, or the root).
+    union_parent: Vec<Vertex>,
+    base: Vec<Vertex>,
+    /// Marks for the lowest-common-ancestor walk, stamped per walk.
+    lca_mark: Vec<u32>,
+    lca_walk: u32,
+    current: u32,
+    queue: Vec<Vertex>,
+    touched: Vec<Vertex>,
+}
+
+enum PathStep {
+    /// Emit the even path from the vertex to the target (or to the root).
+    Forward(Vertex, Vertex),
+    /// Emit that path reversed.
+    Reverse(Vertex, Vertex),
+    Emit(Vertex),
+}
+
+impl Forest {
+    /// The even alternating path `v, mate(v), …, root` of an even vertex in
+    /// the forest (Gabow's recursive path, unrolled onto an explicit stack:
+    /// blossoms nest deep enough on big inputs to overflow the call stack).
+    fn path_to_root(&self, mate: &[Vertex], v: Vertex) -> Vec<Vertex> {
+        let mut out = Vec::new();
+        self.path(mate, v, NONE, &mut out);
+        out
+    }
+
+    /// Appends the even alternating path from the even vertex `v` up to the
+    /// even vertex `target` (an ancestor base), or to the root if `target` is
+    /// [`NONE`].
+    fn path(&self, mate: &[Vertex], v: Vertex, target: Vertex, out: &mut Vec<Vertex>) {
+        let reached = |v: Vertex, target: Vertex| v == target || mate[v as usize] == NONE;
+        let mut stack = vec![PathStep::Forward(v, target)];
+        while let Some(step) = stack.pop() {
+            match step {
+                PathStep::Emit(v) => out.push(v),
+                PathStep::Forward(v, target) => {
+                    out.push(v);
+                    if reached(v, target) {
+                        continue;
+                    }
+                    let m = mate[v as usize];
+                    if self.label[v as usize] == EVEN {
+                        out.push(m);
+                        stack.push(PathStep::Forward(self.parent[m as usize], target));
+                    } else {
+                        let (x, y) = self.bridge[v as usize];
+                        stack.push(PathStep::Forward(y, target));
+                        stack.push(PathStep::Reverse(x, m));
+                    }
+                }
+                PathStep::Reverse(v, target) => {
+                    if reached(v, target) {
+                        out.push(v);
+                        continue;
+                    }
+                    let m = mate[v as usize];
+                    stack.push(PathStep::Emit(v));
+                    if self.label[v as usize] == EVEN {
+                        stack.push(PathStep::Emit(m));
+                        stack.push(PathStep::Reverse(self.parent[m as usize], target));
+                    } else {
+                        let (x, y) = self.bridge[v as usize];
+                        stack.push(PathStep::Forward(x, m));
+                        stack.push(PathStep::Reverse(y, target));
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl<'g> Search<'g> {
+    fn new(graph: &'g Graph, mate: Vec<Vertex>) -> Self {
+        let n = graph.vertex_count();
+        Search {
+            graph,
+            mate,
+            forest: Forest {
+                stamp: vec![0; n],
+                label: vec![EVEN; n],
+                parent: vec![NONE; n],
+                bridge: vec![(NONE, NONE); n],
+            },
+            union_parent: vec![0; n],
+            base: vec![0; n],
+            lca_mark: vec![0; n],
+            lca_walk: 0,
+            current: 0,
+            queue: Vec::new(),
+            touched: Vec::new(),
+        }
+    }
+
+    fn find(&mut self, mut v: Vertex) -> Vertex {
+        // Path halving.
+        while self.union_parent[v as usize] != v {
+            let grandparent = self.union_parent[self.union_parent[v as usize] as usize];
+            self.union_parent[v as usize] = grandparent;
+            v = grandparent;
+        }
+        v
+    }
+
+    fn base_of(&mut self, v: Vertex) -> Vertex {
+        let root = self.find(v);
+        self.base[root as usize]
+    }
+
+    fn label(&mut self, v: Vertex, label: u8) {
+        let i = v as usize;
+        self.forest.stamp[i] = self.current;
+        self.forest.label[i] = label;
+        self.union_parent[i] = v;
+        self.base[i] = v;
+        self.touched.push(v);
+    }
+
+    /// Grows an alternating tree from the exposed vertex `root`; augments and
+    /// returns `true` on the first augmenting path, otherwise freezes the
+    /// (Hungarian) tree and returns `false`.
+    fn grow_from(&mut self, root: Vertex) -> bool {
+        self.current += 1;
+        let current = self.current;
+        self.queue.clear();
+        self.touched.clear();
+        self.label(root, EVEN);
+        self.queue.push(root);
+        let graph = self.graph;
+        let mut head = 0;
+        while head < self.queue.len() {
+            let v = self.queue[head];
+            head += 1;
+            for &w in graph.neighbors(v) {
+                let wi = w as usize;
+                let stamp = self.forest.stamp[wi];
+                if stamp == FROZEN {
+                    continue;
+                }
+                if stamp != current {
+                    let m = self.mate[wi];
+                    if m == NONE {
+                        self.augment(v, w);
+                        return true;
+                    }
+                    self.label(w, ODD);
+                    self.forest.parent[wi] = v;
+                    self.label(m, EVEN);
+                    self.queue.push(m);
+                } else if self.forest.label[wi] != ODD {
+                    let bv = self.base_of(v);
+                    let bw = self.base_of(w);
+                    if bv != bw {
+                        let lca = self.lowest_common_base(bv, bw);
+                        self.shrink(v, w, lca);
+                        self.shrink(w, v, lca);
+                    }
+                }
+            }
+        }
+        for &v in &self.touched {
+            self.forest.stamp[v as usize] = FROZEN;
+        }
+        false
+    }
+
+    /// The base of the smallest blossom-to-be containing the bases `a` and
+    /// `c` of the current tree: walk up from both in turn until one walk
+    /// steps on a base the other has marked.
+    fn lowest_common_base(&mut self, mut a: Vertex, mut c: Vertex) -> Vertex {
+        self.lca_walk = self.lca_walk.wrapping_add(1);
+        if self.lca_walk == 0 {
+            self.lca_mark.fill(0);
+            self.lca_walk = 1;
+        }
+        let walk = self.lca_walk;
+        loop {
+            if a != NONE {
+                if self.lca_mark[a as usize] == walk {
+                    return a;
+                }
+                self.lca_mark[a as usize] = walk;
+                let m = self.mate[a as usize];
+                a = if m == NONE {
+                    NONE
+                } else {
+                    let p = self.forest.parent[m as usize];
+                    self.base_of(p)
+                };
+            }
+            std::mem::swap(&mut a, &mut c);
+        }
+    }
+
+    /// Shrinks the half of the blossom on `x`'s side: every odd vertex
+    /// between `base(x)` and `lca` becomes even (remembering the bridge
+    /// `(x, y)` for path reconstruction), is queued, and every blossom on the
+    /// way is merged into the one based at `lca`.
+    fn shrink(&mut self, x: Vertex, y: Vertex, lca: Vertex) {
+        let mut b = self.base_of(x);
+        while b != lca {
+            let m = self.mate[b as usize];
+            self.forest.label[m as usize] = BRIDGED_EVEN;
+            self.forest.bridge[m as usize] = (x, y);
+            self.queue.push(m);
+            let next = self.forest.parent[m as usize];
+            self.union_into(b, lca);
+            self.union_into(m, lca);
+            b = self.base_of(next);
+        }
+    }
+
+    /// Merges the set of `v` into the set of `target`, whose base stays.
+    fn union_into(&mut self, v: Vertex, target: Vertex) {
+        let rv = self.find(v);
+        let rt = self.find(target);
+        if rv != rt {
+            let target_base = self.base[rt as usize];
+            self.union_parent[rv as usize] = rt;
+            self.base[rt as usize] = target_base;
+        }
+    }
+
+    /// Flips the augmenting path `root … v, w` (`w` exposed, `v` even).
+    fn augment(&mut self, v: Vertex, w: Vertex) {
+        let path = self.forest.path_to_root(&self.mate, v);
+        self.mate[w as usize] = v;
+        self.mate[v as usize] = w;
+        for pair in path[1..].chunks_exact(2) {
+            self.mate[pair[0] as usize] = pair[1];
+            self.mate[pair[1] as usize] = pair[0];
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn graph(n: u64, edges: &[(Vertex, Vertex)]) -> Graph {
+        Graph::from_pairs(n, edges).unwrap()
+    }
+
+    fn assert_is_matching(g: &Graph, mate: &[Vertex]) {
+        for v in 0..g.vertex_count() as Vertex {
+            let m = mate[v as usize];
+            if m != NONE {
+                assert_eq!(mate[m as usize], v, "mates are symmetric");
+                assert!(g.has_edge(v, m), "({v}, {m}) is an edge");
+            }
+        }
+    }
+
+    #[test]
+    fn odd_cycle_has_one_exposed_vertex_and_all_in_d() {
+        let g = graph(5, &[(0, 1), (1, 2), (2, 3), (3, 4), (4, 0)]);
+        let a = MatchingAnalysis::new(&g);
+        assert_eq!(a.size(), 2);
+        assert_eq!(a.vertices_in(VertexClass::D), vec![0, 1, 2, 3, 4]);
+        for v in 0..5 {
+            let mate = a.matching_exposing(v).unwrap();
+            assert_is_matching(&g, &mate);
+            assert_eq!(mate[v as usize], NONE);
+            assert_eq!(pairs_of(&mate).len(), 2);
+        }
+    }
+
+    #[test]
+    fn path_of_three_has_a_as_middle() {
+        let g = graph(3, &[(0, 1), (1, 2)]);
+        let a = MatchingAnalysis::new(&g);
+        assert_eq!(a.size(), 1);
+        assert_eq!(a.vertices_in(VertexClass::D), vec![0, 2]);
+        assert_eq!(a.barrier(), vec![1]);
+        assert_eq!(a.matching_exposing(1), None);
+    }
+
+    #[test]
+    fn augments_through_a_blossom() {
+        // A triangle 1-2-3 with stems 0-1 and 3-4; a bad greedy start
+        // matches 1-2 and 3-4, leaving 0 exposed: the search must go
+        // 0-1 (matched 1-2), blossom, out through 3.
+        let g = graph(6, &[(0, 1), (1, 2), (2, 3), (1, 3), (3, 4), (4, 5)]);
+        let mut mate = vec![NONE; 6];
+        for (u, v) in [(1, 2), (3, 4)] {
+            mate[u] = v as Vertex;
+            mate[v] = u as Vertex;
+        }
+        let a = MatchingAnalysis::from_matching(&g, mate);
+        assert_eq!(a.size(), 3);
+        assert_is_matching(&g, a.mates());
+    }
+
+    #[test]
+    fn complete_graph_on_four_is_perfect_and_all_c() {
+        let g = graph(4, &[(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]);
+        let a = MatchingAnalysis::new(&g);
+        assert_eq!(a.size(), 2);
+        assert_eq!(a.vertices_in(VertexClass::C), vec![0, 1, 2, 3]);
+        assert!(a.barrier().is_empty());
+    }
+
+    #[test]
+    fn empty_graph() {
+        let a = MatchingAnalysis::new(&graph(0, &[]));
+        assert_eq!(a.size(), 0);
+        let a = MatchingAnalysis::new(&graph(3, &[]));
+        assert_eq!(a.vertices_in(VertexClass::D), vec![0, 1, 2]);
+    }
+}

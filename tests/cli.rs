@@ -1,0 +1,189 @@
+//! `puzzled solve` on the sample files in `tests/data/`, as a user runs it.
+
+#[path = "checker/mod.rs"]
+mod checker;
+
+use std::path::Path;
+use std::process::Command;
+
+use checker::{PlainGraph, Winner, check_geography};
+use serde_json::Value;
+
+fn puzzled(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_puzzled"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("puzzled runs");
+    (
+        out.status.success(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+fn data(name: &str) -> String {
+    Path::new("tests/data")
+        .join(name)
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// Reads a 1-based contest file into 0-based pairs, for the checker.
+fn contest_edges(name: &str) -> (usize, Vec<(u32, u32)>) {
+    let text =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(data(name))).unwrap();
+    let numbers: Vec<u32> = text
+        .split_whitespace()
+        .map(|t| t.parse().unwrap())
+        .collect();
+    let n = numbers[0] as usize;
+    let edges = numbers[2..]
+        .chunks(2)
+        .map(|p| (p[0] - 1, p[1] - 1))
+        .collect();
+    (n, edges)
+}
+
+fn vertices(v: &Value) -> Vec<u32> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_u64().unwrap() as u32 - 1)
+        .collect()
+}
+
+#[test]
+fn geography_text_summary() {
+    let (ok, out, _) = puzzled(&["solve", "--game", "geography", &data("geography_tree8.txt")]);
+    assert!(ok);
+    assert!(out.contains("winner: second player"), "{out}");
+    assert!(out.contains("|D| = 4"), "{out}");
+}
+
+#[test]
+fn geography_json_evidence_passes_the_checker_for_every_start() {
+    for name in [
+        "geography_path3.txt",
+        "geography_k4.txt",
+        "geography_tree8.txt",
+    ] {
+        let (n, edges) = contest_edges(name);
+        let plain = PlainGraph::new(n, &edges);
+        for start in 1..=n {
+            let (ok, out, err) = puzzled(&[
+                "solve",
+                "--game",
+                "geography",
+                "--json",
+                "--start",
+                &start.to_string(),
+                &data(name),
+            ]);
+            assert!(ok, "{err}");
+            let v: Value = serde_json::from_str(&out).unwrap();
+            let winner = match v["winner"].as_str().unwrap() {
+                "first" => Winner::First,
+                "second" => Winner::Second,
+                other => panic!("unknown winner {other}"),
+            };
+            let matching: Vec<(u32, u32)> = v["matching"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| {
+                    (
+                        p[0].as_u64().unwrap() as u32 - 1,
+                        p[1].as_u64().unwrap() as u32 - 1,
+                    )
+                })
+                .collect();
+            let start_barrier = v["start_barrier"]
+                .as_array()
+                .map(|_| vertices(&v["start_barrier"]));
+            check_geography(
+                &plain,
+                start as u32 - 1,
+                winner,
+                &matching,
+                &vertices(&v["barrier"]),
+                start_barrier.as_deref(),
+            )
+            .unwrap_or_else(|e| panic!("{name} from {start}: {e}"));
+        }
+    }
+}
+
+#[test]
+fn zero_based_format_and_start_flag() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("p.txt");
+    std::fs::write(&path, "3 2\n0 1\n1 2\n").unwrap();
+    let path = path.to_string_lossy().into_owned();
+    let (ok, out, _) = puzzled(&[
+        "solve",
+        "--game",
+        "geography",
+        "--format",
+        "zero-based",
+        "--start",
+        "1",
+        &path,
+    ]);
+    assert!(ok);
+    assert!(
+        out.contains("start 1") && out.contains("winner: first player"),
+        "{out}"
+    );
+}
+
+#[test]
+fn bad_files_and_flags_get_clear_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        (
+            "3 2\n1 2\n2 x\n",
+            vec![],
+            "line 3: expected a vertex id in 1..=3, found \"x\"",
+        ),
+        (
+            "3 2\n1 2\n",
+            vec![],
+            "line 3: expected a vertex id in 1..=3, found end of file",
+        ),
+        (
+            "3 2\n1 2\n2 2\n",
+            vec![],
+            "line 3: edge (2, 2) is a self-loop",
+        ),
+        (
+            "3 2\n1 2\n2 1\n",
+            vec![],
+            "line 3: edge (2, 1) duplicates the edge on line 2",
+        ),
+        (
+            "3 1\n1 2\n",
+            vec!["--start", "4"],
+            "--start: vertex 4 is not in the graph (3 vertices)",
+        ),
+        (
+            "3 1\n1 2\n",
+            vec!["--start", "0"],
+            "--start: vertex 0 is not in the file's numbering",
+        ),
+        ("0 0\n", vec![], "geography needs at least one vertex"),
+    ];
+    for (i, (text, flags, expected)) in cases.into_iter().enumerate() {
+        let path = dir.path().join(format!("bad{i}.txt"));
+        std::fs::write(&path, text).unwrap();
+        let path = path.to_string_lossy().into_owned();
+        let mut args = vec!["solve", "--game", "geography"];
+        args.extend(flags);
+        args.push(&path);
+        let (ok, out, err) = puzzled(&args);
+        assert!(!ok, "case {i} should fail, printed {out}");
+        assert!(err.contains(expected), "case {i}: {err}");
+    }
+    let (ok, _, err) = puzzled(&["solve", "--game", "geography", "no/such/file.txt"]);
+    assert!(!ok && err.contains("cannot read no/such/file.txt"), "{err}");
+}

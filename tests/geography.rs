@@ -1,0 +1,419 @@
+//! Geography against exhaustive game-tree search, with every answer's
+//! evidence checked by the independent checker; matching sizes against
+//! petgraph.
+
+#[path = "checker/mod.rs"]
+mod checker;
+
+use checker::{PlainGraph, Winner, check_geography};
+use proptest::prelude::*;
+use puzzled::solver::Player;
+use puzzled::solver::geography::{self, GeographyOptions};
+use puzzled::solver::graph::Graph;
+use puzzled::solver::matching::{MatchingAnalysis, VertexClass};
+
+/// Memoised game-tree search over (visited set, token vertex): does the
+/// player to move win? `O(n²·2ⁿ)`; for n ≤ 14.
+struct Exhaustive {
+    n: usize,
+    adjacency: Vec<u32>,
+    memo: Vec<u8>,
+}
+
+impl Exhaustive {
+    fn new(n: usize, edges: &[(u32, u32)]) -> Self {
+        let mut adjacency = vec![0u32; n];
+        for &(u, v) in edges {
+            adjacency[u as usize] |= 1 << v;
+            adjacency[v as usize] |= 1 << u;
+        }
+        Exhaustive {
+            n,
+            adjacency,
+            memo: vec![0; n << n],
+        }
+    }
+
+    /// Whether the player to move wins with the token on `v`, `visited` set.
+    fn mover_wins(&mut self, visited: u32, v: u32) -> bool {
+        let key = (visited as usize) * self.n + v as usize;
+        if self.memo[key] != 0 {
+            return self.memo[key] == 2;
+        }
+        let mut options = self.adjacency[v as usize] & !visited;
+        let mut wins = false;
+        while options != 0 {
+            let u = options.trailing_zeros();
+            options &= options - 1;
+            if !self.mover_wins(visited | 1 << u, u) {
+                wins = true;
+                break;
+            }
+        }
+        self.memo[key] = if wins { 2 } else { 1 };
+        wins
+    }
+
+    fn winning_moves(&mut self, visited: u32, v: u32) -> Vec<u32> {
+        let mut moves = Vec::new();
+        for u in 0..self.n as u32 {
+            let legal = self.adjacency[v as usize] >> u & 1 == 1 && visited >> u & 1 == 0;
+            if legal && !self.mover_wins(visited | 1 << u, u) {
+                moves.push(u);
+            }
+        }
+        moves
+    }
+}
+
+fn to_winner(p: Player) -> Winner {
+    match p {
+        Player::First => Winner::First,
+        Player::Second => Winner::Second,
+    }
+}
+
+const ALL: GeographyOptions = GeographyOptions {
+    all_starts: true,
+    winning_moves: true,
+};
+
+/// Solves every start of the graph and compares verdict, evidence, the
+/// all-starts set and the winning moves with the exhaustive search.
+fn check_every_start(n: usize, edges: &[(u32, u32)]) -> Result<(), String> {
+    let graph = Graph::from_pairs(n as u64, edges).map_err(|e| e.to_string())?;
+    let plain = PlainGraph::new(n, edges);
+    let mut oracle = Exhaustive::new(n, edges);
+    let second_player_starts: Vec<u32> = (0..n as u32)
+        .filter(|&start| !oracle.mover_wins(1 << start, start))
+        .collect();
+    for start in 0..n as u32 {
+        let expected_first = second_player_starts.binary_search(&start).is_err();
+        let s = geography::solve(&graph, start, ALL);
+        let winner = to_winner(s.winner);
+        let expected = if expected_first {
+            Winner::First
+        } else {
+            Winner::Second
+        };
+        if winner != expected {
+            return Err(format!(
+                "start {start}: solver says {winner:?}, search says {expected:?}"
+            ));
+        }
+        check_geography(
+            &plain,
+            start,
+            winner,
+            &s.matching,
+            &s.barrier,
+            s.start_barrier.as_deref(),
+        )
+        .map_err(|e| format!("start {start}: {e}"))?;
+        let moves = s.winning_moves.unwrap();
+        let expected_moves = oracle.winning_moves(1 << start, start);
+        if moves.moves != expected_moves || moves.unique != (expected_moves.len() == 1) {
+            return Err(format!(
+                "start {start}: winning moves {:?} (unique {}), search says {expected_moves:?}",
+                moves.moves, moves.unique
+            ));
+        }
+        if s.second_player_starts.as_deref() != Some(&second_player_starts[..]) {
+            return Err(format!(
+                "all-starts set {:?}, search says {second_player_starts:?}",
+                s.second_player_starts
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Plays a random legal path and compares the mid-game analysis with the
+/// search at every step: verdict, legal moves, winning moves, strategy move.
+fn check_positions(
+    n: usize,
+    edges: &[(u32, u32)],
+    start: u32,
+    choices: &[usize],
+) -> Result<(), String> {
+    let graph = Graph::from_pairs(n as u64, edges).unwrap();
+    let mut oracle = Exhaustive::new(n, edges);
+    let mut moves: Vec<u64> = Vec::new();
+    let mut visited = 1u32 << start;
+    let mut current = start;
+    for step in 0..=choices.len() {
+        let p = geography::analyze_position(&graph, start, &moves).map_err(|e| e.to_string())?;
+        let to_move = if moves.len().is_multiple_of(2) {
+            Player::First
+        } else {
+            Player::Second
+        };
+        let mover_wins = oracle.mover_wins(visited, current);
+        let expected_winner = if mover_wins { to_move } else { to_move.other() };
+        let expected_moves = oracle.winning_moves(visited, current);
+        if p.to_move != to_move || p.winner != expected_winner || p.winning_moves != expected_moves
+        {
+            return Err(format!(
+                "after {moves:?}: got {p:?}, search says winner {expected_winner:?} with {expected_moves:?}"
+            ));
+        }
+        if p.unique_winning_move != (expected_moves.len() == 1) {
+            return Err(format!("after {moves:?}: wrong uniqueness flag"));
+        }
+        if let Some(m) = p.strategy_move
+            && !expected_moves.contains(&m)
+        {
+            return Err(format!("after {moves:?}: strategy move {m} does not win"));
+        }
+        if p.strategy_move.is_some() != mover_wins {
+            return Err(format!(
+                "after {moves:?}: strategy move present iff the mover wins"
+            ));
+        }
+        if p.legal_moves.is_empty() != p.game_over {
+            return Err(format!(
+                "after {moves:?}: game_over disagrees with legal moves"
+            ));
+        }
+        if p.game_over || step == choices.len() {
+            break;
+        }
+        let next = p.legal_moves[choices[step] % p.legal_moves.len()];
+        moves.push(u64::from(next));
+        visited |= 1 << next;
+        current = next;
+    }
+    Ok(())
+}
+
+fn edges_from_bits(n: usize, bits: &[bool]) -> Vec<(u32, u32)> {
+    let mut edges = Vec::new();
+    let mut k = 0;
+    for u in 0..n as u32 {
+        for v in u + 1..n as u32 {
+            if bits[k] {
+                edges.push((u, v));
+            }
+            k += 1;
+        }
+    }
+    edges
+}
+
+/// A random simple graph on 1..=max_n vertices with a random density.
+fn any_graph(max_n: usize) -> impl Strategy<Value = (usize, Vec<(u32, u32)>)> {
+    (1..=max_n, 0.0..=1.0f64).prop_flat_map(|(n, density)| {
+        let pairs = n * (n - 1) / 2;
+        proptest::collection::vec(proptest::bool::weighted(density.clamp(0.0, 1.0)), pairs)
+            .prop_map(move |bits| (n, edges_from_bits(n, &bits)))
+    })
+}
+
+/// A random tree plus a few extra edges: sparse, blossom-rich shapes.
+fn tree_like(max_n: usize) -> impl Strategy<Value = (usize, Vec<(u32, u32)>)> {
+    (2..=max_n).prop_flat_map(|n| {
+        (
+            proptest::collection::vec(any::<u32>(), n - 1),
+            proptest::collection::vec((0..n as u32, 0..n as u32), 0..4),
+        )
+            .prop_map(move |(parents, extra)| {
+                let mut set = std::collections::BTreeSet::new();
+                for (i, p) in parents.iter().enumerate() {
+                    let child = i as u32 + 1;
+                    set.insert((p % child, child));
+                }
+                for (u, v) in extra {
+                    if u != v {
+                        set.insert((u.min(v), u.max(v)));
+                    }
+                }
+                (n, set.into_iter().collect())
+            })
+    })
+}
+
+/// 1500 cases per property by default; `PROPTEST_CASES=100000 cargo test`
+/// runs a deep search.
+fn cases() -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1500)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_graphs_match_exhaustive_search((n, edges) in any_graph(11)) {
+        check_every_start(n, &edges).map_err(TestCaseError::fail)?;
+    }
+
+    #[test]
+    fn sparse_tree_like_graphs_match_exhaustive_search((n, edges) in tree_like(13)) {
+        check_every_start(n, &edges).map_err(TestCaseError::fail)?;
+    }
+
+    #[test]
+    fn mid_game_positions_match_exhaustive_search(
+        (n, edges) in any_graph(10),
+        start in any::<u32>(),
+        choices in proptest::collection::vec(any::<usize>(), 0..10),
+    ) {
+        check_positions(n, &edges, start % n as u32, &choices).map_err(TestCaseError::fail)?;
+    }
+}
+
+#[test]
+fn every_graph_on_up_to_six_vertices() {
+    for n in 1..=6usize {
+        let pairs = n * (n - 1) / 2;
+        for mask in 0u32..1 << pairs {
+            let bits: Vec<bool> = (0..pairs).map(|k| mask >> k & 1 == 1).collect();
+            let edges = edges_from_bits(n, &bits);
+            if let Err(e) = check_every_start(n, &edges) {
+                panic!("n = {n}, edges = {edges:?}: {e}");
+            }
+        }
+    }
+}
+
+#[test]
+fn named_families_match_exhaustive_search() {
+    let complete = |n: u32| -> Vec<(u32, u32)> {
+        (0..n)
+            .flat_map(|u| (u + 1..n).map(move |v| (u, v)))
+            .collect()
+    };
+    let cycle = |n: u32| -> Vec<(u32, u32)> { (0..n).map(|i| (i, (i + 1) % n)).collect() };
+    let path = |n: u32| -> Vec<(u32, u32)> { (1..n).map(|i| (i - 1, i)).collect() };
+    let star = |n: u32| -> Vec<(u32, u32)> { (1..n).map(|i| (0, i)).collect() };
+    // Nested blossoms: a triangle inside a pentagon inside a heptagon, with
+    // stems, so searches must shrink blossoms inside blossoms.
+    let nested = vec![
+        (0, 1),
+        (1, 2),
+        (2, 0),
+        (2, 3),
+        (3, 4),
+        (4, 0),
+        (4, 5),
+        (5, 6),
+        (6, 0),
+        (6, 7),
+        (7, 8),
+        (8, 9),
+        (9, 10),
+        (10, 11),
+        (11, 7),
+    ];
+    let mut cases: Vec<(usize, Vec<(u32, u32)>)> = Vec::new();
+    for n in 1..=12u32 {
+        cases.push((n as usize, complete(n)));
+        cases.push((n as usize, path(n)));
+        cases.push((n as usize, star(n)));
+        if n >= 3 {
+            cases.push((n as usize, cycle(n)));
+        }
+    }
+    cases.push((12, nested));
+    // Two odd cycles joined by a long path, plus isolated vertices.
+    cases.push((
+        14,
+        vec![
+            (0, 1),
+            (1, 2),
+            (2, 0),
+            (2, 3),
+            (3, 4),
+            (4, 5),
+            (5, 6),
+            (6, 7),
+            (7, 8),
+            (8, 6),
+        ],
+    ));
+    for (n, edges) in cases {
+        if let Err(e) = check_every_start(n, &edges) {
+            panic!("n = {n}, edges = {edges:?}: {e}");
+        }
+    }
+}
+
+/// HAMILG's answer is the number of starts the starter loses from, |D(G)|.
+#[test]
+fn hamilg_samples() {
+    let second_player_starts = |n: u64, edges: &[(u32, u32)]| {
+        let g = Graph::from_pairs(n, edges).unwrap();
+        geography::solve(&g, 0, ALL)
+            .second_player_starts
+            .unwrap()
+            .len()
+    };
+    let k4: Vec<(u32, u32)> = vec![(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)];
+    assert_eq!(second_player_starts(4, &k4), 0);
+    let tree: Vec<(u32, u32)> = vec![(0, 1), (0, 2), (1, 3), (1, 4), (2, 5), (2, 6), (6, 7)];
+    assert_eq!(second_player_starts(8, &tree), 4);
+    assert_eq!(second_player_starts(3, &[(0, 1), (1, 2)]), 2);
+}
+
+/// A deterministic xorshift generator, so the cross-check needs no seed file.
+struct XorShift(u64);
+impl XorShift {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}
+
+#[test]
+fn matching_sizes_agree_with_petgraph() {
+    use petgraph::graph::UnGraph;
+    let mut rng = XorShift(0x9e37_79b9_7f4a_7c15);
+    for round in 0..40 {
+        let n = 50 + (rng.next() % 2500) as u32;
+        let average_degree = 1 + rng.next() % 6;
+        let m = (u64::from(n) * average_degree / 2) as usize;
+        let mut set = std::collections::HashSet::new();
+        while set.len() < m {
+            let u = (rng.next() % u64::from(n)) as u32;
+            let v = (rng.next() % u64::from(n)) as u32;
+            if u != v {
+                set.insert((u.min(v), u.max(v)));
+            }
+        }
+        let edges: Vec<(u32, u32)> = set.into_iter().collect();
+        let ours = MatchingAnalysis::new(&Graph::from_pairs(u64::from(n), &edges).unwrap());
+        let mut theirs_graph = UnGraph::<(), ()>::with_capacity(n as usize, edges.len());
+        for _ in 0..n {
+            theirs_graph.add_node(());
+        }
+        for &(u, v) in &edges {
+            theirs_graph.add_edge(u.into(), v.into(), ());
+        }
+        let theirs = petgraph::algo::maximum_matching(&theirs_graph);
+        assert_eq!(ours.size(), theirs.len(), "round {round}: n = {n}, m = {m}");
+        let plain = PlainGraph::new(n as usize, &edges);
+        plain.check_matching(&ours.pairs()).unwrap();
+        assert_eq!(
+            plain.tutte_berge_bound(None, &ours.barrier()).unwrap(),
+            ours.size()
+        );
+        // D, A and C partition the vertices, and A is exactly N(D) \ D.
+        let d = ours.vertices_in(VertexClass::D);
+        let in_d: Vec<bool> = (0..n).map(|v| d.binary_search(&v).is_ok()).collect();
+        for v in 0..n {
+            let touches_d = plain.neighbors(v).iter().any(|&w| in_d[w as usize]);
+            let expected = if in_d[v as usize] {
+                VertexClass::D
+            } else if touches_d {
+                VertexClass::A
+            } else {
+                VertexClass::C
+            };
+            assert_eq!(ours.class(v), expected, "round {round}: vertex {v}");
+        }
+    }
+}
