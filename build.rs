@@ -10,10 +10,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("cargo:rerun-if-changed=proto");
     println!("cargo:rerun-if-changed=migrations");
     let fds = protox::compile(
-        [
-            "puzzled/v1/puzzle.proto",
-            "puzzled/v1/puzzle_service.proto",
-        ],
+        ["puzzled/v1/puzzle.proto", "puzzled/v1/puzzle_service.proto"],
         ["proto"],
     )?;
     let out_dir = PathBuf::from(std::env::var("OUT_DIR")?);

@@ -35,7 +35,11 @@ enum Command {
 #[derive(clap::Args)]
 struct HealthcheckArgs {
     /// The service's address.
-    #[arg(long, env = "PUZZLED_HEALTHCHECK_ADDR", default_value = "http://127.0.0.1:50051")]
+    #[arg(
+        long,
+        env = "PUZZLED_HEALTHCHECK_ADDR",
+        default_value = "http://127.0.0.1:50051"
+    )]
     addr: String,
     /// Give up after this many seconds.
     #[arg(long, default_value_t = 3)]

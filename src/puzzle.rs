@@ -108,7 +108,9 @@ pub enum SpecError {
     OddCycle { cycle: Vec<Vertex> },
     #[error("tree paint needs a tree: {vertices} vertices but {edges} edges")]
     TreeEdgeCount { vertices: u64, edges: u64 },
-    #[error("tree paint needs a tree: the graph is not connected (vertex {unreached} cannot be reached from vertex 0)")]
+    #[error(
+        "tree paint needs a tree: the graph is not connected (vertex {unreached} cannot be reached from vertex 0)"
+    )]
     TreeDisconnected { unreached: Vertex },
     #[error("{field}: {chars} characters is more than the limit of {limit}")]
     TextTooLong {
@@ -296,10 +298,7 @@ impl Spec {
         match self.raw.game {
             Game::Geography => vec![self.raw.start],
             Game::BipartiteEdge => vec![],
-            Game::TreePaint => vec![
-                self.raw.black.unwrap_or(0),
-                self.raw.white.unwrap_or(n - 1),
-            ],
+            Game::TreePaint => vec![self.raw.black.unwrap_or(0), self.raw.white.unwrap_or(n - 1)],
         }
     }
 }
@@ -599,7 +598,11 @@ mod tests {
     #[test]
     fn odd_cycle_is_listed() {
         let err = Spec::validate(
-            raw(Game::BipartiteEdge, 6, &[0, 1, 1, 2, 2, 3, 3, 4, 4, 0, 4, 5]),
+            raw(
+                Game::BipartiteEdge,
+                6,
+                &[0, 1, 1, 2, 2, 3, 3, 4, 4, 0, 4, 5],
+            ),
             LIMITS,
         )
         .unwrap_err();
@@ -610,12 +613,19 @@ mod tests {
         let mut sorted = cycle.clone();
         sorted.sort();
         assert_eq!(sorted, vec![0, 1, 2, 3, 4]);
-        assert!(err.to_string().starts_with("graph has an odd cycle through vertices"));
+        assert!(
+            err.to_string()
+                .starts_with("graph has an odd cycle through vertices")
+        );
     }
 
     #[test]
     fn even_cycles_are_bipartite() {
-        Spec::validate(raw(Game::BipartiteEdge, 4, &[0, 1, 1, 2, 2, 3, 3, 0]), LIMITS).unwrap();
+        Spec::validate(
+            raw(Game::BipartiteEdge, 4, &[0, 1, 1, 2, 2, 3, 3, 0]),
+            LIMITS,
+        )
+        .unwrap();
     }
 
     #[test]

@@ -20,9 +20,7 @@ pub fn game_from_proto(value: i32, field: &str) -> Result<Game, ApiError> {
         Ok(proto::Game::Unspecified) => Err(ApiError::invalid(
             field,
             "GAME_UNSPECIFIED",
-            format!(
-                "{field} is required: GAME_GEOGRAPHY, GAME_BIPARTITE_EDGE or GAME_TREE_PAINT"
-            ),
+            format!("{field} is required: GAME_GEOGRAPHY, GAME_BIPARTITE_EDGE or GAME_TREE_PAINT"),
         )),
         Err(_) => Err(ApiError::invalid(
             field,
@@ -160,7 +158,9 @@ pub fn puzzle_to_proto(record: PuzzleRecord) -> proto::Puzzle {
             author,
         }),
         canonical_hash,
-        duplicate_of: duplicate_of.map(|d| format!("puzzles/{d}")).unwrap_or_default(),
+        duplicate_of: duplicate_of
+            .map(|d| format!("puzzles/{d}"))
+            .unwrap_or_default(),
         create_time: Some(timestamp(create_time)),
     }
 }
@@ -217,7 +217,11 @@ fn move_to_proto(m: Move) -> proto::Move {
 }
 
 /// A verdict, already in the request's labels, as the reply.
-pub fn solution_to_proto(verdict: Verdict, canonical_hash: String, cached: bool) -> proto::Solution {
+pub fn solution_to_proto(
+    verdict: Verdict,
+    canonical_hash: String,
+    cached: bool,
+) -> proto::Solution {
     let Verdict {
         winner,
         evidence,
@@ -237,7 +241,8 @@ pub fn solution_to_proto(verdict: Verdict, canonical_hash: String, cached: bool)
             matching: flatten(&matching),
             barrier,
             start_barrier: start_barrier.map(|vertices| proto::VertexSet { vertices }),
-            second_player_starts: second_player_starts.map(|vertices| proto::VertexSet { vertices }),
+            second_player_starts: second_player_starts
+                .map(|vertices| proto::VertexSet { vertices }),
         }),
         Evidence::BipartiteEdge {
             n,
@@ -313,7 +318,10 @@ pub mod page_token {
         }
         let bytes = (0..token.len())
             .step_by(2)
-            .map(|i| u8::from_str_radix(token.get(i..i + 2).ok_or_else(malformed)?, 16).map_err(|_| malformed()))
+            .map(|i| {
+                u8::from_str_radix(token.get(i..i + 2).ok_or_else(malformed)?, 16)
+                    .map_err(|_| malformed())
+            })
             .collect::<Result<Vec<u8>, _>>()?;
         let plain = String::from_utf8(bytes).map_err(|_| malformed())?;
         let mut parts = plain.split(':');

@@ -25,20 +25,38 @@ pub enum ApiError {
         message: String,
     },
     /// Input over a configured limit.
-    OverLimit { field: String, message: String },
-    NotFound { name: String },
-    AlreadyExists { field: String, message: String },
+    OverLimit {
+        field: String,
+        message: String,
+    },
+    NotFound {
+        name: String,
+    },
+    AlreadyExists {
+        field: String,
+        message: String,
+    },
     Unauthenticated,
     PermissionDenied,
     DeadlineExceeded,
     /// The solve queue is full.
-    Busy { message: String },
-    Unimplemented { message: String },
-    Internal { message: String },
+    Busy {
+        message: String,
+    },
+    Unimplemented {
+        message: String,
+    },
+    Internal {
+        message: String,
+    },
 }
 
 impl ApiError {
-    pub fn invalid(field: impl Into<String>, reason: &'static str, message: impl Into<String>) -> Self {
+    pub fn invalid(
+        field: impl Into<String>,
+        reason: &'static str,
+        message: impl Into<String>,
+    ) -> Self {
         ApiError::InvalidArgument {
             field: field.into(),
             reason,
@@ -56,9 +74,7 @@ impl ApiError {
         let relative = err.field();
         let field = format!("{prefix}.{relative}");
         let text = err.to_string();
-        let body = text
-            .strip_prefix(&format!("{relative}: "))
-            .unwrap_or(&text);
+        let body = text.strip_prefix(&format!("{relative}: ")).unwrap_or(&text);
         let message = format!("{field}: {body}");
         if err.is_limit() {
             ApiError::OverLimit { field, message }
@@ -142,9 +158,11 @@ impl From<ApiError> for Status {
                 "the deadline passed before the solve finished",
                 info("DEADLINE_EXCEEDED"),
             ),
-            ApiError::Busy { message } => {
-                Status::with_error_details(Code::ResourceExhausted, message, info("SOLVE_QUEUE_FULL"))
-            }
+            ApiError::Busy { message } => Status::with_error_details(
+                Code::ResourceExhausted,
+                message,
+                info("SOLVE_QUEUE_FULL"),
+            ),
             ApiError::Unimplemented { message } => {
                 Status::with_error_details(Code::Unimplemented, message, info("NOT_IMPLEMENTED"))
             }

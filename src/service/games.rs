@@ -2,7 +2,7 @@
 //! and its distinguished vertices in, a verdict with evidence out. Wiring a
 //! new solver is a match arm here.
 
-use std::time::{Instant, SystemTime};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use crate::puzzle::{Evidence, Game, Move, SolveOptions, Verdict, WinningMoves};
 use crate::solver::graph::{Graph, Vertex};
@@ -24,7 +24,15 @@ pub fn solve(
     distinguished: &[Vertex],
     options: SolveOptions,
 ) -> Result<Verdict, GameError> {
-    let solve_time = SystemTime::now();
+    // Times are kept to the microsecond, as the store keeps them, so a
+    // verdict read back from the store equals the fresh one.
+    let solve_time = UNIX_EPOCH
+        + Duration::from_micros(
+            SystemTime::now()
+                .duration_since(UNIX_EPOCH)
+                .unwrap_or_default()
+                .as_micros() as u64,
+        );
     let started = Instant::now();
     let (winner, evidence, winning_moves) = match game {
         Game::Geography => {
@@ -45,12 +53,11 @@ pub fn solve(
                 second_player_starts,
                 winning_moves,
             } = s;
-            let winning_moves = winning_moves.map(|geography::WinningMoves { moves, unique }| {
-                WinningMoves {
+            let winning_moves =
+                winning_moves.map(|geography::WinningMoves { moves, unique }| WinningMoves {
                     moves: moves.into_iter().map(Move::Vertex).collect(),
                     unique,
-                }
-            });
+                });
             (
                 winner,
                 Evidence::Geography {
@@ -76,7 +83,7 @@ pub fn solve(
         winning_moves,
         solver_version: SOLVER_VERSION.to_owned(),
         solve_time,
-        solve_duration: started.elapsed(),
+        solve_duration: Duration::from_micros(started.elapsed().as_micros() as u64),
     })
 }
 

@@ -87,7 +87,10 @@ impl Application {
     /// Serves until `shutdown` resolves; then reports NOT_SERVING, lets
     /// in-flight calls finish (at most the configured grace), and closes the
     /// store.
-    pub async fn run_until(self, shutdown: impl Future<Output = ()> + Send + 'static) -> anyhow::Result<()> {
+    pub async fn run_until(
+        self,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+    ) -> anyhow::Result<()> {
         let Application {
             listener,
             local_addr,
@@ -95,9 +98,7 @@ impl Application {
             config,
         } = self;
         let (health, health_service) = tonic_health::server::health_reporter();
-        health
-            .set_serving::<PuzzleServiceServer<PuzzleApi>>()
-            .await;
+        health.set_serving::<PuzzleServiceServer<PuzzleApi>>().await;
         let api = PuzzleApi {
             store: store.clone(),
             solver: Solver::new(
@@ -117,7 +118,9 @@ impl Application {
             .max_encoding_message_size(config.max_message_bytes);
         // Each reflection service also lists the other version.
         let reflection_v1 = reflection()
-            .register_encoded_file_descriptor_set(tonic_reflection::pb::v1alpha::FILE_DESCRIPTOR_SET)
+            .register_encoded_file_descriptor_set(
+                tonic_reflection::pb::v1alpha::FILE_DESCRIPTOR_SET,
+            )
             .build_v1()?;
         let reflection_v1alpha = reflection()
             .register_encoded_file_descriptor_set(tonic_reflection::pb::v1::FILE_DESCRIPTOR_SET)
@@ -249,8 +252,31 @@ fn deadline<T>(request: &Request<T>) -> Option<Instant> {
         "n" => Duration::from_nanos(amount),
         _ => return None,
     };
-    let margin = (timeout / 20).min(Duration::from_millis(50));
+    let margin = (timeout / 20).clamp(Duration::from_millis(5), Duration::from_millis(50));
     Instant::now().checked_add(timeout.saturating_sub(margin))
+}
+
+/// Fails once `deadline` has passed. Checked after each synchronous phase:
+/// a timer armed after the deadline would lose the race to the transport's.
+fn check_deadline(deadline: Option<Instant>) -> Result<(), ApiError> {
+    match deadline {
+        Some(d) if Instant::now() >= d => Err(ApiError::DeadlineExceeded),
+        _ => Ok(()),
+    }
+}
+
+/// Runs `work`, answering DEADLINE_EXCEEDED once `deadline` passes (armed
+/// at the start of the handler, a little before the transport's own timer).
+async fn within<T>(
+    deadline: Option<Instant>,
+    work: impl Future<Output = Result<T, ApiError>>,
+) -> Result<T, ApiError> {
+    match deadline {
+        Some(d) => tokio::time::timeout_at(d.into(), work)
+            .await
+            .map_err(|_| ApiError::DeadlineExceeded)?,
+        None => work.await,
+    }
 }
 
 impl PuzzleApi {
@@ -260,6 +286,7 @@ impl PuzzleApi {
         options: SolveOptions,
         deadline: Option<Instant>,
     ) -> Result<proto::Solution, ApiError> {
+        check_deadline(deadline)?;
         let solved = self.solver.solve(spec, options, deadline).await?;
         Ok(convert::solution_to_proto(
             solved.verdict,
@@ -299,10 +326,7 @@ impl PuzzleService for PuzzleApi {
         &self,
         request: Request<proto::CreatePuzzleRequest>,
     ) -> Result<Response<proto::Puzzle>, Status> {
-        let proto::CreatePuzzleRequest {
-            puzzle,
-            request_id,
-        } = request.into_inner();
+        let proto::CreatePuzzleRequest { puzzle, request_id } = request.into_inner();
         let puzzle = puzzle.ok_or_else(|| ApiError::missing("puzzle"))?;
         // Output-only fields are ignored, as AIP-203 asks.
         let proto::Puzzle {
@@ -414,14 +438,18 @@ impl PuzzleService for PuzzleApi {
             include_all_starts,
             include_winning_moves,
         } = request.into_inner();
-        let id = convert::id_from_name(&name, "name")?;
-        let record = self.store.get_puzzle(id).await.map_err(ApiError::from)?;
-        let spec = convert::spec_from_record(&record)?;
-        let options = SolveOptions {
-            all_starts: include_all_starts,
-            winning_moves: include_winning_moves,
+        let work = async {
+            let id = convert::id_from_name(&name, "name")?;
+            let record = self.store.get_puzzle(id).await?;
+            check_deadline(deadline)?;
+            let spec = convert::spec_from_record(&record)?;
+            let options = SolveOptions {
+                all_starts: include_all_starts,
+                winning_moves: include_winning_moves,
+            };
+            self.solve_spec(&spec, options, deadline).await
         };
-        Ok(Response::new(self.solve_spec(&spec, options, deadline).await?))
+        Ok(Response::new(within(deadline, work).await?))
     }
 
     async fn solve(
@@ -434,11 +462,14 @@ impl PuzzleService for PuzzleApi {
             include_all_starts,
             include_winning_moves,
         } = request.into_inner();
-        let spec = convert::spec_from_proto(spec, "spec", self.limits)?;
-        let options = SolveOptions {
-            all_starts: include_all_starts,
-            winning_moves: include_winning_moves,
+        let work = async {
+            let spec = convert::spec_from_proto(spec, "spec", self.limits)?;
+            let options = SolveOptions {
+                all_starts: include_all_starts,
+                winning_moves: include_winning_moves,
+            };
+            self.solve_spec(&spec, options, deadline).await
         };
-        Ok(Response::new(self.solve_spec(&spec, options, deadline).await?))
+        Ok(Response::new(within(deadline, work).await?))
     }
 }

@@ -119,6 +119,9 @@ impl Solver {
     ) -> Result<Solved, ApiError> {
         let options = games::effective_options(spec.game(), options);
         let canonical = canon::canonicalize(spec);
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            return Err(ApiError::DeadlineExceeded);
+        }
         let key = format!("{}#{}", canonical.hash, options_key(options));
         let work = self.lookup(spec, &canonical, &key, options, deadline);
         let (entry, fresh) = match deadline {
@@ -166,7 +169,9 @@ impl Solver {
             tracing::warn!(key, "cached verdict does not fit its graph; solving again");
             self.cache.invalidate(key).await;
         }
-        Err(ApiError::internal("the cache keeps returning a verdict that does not fit"))
+        Err(ApiError::internal(
+            "the cache keeps returning a verdict that does not fit",
+        ))
     }
 
     /// The miss path: the store's verdict if it is for this very canonical
@@ -211,7 +216,9 @@ impl Solver {
                         games::solve(game, &graph, &distinguished, options)
                     })
                     .await?
-                    .map_err(|GameError::Unsupported(message)| ApiError::Unimplemented { message })?;
+                    .map_err(|GameError::Unsupported(message)| ApiError::Unimplemented {
+                        message,
+                    })?;
                 if let Err(e) = store.put_verdict(&hash, options_key, &form, &verdict).await {
                     tracing::error!(error = %e, "could not store a verdict; serving it anyway");
                 }

@@ -30,7 +30,10 @@ fn serve_from_env_vars_answers_healthcheck_and_stops_cleanly_on_sigterm() {
         .unwrap_or_else(|| panic!("no address in {first:?}"))
         .trim_end_matches(',')
         .to_owned();
-    assert!(first.contains(&db.display().to_string()), "the line names the store: {first}");
+    assert!(
+        first.contains(&db.display().to_string()),
+        "the line names the store: {first}"
+    );
 
     let health = Command::new(BIN)
         .args(["healthcheck", "--addr", &format!("http://{addr}")])
@@ -51,8 +54,17 @@ fn serve_from_env_vars_answers_healthcheck_and_stops_cleanly_on_sigterm() {
     assert!(db.exists());
 
     let down = Command::new(BIN)
-        .args(["healthcheck", "--addr", &format!("http://{addr}"), "--timeout-secs", "1"])
+        .args([
+            "healthcheck",
+            "--addr",
+            &format!("http://{addr}"),
+            "--timeout-secs",
+            "1",
+        ])
         .output()
         .unwrap();
-    assert!(!down.status.success(), "healthcheck fails when nothing serves");
+    assert!(
+        !down.status.success(),
+        "healthcheck fails when nothing serves"
+    );
 }

@@ -67,7 +67,10 @@ pub fn check_geography(n: u32, edges: &[u32], start: u32, solution: &proto::Solu
             graph.contains(&(e[0].min(e[1]), e[0].max(e[1]))),
             "matching edge {e:?} is not an edge of the graph"
         );
-        assert!(covered.insert(e[0]) && covered.insert(e[1]), "matching edges touch at {e:?}");
+        assert!(
+            covered.insert(e[0]) && covered.insert(e[1]),
+            "matching edges touch at {e:?}"
+        );
     }
     let size = m.len() / 2;
     assert_eq!(
@@ -77,12 +80,21 @@ pub fn check_geography(n: u32, edges: &[u32], start: u32, solution: &proto::Solu
     );
     let winner = solution.winner;
     if winner == proto::Player::Second as i32 {
-        assert!(!covered.contains(&start), "second player wins but the matching covers the start");
+        assert!(
+            !covered.contains(&start),
+            "second player wins but the matching covers the start"
+        );
         assert!(ev.start_barrier.is_none());
     } else {
         assert_eq!(winner, proto::Player::First as i32);
-        assert!(covered.contains(&start), "first player wins but the start is exposed");
-        let sb = ev.start_barrier.as_ref().expect("start_barrier when the first player wins");
+        assert!(
+            covered.contains(&start),
+            "first player wins but the start is exposed"
+        );
+        let sb = ev
+            .start_barrier
+            .as_ref()
+            .expect("start_barrier when the first player wins");
         let removed = HashSet::from([start]);
         assert_eq!(
             tutte_berge(n, edges, &removed, &sb.vertices),
@@ -140,7 +152,12 @@ fn adjacency(n: u32, edges: &[u32]) -> Vec<Vec<u32>> {
 }
 
 /// Whether the player to move wins with the token on `at`, `visited` marked.
-fn to_move_wins(adj: &[Vec<u32>], visited: u32, at: u32, memo: &mut HashMap<(u32, u32), bool>) -> bool {
+fn to_move_wins(
+    adj: &[Vec<u32>],
+    visited: u32,
+    at: u32,
+    memo: &mut HashMap<(u32, u32), bool>,
+) -> bool {
     if let Some(&w) = memo.get(&(visited, at)) {
         return w;
     }

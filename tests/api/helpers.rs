@@ -4,10 +4,10 @@
 use std::path::Path;
 use std::sync::{Arc, Once};
 
+use proto::puzzle_service_client::PuzzleServiceClient;
 use puzzled::config::Config;
 use puzzled::service::Application;
 pub use puzzled::service::proto;
-use proto::puzzle_service_client::PuzzleServiceClient;
 use tempfile::TempDir;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;

@@ -11,10 +11,10 @@ macro_rules! reflection_checks {
     ($name:ident, $pb:path) => {
         #[tokio::test]
         async fn $name() {
-            use $pb as pb;
             use pb::server_reflection_client::ServerReflectionClient;
             use pb::server_reflection_request::MessageRequest;
             use pb::server_reflection_response::MessageResponse;
+            use $pb as pb;
 
             let app = spawn_app().await;
             let mut client = ServerReflectionClient::new(app.channel.clone());
@@ -42,7 +42,10 @@ macro_rules! reflection_checks {
                 "grpc.reflection.v1.ServerReflection",
                 "grpc.reflection.v1alpha.ServerReflection",
             ] {
-                assert!(names.contains(&expected), "{expected} missing from {names:?}");
+                assert!(
+                    names.contains(&expected),
+                    "{expected} missing from {names:?}"
+                );
             }
             let second = responses.message().await.unwrap().unwrap();
             let Some(MessageResponse::FileDescriptorResponse(files)) = second.message_response
@@ -62,14 +65,24 @@ macro_rules! reflection_checks {
             let methods: Vec<_> = service.method.iter().map(|m| m.name()).collect();
             assert_eq!(
                 methods,
-                ["CreatePuzzle", "GetPuzzle", "ListPuzzles", "DeletePuzzle", "SolvePuzzle", "Solve"]
+                [
+                    "CreatePuzzle",
+                    "GetPuzzle",
+                    "ListPuzzles",
+                    "DeletePuzzle",
+                    "SolvePuzzle",
+                    "Solve"
+                ]
             );
         }
     };
 }
 
 reflection_checks!(reflection_v1_lists_and_describes, tonic_reflection::pb::v1);
-reflection_checks!(reflection_v1alpha_lists_and_describes, tonic_reflection::pb::v1alpha);
+reflection_checks!(
+    reflection_v1alpha_lists_and_describes,
+    tonic_reflection::pb::v1alpha
+);
 
 #[tokio::test]
 async fn health_reports_serving() {

@@ -71,7 +71,12 @@ async fn solve_puzzle_matches_inline_solve_and_the_cache_answers_the_same() {
     let mut app = spawn_app().await;
     let edges = [0, 1, 1, 2, 2, 3, 3, 4, 4, 0, 1, 5];
     let spec = geography(6, &edges, 5);
-    let created = app.client.create_puzzle(create_request(spec.clone())).await.unwrap().into_inner();
+    let created = app
+        .client
+        .create_puzzle(create_request(spec.clone()))
+        .await
+        .unwrap()
+        .into_inner();
     let stored = app
         .client
         .solve_puzzle(proto::SolvePuzzleRequest {
@@ -99,9 +104,20 @@ async fn solve_puzzle_matches_inline_solve_and_the_cache_answers_the_same() {
         .unwrap()
         .into_inner();
     assert!(inline.cached);
-    assert_eq!(proto::Solution { cached: false, ..inline }, stored);
+    assert_eq!(
+        proto::Solution {
+            cached: false,
+            ..inline
+        },
+        stored
+    );
     // Other options are another cache entry.
-    let plain = app.client.solve(solve_request(spec)).await.unwrap().into_inner();
+    let plain = app
+        .client
+        .solve(solve_request(spec))
+        .await
+        .unwrap()
+        .into_inner();
     assert!(!plain.cached);
     assert!(plain.winning_moves.is_none());
     check_geography(6, &edges, 5, &plain);
@@ -117,7 +133,11 @@ async fn concurrent_identical_solves_compute_once() {
         let mut client = app.client.clone();
         let spec = geography(n, &edges, 0);
         tasks.push(tokio::spawn(async move {
-            client.solve(solve_request(spec)).await.unwrap().into_inner()
+            client
+                .solve(solve_request(spec))
+                .await
+                .unwrap()
+                .into_inner()
         }));
     }
     let mut solutions = Vec::new();
@@ -126,9 +146,18 @@ async fn concurrent_identical_solves_compute_once() {
     }
     let fresh = solutions.iter().filter(|s| !s.cached).count();
     assert_eq!(fresh, 1, "exactly one request solved; the others shared it");
-    let first = proto::Solution { cached: false, ..solutions[0].clone() };
+    let first = proto::Solution {
+        cached: false,
+        ..solutions[0].clone()
+    };
     for s in &solutions {
-        assert_eq!(&proto::Solution { cached: false, ..s.clone() }, &first);
+        assert_eq!(
+            &proto::Solution {
+                cached: false,
+                ..s.clone()
+            },
+            &first
+        );
     }
     check_geography(n, &edges, 0, &solutions[0]);
 }
