@@ -313,7 +313,7 @@ pub mod page_token {
                 "page_token: not a token this server issued (pass next_page_token unchanged)",
             )
         };
-        if token.len() % 2 != 0 || token.len() > 200 {
+        if !token.len().is_multiple_of(2) || token.len() > 200 {
             return Err(malformed());
         }
         let bytes = (0..token.len())

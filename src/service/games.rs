@@ -6,7 +6,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use crate::puzzle::{Evidence, Game, Move, SolveOptions, Verdict, WinningMoves};
 use crate::solver::graph::{Graph, Vertex};
-use crate::solver::{self, SOLVER_VERSION, geography};
+use crate::solver::{SOLVER_VERSION, geography};
 
 /// Why a solve could not produce a verdict.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -76,7 +76,6 @@ pub fn solve(
             )));
         }
     };
-    let _: solver::Player = winner;
     Ok(Verdict {
         winner,
         evidence,

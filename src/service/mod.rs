@@ -7,6 +7,7 @@
 //! until its shutdown future resolves, then drains for a bounded time and
 //! closes the store.
 
+pub mod codec;
 pub mod convert;
 pub mod error;
 pub mod games;

@@ -487,3 +487,46 @@ async fn a_passed_deadline_is_deadline_exceeded_and_the_server_carries_on() {
         .into_inner();
     assert_eq!(ok.winner, proto::Player::Second as i32);
 }
+
+/// A SolveRequest whose title is raw bytes, to send what a proto3 string
+/// must never hold.
+#[derive(Clone, PartialEq, prost::Message)]
+struct RawSolveRequest {
+    #[prost(message, optional, tag = "1")]
+    spec: Option<RawSpec>,
+}
+
+#[derive(Clone, PartialEq, prost::Message)]
+struct RawSpec {
+    #[prost(int32, tag = "1")]
+    game: i32,
+    #[prost(message, optional, tag = "2")]
+    graph: Option<proto::Graph>,
+    #[prost(bytes = "vec", tag = "6")]
+    title: Vec<u8>,
+}
+
+#[tokio::test]
+async fn a_title_that_is_not_utf8_is_invalid_argument() {
+    let mut app = spawn_app().await;
+    let mut grpc = tonic::client::Grpc::new(app.channel.clone());
+    grpc.ready().await.unwrap();
+    let request = RawSolveRequest {
+        spec: Some(RawSpec {
+            game: proto::Game::Geography as i32,
+            graph: graph(3, &[0, 1, 1, 2]),
+            title: vec![b'o', b'k', 0xff, 0xfe],
+        }),
+    };
+    let status = grpc
+        .unary(
+            tonic::Request::new(request),
+            tonic::codegen::http::uri::PathAndQuery::from_static("/puzzled.v1.PuzzleService/Solve"),
+            tonic_prost::ProstCodec::<RawSolveRequest, proto::Solution>::default(),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(status.code(), Code::InvalidArgument, "{status:?}");
+    assert!(status.message().contains("UTF-8"), "{}", status.message());
+    still_healthy(&mut app).await;
+}
