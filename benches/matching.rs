@@ -1,10 +1,16 @@
-//! Big-graph benchmark of the matching engine and the full Geography solve,
+//! Big-graph benchmark of the matching engine and the full Geography solve
+//! (verdict, witness, certificates, all starts; then also every winning
+//! first move),
 //! against the time to read the input and against petgraph's
 //! `maximum_matching`, all measured in the same run.
 //!
 //! ```text
-//! cargo bench --bench matching -- [--reps N] [--peer-timeout SECS] [--no-peer] FILES…
+//! cargo bench --bench matching -- [--reps N] [--peer-timeout SECS] [--no-petgraph]
+//!     [--peer NAME=COMMAND]… FILES…
 //! ```
+//! `--peer lemon=/tmp/peers/bin/lemon_mm` adds a peer from
+//! `../shared/peers/` (any command that takes the file and prints
+//! `matching=… match_ms=…`).
 //! FILES are in the layout of `../shared/peers/gen.py` (`n m`, then `m` lines
 //! `u v`, 0-based). Every instance runs in a child process so that its peak
 //! memory (VmHWM) is its own and a slow peer can be stopped at the timeout.
@@ -20,6 +26,14 @@ use puzzled::solver::geography::{self, GeographyOptions};
 use puzzled::solver::graph::Graph;
 use puzzled::solver::matching::MatchingAnalysis;
 
+/// A matching implementation measured beside ours.
+struct Peer {
+    name: String,
+    /// The command; the instance file is appended. `None`: the built-in
+    /// petgraph child.
+    command: Option<Vec<String>>,
+}
+
 fn main() {
     let mut args: Vec<String> = std::env::args()
         .skip(1)
@@ -31,7 +45,10 @@ fn main() {
     }
     let mut reps = 3usize;
     let mut peer_timeout = 120u64;
-    let mut peer = true;
+    let mut peers = vec![Peer {
+        name: "petgraph".into(),
+        command: None,
+    }];
     let mut files = Vec::new();
     while !args.is_empty() {
         let arg = args.remove(0);
@@ -43,78 +60,112 @@ fn main() {
                     .parse()
                     .expect("--peer-timeout takes seconds")
             }
-            "--no-peer" => peer = false,
+            "--no-petgraph" => peers.retain(|p| p.command.is_some()),
+            "--peer" => {
+                let spec = args.remove(0);
+                let (name, command) = spec.split_once('=').expect("--peer takes NAME=COMMAND");
+                peers.push(Peer {
+                    name: name.to_string(),
+                    command: Some(command.split_whitespace().map(String::from).collect()),
+                });
+            }
             _ => files.push(arg),
         }
     }
     if files.is_empty() {
         eprintln!(
-            "usage: cargo bench --bench matching -- [--reps N] [--peer-timeout SECS] [--no-peer] FILES…"
+            "usage: cargo bench --bench matching -- [--reps N] [--peer-timeout SECS] [--no-petgraph] [--peer NAME=COMMAND]… FILES…"
         );
         std::process::exit(2);
     }
+    let peer_names: String = peers.iter().map(|p| format!(" {} ms |", p.name)).collect();
+    let peer_ratios: String = peers
+        .iter()
+        .map(|p| format!(" {} / geography |", p.name))
+        .collect();
     println!(
-        "| instance | n | m | ν | read ms | matching ms | geography ms | petgraph ms | matching / read | geography / read | petgraph / geography | peak MiB | bytes / edge |"
+        "| instance | n | m | ν | read ms | matching ms | geography ms | + winning moves ms |{peer_names} matching / read | geography / read |{peer_ratios} peak MiB | working bytes / edge |"
     );
-    println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+    println!("|{}", "---|".repeat(14 + 2 * peers.len()));
     for file in &files {
         let ours = run_child(&["ours", file, &reps.to_string()], None)
             .unwrap_or_else(|| panic!("our solver failed on {file}"));
-        let field = |key: &str| -> f64 {
-            ours.split_whitespace()
-                .find_map(|kv| kv.strip_prefix(&format!("{key}=")))
-                .unwrap_or_else(|| panic!("child output lacks {key}: {ours}"))
-                .parse()
-                .unwrap()
-        };
-        let (n, m, size) = (field("n"), field("m"), field("matching"));
-        let (read, matching, geo) = (field("read_ms"), field("match_ms"), field("geography_ms"));
-        let peak_mib = field("peak_kib") / 1024.0;
-        let petgraph = if peer {
-            run_child(&["petgraph", file], Some(Duration::from_secs(peer_timeout))).map(|out| {
-                let value = |key: &str| -> f64 {
-                    out.split_whitespace()
-                        .find_map(|kv| kv.strip_prefix(&format!("{key}=")))
-                        .unwrap()
-                        .parse()
-                        .unwrap()
-                };
-                assert_eq!(
-                    value("matching"),
-                    size,
-                    "petgraph disagrees on ν for {file}"
-                );
-                value("match_ms")
-            })
-        } else {
-            None
-        };
-        let (petgraph_cell, ratio_cell) = match (peer, petgraph) {
-            (false, _) => ("not run".to_string(), "–".to_string()),
-            (true, Some(ms)) => (format!("{ms:.1}"), format!("{:.1}×", ms / geo)),
-            (true, None) => (
-                format!("> {peer_timeout} s"),
-                format!("> {:.0}×", peer_timeout as f64 * 1000.0 / geo),
-            ),
-        };
+        let (n, m, size) = (
+            field(&ours, "n"),
+            field(&ours, "m"),
+            field(&ours, "matching"),
+        );
+        let read = field(&ours, "read_ms");
+        let matching = field(&ours, "match_ms");
+        let geo = field(&ours, "geography_ms");
+        let with_moves = field(&ours, "moves_ms");
+        let peak_mib = field(&ours, "peak_kib") / 1024.0;
+        let mut times = String::new();
+        let mut ratios = String::new();
+        for peer in &peers {
+            let timeout = Some(Duration::from_secs(peer_timeout));
+            let out = match &peer.command {
+                None => run_child(&["petgraph", file], timeout),
+                Some(command) => run(
+                    Command::new(&command[0]).args(&command[1..]).arg(file),
+                    timeout,
+                ),
+            };
+            match out {
+                Some(out) => {
+                    assert_eq!(
+                        field(&out, "matching"),
+                        size,
+                        "{} disagrees on ν for {file}",
+                        peer.name
+                    );
+                    let ms = field(&out, "match_ms");
+                    times.push_str(&format!(" {ms:.1} |"));
+                    ratios.push_str(&format!(" {:.1}× |", ms / geo));
+                }
+                None => {
+                    times.push_str(&format!(" > {peer_timeout} s |"));
+                    ratios.push_str(&format!(" > {:.0}× |", peer_timeout as f64 * 1000.0 / geo));
+                }
+            }
+        }
         let name = Path::new(file)
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
         println!(
-            "| {name} | {n} | {m} | {size} | {read:.1} | {matching:.1} | {geo:.1} | {petgraph_cell} | {:.2} | {:.2} | {ratio_cell} | {peak_mib:.0} | {:.0} |",
+            "| {name} | {n} | {m} | {size} | {read:.1} | {matching:.1} | {geo:.1} | {with_moves:.1} |{times} {:.2} | {:.2} |{ratios} {peak_mib:.0} | {:.0} |",
             matching / read,
             geo / read,
-            field("working_bytes") / m.max(1.0),
+            field(&ours, "working_bytes") / m.max(1.0),
         );
     }
 }
 
+/// The value of `key=value` in a child's one-line report (the peer
+/// harness's format: `impl=… matching=… match_ms=…`).
+fn field(report: &str, key: &str) -> f64 {
+    report
+        .split_whitespace()
+        .find_map(|kv| kv.strip_prefix(key)?.strip_prefix('='))
+        .unwrap_or_else(|| panic!("report lacks {key}: {report}"))
+        .parse()
+        .unwrap_or_else(|_| panic!("{key} is not a number in: {report}"))
+}
+
 /// Runs this binary as a child; `None` on failure or timeout.
 fn run_child(args: &[&str], timeout: Option<Duration>) -> Option<String> {
-    let mut child = Command::new(std::env::current_exe().unwrap())
-        .arg("--child")
-        .args(args)
+    run(
+        Command::new(std::env::current_exe().unwrap())
+            .arg("--child")
+            .args(args),
+        timeout,
+    )
+}
+
+/// Runs a command; its stdout, or `None` on failure or timeout.
+fn run(command: &mut Command, timeout: Option<Duration>) -> Option<String> {
+    let mut child = command
         .stdout(Stdio::piped())
         .spawn()
         .expect("spawn bench child");
@@ -166,7 +217,8 @@ fn child(args: &[String]) {
         "ours" => {
             let file = &args[1];
             let reps: usize = args[2].parse().unwrap();
-            let (mut read, mut matching, mut geo) = (Vec::new(), Vec::new(), Vec::new());
+            let (mut read, mut matching, mut geo, mut moves) =
+                (Vec::new(), Vec::new(), Vec::new(), Vec::new());
             let mut graph = None;
             let mut size = 0;
             for _ in 0..reps {
@@ -178,13 +230,24 @@ fn child(args: &[String]) {
                 matching.push(millis(t));
                 size = analysis.size();
                 drop(analysis);
+                // The full solve: verdict, witness, both certificates and the
+                // all-starts set, from one matching run.
+                let t = Instant::now();
+                let options = GeographyOptions {
+                    all_starts: true,
+                    winning_moves: false,
+                };
+                let solution = geography::solve(&g, 0, options);
+                geo.push(millis(t));
+                assert_eq!(solution.matching.len(), size);
+                // Every winning first move needs a second run on G − start.
                 let t = Instant::now();
                 let options = GeographyOptions {
                     all_starts: true,
                     winning_moves: true,
                 };
                 let solution = geography::solve(&g, 0, options);
-                geo.push(millis(t));
+                moves.push(millis(t));
                 assert_eq!(solution.matching.len(), size);
                 graph = Some(g);
             }
@@ -193,12 +256,13 @@ fn child(args: &[String]) {
             // union-find parent, base, LCA marks (u32 each) and the label byte.
             let working_bytes = g.heap_bytes() + g.vertex_count() * (8 * 4 + 1);
             println!(
-                "n={} m={} matching={size} read_ms={} match_ms={} geography_ms={} peak_kib={} working_bytes={working_bytes}",
+                "n={} m={} matching={size} read_ms={} match_ms={} geography_ms={} moves_ms={} peak_kib={} working_bytes={working_bytes}",
                 g.vertex_count(),
                 g.edge_count(),
                 median(read),
                 median(matching),
                 median(geo),
+                median(moves),
                 peak_kib(),
             );
         }

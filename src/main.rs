@@ -9,6 +9,7 @@ use puzzled::graph_file::{self, Numbering};
 use puzzled::report::{self, Labels};
 use puzzled::solver::geography::{self, GeographyOptions};
 use puzzled::solver::graph::{Graph, check_vertex};
+use puzzled::solver::{bipartite_edge, tree_paint};
 
 #[derive(Parser)]
 #[command(
@@ -50,12 +51,17 @@ struct HealthcheckArgs {
 enum Game {
     /// Undirected Vertex Geography.
     Geography,
+    /// The bipartite edge-adding game (AtCoder ABC398 G).
+    BipartiteEdge,
+    /// The tree painting game (AtCoder ABC067 D).
+    TreePaint,
 }
 
 /// The layout of the input file.
 #[derive(Clone, Copy, ValueEnum)]
 enum FileFormat {
-    /// The source problem's layout, 1-based: `N M` then `M` lines `u v`.
+    /// The source problem's layout, 1-based: `N M` then `M` lines `u v`
+    /// (tree paint: `N` then `N − 1` lines `a b`).
     Contest,
     /// `n m` then `m` lines `u v`, 0-based (as written by gen.py).
     ZeroBased,
@@ -73,6 +79,12 @@ struct SolveArgs {
     /// Geography: the start vertex, in the file's numbering (default: the first vertex).
     #[arg(long)]
     start: Option<u64>,
+    /// Tree paint: black's vertex, in the file's numbering (default: the first vertex).
+    #[arg(long)]
+    black: Option<u64>,
+    /// Tree paint: white's vertex, in the file's numbering (default: the last vertex).
+    #[arg(long)]
+    white: Option<u64>,
     /// Print the full evidence as JSON.
     #[arg(long)]
     json: bool,
@@ -130,8 +142,16 @@ fn solve(args: SolveArgs) -> Result<()> {
         FileFormat::ZeroBased => Numbering::ZeroBased,
     };
     let labels = Labels::new(numbering);
+    let tree_layout = matches!(
+        (args.game, args.format),
+        (Game::TreePaint, FileFormat::Contest)
+    );
     let file = graph_file::read(&args.file, |text| {
-        graph_file::parse_edge_list(text, numbering)
+        if tree_layout {
+            graph_file::parse_tree(text, numbering)
+        } else {
+            graph_file::parse_edge_list(text, numbering)
+        }
     })?;
     let graph = Graph::from_flat_edges(file.vertex_count, &file.edges).map_err(|e| {
         anyhow::anyhow!(
@@ -152,6 +172,7 @@ fn solve(args: SolveArgs) -> Result<()> {
             )
         })
     };
+    let not_valid = |message: String| anyhow::anyhow!("{}: {message}", args.file.display());
     let output = match args.game {
         Game::Geography => {
             if graph.vertex_count() == 0 {
@@ -167,6 +188,33 @@ fn solve(args: SolveArgs) -> Result<()> {
                 report::geography_json(&graph, start, &solution, labels).to_string()
             } else {
                 report::geography_text(&graph, start, &solution, labels)
+            }
+        }
+        Game::BipartiteEdge => {
+            let solution = bipartite_edge::solve(&graph)
+                .map_err(|e| not_valid(report::bipartite_error_in_file(&e, labels)))?;
+            if args.json {
+                report::bipartite_edge_json(&graph, &solution, labels).to_string()
+            } else {
+                report::bipartite_edge_text(&graph, &solution, labels)
+            }
+        }
+        Game::TreePaint => {
+            let last = labels.label(graph.vertex_count().saturating_sub(1) as u32);
+            let (black, white) = if graph.vertex_count() < 2 {
+                (0, 0)
+            } else {
+                (
+                    vertex_arg("black", args.black, labels.label(0))?,
+                    vertex_arg("white", args.white, last)?,
+                )
+            };
+            let solution = tree_paint::solve(&graph, black, white)
+                .map_err(|e| not_valid(report::tree_error_in_file(&e, labels)))?;
+            if args.json {
+                report::tree_paint_json(&graph, &solution, labels).to_string()
+            } else {
+                report::tree_paint_text(&graph, &solution, labels)
             }
         }
     };

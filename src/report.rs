@@ -6,8 +6,10 @@ use serde_json::{Value, json};
 
 use crate::graph_file::Numbering;
 use crate::solver::Player;
+use crate::solver::bipartite_edge::{BipartiteEdgeError, BipartiteEdgeSolution};
 use crate::solver::geography::GeographySolution;
 use crate::solver::graph::{Graph, GraphError, Vertex};
+use crate::solver::tree_paint::{NotATree, TreePaintError, TreePaintSolution};
 
 /// Maps solver vertex ids (0-based) to the file's numbering.
 #[derive(Debug, Clone, Copy)]
@@ -146,5 +148,135 @@ pub fn geography_json(
         "second_player_starts": s.second_player_starts.as_deref().map(|d| labels.list(d)),
         "winning_moves": s.winning_moves.as_ref().map(|m| labels.list(&m.moves)),
         "unique_winning_move": s.winning_moves.as_ref().map(|m| m.unique),
+    })
+}
+
+fn dashed(labels: Labels, vertices: &[Vertex]) -> String {
+    labels
+        .list(vertices)
+        .iter()
+        .map(u64::to_string)
+        .collect::<Vec<_>>()
+        .join("-")
+}
+
+/// The edge game's validation error with vertices in the file's numbering.
+pub fn bipartite_error_in_file(error: &BipartiteEdgeError, labels: Labels) -> String {
+    match error {
+        BipartiteEdgeError::OddCycle { cycle } => format!(
+            "the edge game needs a bipartite graph, and this one has an odd cycle through vertices {}",
+            dashed(labels, cycle)
+        ),
+    }
+}
+
+/// The painting game's validation error with vertices in the file's numbering.
+pub fn tree_error_in_file(error: &TreePaintError, labels: Labels) -> String {
+    match error {
+        TreePaintError::NotATree(NotATree::NotConnected { unreached, cycle }) => format!(
+            "tree paint needs a tree, and this graph is not connected: vertex {} cannot be reached from vertex {} (and vertices {} form a cycle)",
+            labels.label(*unreached),
+            labels.label(0),
+            dashed(labels, cycle)
+        ),
+        TreePaintError::SameVertex { vertex } => format!(
+            "--black and --white must be different vertices, both are {}",
+            labels.label(*vertex)
+        ),
+        other => other.to_string(),
+    }
+}
+
+pub fn bipartite_edge_text(graph: &Graph, s: &BipartiteEdgeSolution, labels: Labels) -> String {
+    let c = &s.counts;
+    let mut out = format!(
+        "game: bipartite edge-adding, {} vertices, {} edges\n\
+         winner: {} player\n\
+         counts: x = {}, iso = {}, oo = {}, eo = {}, ee = {}\n",
+        graph.vertex_count(),
+        graph.edge_count(),
+        player_name(s.winner),
+        c.x,
+        c.iso,
+        c.oo,
+        c.eo,
+        c.ee,
+    );
+    match s.winning_move {
+        Some((u, v)) => out.push_str(&format!(
+            "winning move: add edge ({}, {}); {} winning edges in all{}\n",
+            labels.label(u),
+            labels.label(v),
+            s.winning_moves.edge_count,
+            if s.winning_moves.unique {
+                " (unique)"
+            } else {
+                ""
+            }
+        )),
+        None => out.push_str("winning move: none (every move loses)\n"),
+    }
+    out
+}
+
+pub fn bipartite_edge_json(graph: &Graph, s: &BipartiteEdgeSolution, labels: Labels) -> Value {
+    let c = &s.counts;
+    json!({
+        "game": "bipartite_edge",
+        "vertex_count": graph.vertex_count(),
+        "edge_count": graph.edge_count(),
+        "winner": player_name(s.winner),
+        "counts": { "n": c.n, "m": c.m, "x": c.x, "iso": c.iso, "oo": c.oo, "eo": c.eo, "ee": c.ee },
+        "winning_move": s.winning_move.map(|(u, v)| [labels.label(u), labels.label(v)]),
+        "winning_move_classes": s.winning_moves.classes.iter().map(|class| json!({
+            "class": class.class,
+            "edge_count": class.edge_count,
+            "example": [labels.label(class.example.0), labels.label(class.example.1)],
+        })).collect::<Vec<_>>(),
+        "winning_edge_count": s.winning_moves.edge_count,
+        "unique_winning_move": s.winning_moves.unique,
+    })
+}
+
+pub fn tree_paint_text(graph: &Graph, s: &TreePaintSolution, labels: Labels) -> String {
+    let mut out = format!(
+        "game: tree paint, {} vertices, black {}, white {}\n\
+         winner: {} player\n\
+         final counts: black {}, white {}\n",
+        graph.vertex_count(),
+        labels.label(s.black),
+        labels.label(s.white),
+        player_name(s.winner),
+        s.black_count,
+        s.white_count,
+    );
+    match s.winning_move {
+        Some(v) => out.push_str(&format!(
+            "winning move: paint {}; winning moves: {}{}\n",
+            labels.label(v),
+            preview(&labels.list(&s.winning_moves.moves)),
+            if s.winning_moves.unique {
+                " (unique)"
+            } else {
+                ""
+            }
+        )),
+        None => out.push_str("winning move: none (every first move loses)\n"),
+    }
+    out
+}
+
+pub fn tree_paint_json(graph: &Graph, s: &TreePaintSolution, labels: Labels) -> Value {
+    json!({
+        "game": "tree_paint",
+        "vertex_count": graph.vertex_count(),
+        "black": labels.label(s.black),
+        "white": labels.label(s.white),
+        "winner": player_name(s.winner),
+        "black_count": s.black_count,
+        "white_count": s.white_count,
+        "winning_move": s.winning_move.map(|v| labels.label(v)),
+        "winning_moves": labels.list(&s.winning_moves.moves),
+        "unique_winning_move": s.winning_moves.unique,
     })
 }

@@ -187,3 +187,105 @@ fn bad_files_and_flags_get_clear_errors() {
     let (ok, _, err) = puzzled(&["solve", "--game", "geography", "no/such/file.txt"]);
     assert!(!ok && err.contains("cannot read no/such/file.txt"), "{err}");
 }
+
+#[test]
+fn bipartite_edge_sample_and_json() {
+    let file = data("bipartite_edge_abc398g_sample1.txt");
+    let (ok, out, err) = puzzled(&["solve", "--game", "bipartite-edge", &file]);
+    assert!(ok, "{err}");
+    assert!(out.contains("winner: first player"), "{out}");
+    let (ok, out, _) = puzzled(&["solve", "--game", "bipartite-edge", "--json", &file]);
+    assert!(ok);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["winner"], "first");
+    assert_eq!(v["counts"]["x"], 1);
+    // Path 1-2-3-4: the only edge that keeps it bipartite is (1, 4); after
+    // it no move is left, so it wins.
+    assert_eq!(v["winning_move"], serde_json::json!([1, 4]));
+    assert_eq!(v["unique_winning_move"], true);
+}
+
+#[test]
+fn tree_paint_samples_in_the_contest_layout() {
+    let (ok, out, err) = puzzled(&[
+        "solve",
+        "--game",
+        "tree-paint",
+        &data("tree_paint_abc067d_sample1.txt"),
+    ]);
+    assert!(ok, "{err}");
+    assert!(out.contains("winner: first player"), "{out}");
+    let (ok, out, _) = puzzled(&[
+        "solve",
+        "--game",
+        "tree-paint",
+        "--json",
+        &data("tree_paint_abc067d_sample2.txt"),
+    ]);
+    assert!(ok);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["winner"], "second");
+    assert_eq!(
+        (v["black_count"].as_u64(), v["white_count"].as_u64()),
+        (Some(1), Some(3))
+    );
+    // Swapping the colours' vertices swaps the roles.
+    let (ok, out, _) = puzzled(&[
+        "solve",
+        "--game",
+        "tree-paint",
+        "--json",
+        "--black",
+        "4",
+        "--white",
+        "1",
+        &data("tree_paint_abc067d_sample2.txt"),
+    ]);
+    assert!(ok);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["winner"], "first");
+    assert_eq!(v["winning_move"], 2);
+}
+
+#[test]
+fn game_validation_errors_use_the_file_numbering() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        (
+            "bipartite-edge",
+            "3 3\n1 2\n2 3\n3 1\n",
+            vec![],
+            "odd cycle through vertices",
+        ),
+        (
+            "tree-paint",
+            "4\n1 2\n2 3\n3 1\n",
+            vec![],
+            "vertex 4 cannot be reached from vertex 1",
+        ),
+        (
+            "tree-paint",
+            "4\n1 4\n4 2\n2 3\n",
+            vec!["--black", "2", "--white", "2"],
+            "both are 2",
+        ),
+        (
+            "tree-paint",
+            "4\n1 4\n4 2\n2 3\n",
+            vec!["--white", "5"],
+            "--white: vertex 5 is not in the graph",
+        ),
+        ("tree-paint", "1\n", vec![], "at least 2 vertices"),
+    ];
+    for (i, (game, text, flags, expected)) in cases.into_iter().enumerate() {
+        let path = dir.path().join(format!("bad{i}.txt"));
+        std::fs::write(&path, text).unwrap();
+        let path = path.to_string_lossy().into_owned();
+        let mut args = vec!["solve", "--game", game];
+        args.extend(flags);
+        args.push(&path);
+        let (ok, out, err) = puzzled(&args);
+        assert!(!ok, "case {i} should fail, printed {out}");
+        assert!(err.contains(expected), "case {i}: {err}");
+    }
+}

@@ -372,9 +372,15 @@ impl XorShift {
 fn matching_sizes_agree_with_petgraph() {
     use petgraph::graph::UnGraph;
     let mut rng = XorShift(0x9e37_79b9_7f4a_7c15);
-    for round in 0..40 {
-        let n = 50 + (rng.next() % 2500) as u32;
-        let average_degree = 1 + rng.next() % 6;
+    for round in 0..60 {
+        // Two thirds sparse (the Karp–Sipser start), one third dense (the
+        // first-fit start), up to a few thousand vertices.
+        let (n, average_degree) = if round % 3 == 2 {
+            let n = 70 + (rng.next() % 400) as u32;
+            (n, 33 + rng.next() % u64::from(n - 40))
+        } else {
+            (50 + (rng.next() % 2500) as u32, 1 + rng.next() % 6)
+        };
         let m = (u64::from(n) * average_degree / 2) as usize;
         let mut set = std::collections::HashSet::new();
         while set.len() < m {

@@ -5,6 +5,9 @@
 //! barrier set, counts, winning moves), so callers and tests can check it
 //! without trusting this module.
 
+pub mod bipartite_edge;
+pub mod tree_paint;
+
 pub mod geography;
 pub mod graph;
 pub mod matching;
