@@ -389,8 +389,20 @@ pub enum Move {
 /// Every winning first move and whether there is exactly one.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WinningMoves {
+    /// Every winning move when `complete`, else one example per class.
     pub moves: Vec<Move>,
     pub unique: bool,
+    /// The exact number of winning moves.
+    pub count: u64,
+    pub complete: bool,
+}
+
+/// A class of winning edge-game moves: its name, size and one example.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EdgeClass {
+    pub class: String,
+    pub edge_count: u64,
+    pub example: (Vertex, Vertex),
 }
 
 /// The evidence behind a verdict, in one labelling (canonical labels in the
@@ -413,6 +425,7 @@ pub enum Evidence {
         eo: u64,
         ee: u64,
         winning_move: Option<(Vertex, Vertex)>,
+        winning_move_classes: Option<Vec<EdgeClass>>,
     },
     TreePaint {
         black_count: u64,
@@ -470,6 +483,7 @@ impl Verdict {
                 eo,
                 ee,
                 winning_move,
+                winning_move_classes,
             } => Evidence::BipartiteEdge {
                 n: *n,
                 m: *m,
@@ -479,6 +493,16 @@ impl Verdict {
                 eo: *eo,
                 ee: *ee,
                 winning_move: winning_move.map(pair),
+                winning_move_classes: winning_move_classes.as_ref().map(|classes| {
+                    classes
+                        .iter()
+                        .map(|c| EdgeClass {
+                            class: c.class.clone(),
+                            edge_count: c.edge_count,
+                            example: pair(c.example),
+                        })
+                        .collect()
+                }),
             },
             Evidence::TreePaint {
                 black_count,
@@ -509,6 +533,8 @@ impl Verdict {
             WinningMoves {
                 moves,
                 unique: w.unique,
+                count: w.count,
+                complete: w.complete,
             }
         });
         Verdict {
@@ -549,13 +575,18 @@ impl Verdict {
                 n: count_n,
                 m,
                 winning_move,
+                winning_move_classes,
                 ..
             } => {
+                let new_edge = |(u, v): (Vertex, Vertex)| {
+                    in_range(u) && in_range(v) && u != v && !graph.has_edge(u, v)
+                };
                 *count_n == n as u64
                     && *m == graph.edge_count() as u64
-                    && winning_move.is_none_or(|(u, v)| {
-                        in_range(u) && in_range(v) && u != v && !graph.has_edge(u, v)
-                    })
+                    && winning_move.is_none_or(new_edge)
+                    && winning_move_classes
+                        .as_deref()
+                        .is_none_or(|cs| cs.iter().all(|c| new_edge(c.example)))
             }
             Evidence::TreePaint {
                 black_count,

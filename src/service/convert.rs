@@ -6,7 +6,9 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use super::error::ApiError;
 use super::proto;
-use crate::puzzle::{Evidence, Game, Limits, Move, RawSpec, Spec, Verdict, WinningMoves};
+use crate::puzzle::{
+    EdgeClass, Evidence, Game, Limits, Move, RawSpec, Spec, Verdict, WinningMoves,
+};
 use crate::solver::Player;
 use crate::store::{PuzzleRecord, is_well_formed_id};
 
@@ -253,6 +255,7 @@ pub fn solution_to_proto(
             eo,
             ee,
             winning_move,
+            winning_move_classes,
         } => proto::solution::Detail::BipartiteEdge(proto::BipartiteEdgeEvidence {
             vertex_count: n,
             edge_count: m,
@@ -262,6 +265,21 @@ pub fn solution_to_proto(
             eo,
             ee,
             winning_move: winning_move.map(|(u, v)| edge(u, v)),
+            winning_move_classes: winning_move_classes
+                .unwrap_or_default()
+                .into_iter()
+                .map(
+                    |EdgeClass {
+                         class,
+                         edge_count,
+                         example: (u, v),
+                     }| proto::WinningEdgeClass {
+                        class,
+                        edge_count,
+                        example: Some(edge(u, v)),
+                    },
+                )
+                .collect(),
         }),
         Evidence::TreePaint {
             black_count,
@@ -281,10 +299,19 @@ pub fn solution_to_proto(
         solve_time: Some(timestamp(solve_time)),
         solve_duration: Some(duration(solve_duration)),
         detail: Some(detail),
-        winning_moves: winning_moves.map(|WinningMoves { moves, unique }| proto::WinningMoves {
-            moves: moves.into_iter().map(move_to_proto).collect(),
-            unique,
-        }),
+        winning_moves: winning_moves.map(
+            |WinningMoves {
+                 moves,
+                 unique,
+                 count,
+                 complete,
+             }| proto::WinningMoves {
+                moves: moves.into_iter().map(move_to_proto).collect(),
+                unique,
+                count,
+                complete,
+            },
+        ),
     }
 }
 

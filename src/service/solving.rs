@@ -216,8 +216,9 @@ impl Solver {
                         games::solve(game, &graph, &distinguished, options)
                     })
                     .await?
-                    .map_err(|GameError::Unsupported(message)| ApiError::Unimplemented {
-                        message,
+                    .map_err(|GameError::Rejected(message)| {
+                        tracing::error!(%message, "the solver rejected a validated puzzle");
+                        ApiError::internal(format!("the solver rejected this puzzle: {message}"))
                     })?;
                 if let Err(e) = store.put_verdict(&hash, options_key, &form, &verdict).await {
                     tracing::error!(error = %e, "could not store a verdict; serving it anyway");

@@ -214,3 +214,103 @@ async fn a_full_solver_pool_refuses_instead_of_queueing_without_bound() {
         .await
         .expect("solves run again once the worker is free");
 }
+
+fn random_forest_edges(n: u32, seed: u64, drop_every: u32) -> Vec<u32> {
+    // A random tree (each vertex hangs off an earlier one), optionally with
+    // some edges left out to make a forest.
+    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut edges = Vec::new();
+    for v in 1..n {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        if drop_every != 0 && v % drop_every == 0 {
+            continue;
+        }
+        edges.extend([(state % v as u64) as u32, v]);
+    }
+    edges
+}
+
+#[tokio::test]
+async fn edge_game_solutions_agree_with_search() {
+    use super::checker::check_bipartite_edge;
+    let mut app = spawn_app().await;
+    // ABC398 G sample 1 (a path on 4 vertices, renumbered from 0).
+    let mut cases = vec![(4, vec![0, 1, 1, 2, 2, 3])];
+    for seed in 0..30u64 {
+        let n = 1 + (seed % 6) as u32;
+        cases.push((n, random_forest_edges(n, seed, (seed % 3) as u32 + 1)));
+        // Add an even cycle now and then.
+        if n >= 4 && seed % 4 == 0 {
+            cases.push((n, vec![0, 1, 1, 2, 2, 3, 3, 0]));
+        }
+    }
+    for (n, edges) in cases {
+        let spec = proto::PuzzleSpec {
+            game: proto::Game::BipartiteEdge as i32,
+            graph: graph(n, &edges),
+            ..Default::default()
+        };
+        let solution = app
+            .client
+            .solve(proto::SolveRequest {
+                spec: Some(spec),
+                include_all_starts: false,
+                include_winning_moves: true,
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        check_bipartite_edge(n, &edges, &solution);
+    }
+}
+
+#[tokio::test]
+async fn tree_paint_solutions_agree_with_search() {
+    use super::checker::check_tree_paint;
+    let mut app = spawn_app().await;
+    // ABC067 D sample 1, renumbered from 0: the first player (Fennec) wins.
+    let sample = vec![2, 5, 0, 1, 2, 0, 6, 3, 4, 6, 0, 3];
+    let mut cases = vec![(7, sample, None, None)];
+    for seed in 0..30u64 {
+        let n = 2 + (seed % 8) as u32;
+        let edges = random_forest_edges(n, seed, 0);
+        let black = (seed as u32 * 5) % n;
+        let white = (black + 1 + (seed as u32 % (n - 1))) % n;
+        cases.push((n, edges, Some(black), Some(white)));
+    }
+    for (i, (n, edges, black, white)) in cases.into_iter().enumerate() {
+        let spec = proto::PuzzleSpec {
+            game: proto::Game::TreePaint as i32,
+            graph: graph(n, &edges),
+            black,
+            white,
+            ..Default::default()
+        };
+        let solution = app
+            .client
+            .solve(proto::SolveRequest {
+                spec: Some(spec),
+                include_all_starts: false,
+                include_winning_moves: true,
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        if i == 0 {
+            assert_eq!(
+                solution.winner,
+                proto::Player::First as i32,
+                "Fennec wins sample 1"
+            );
+        }
+        check_tree_paint(
+            n,
+            &edges,
+            black.unwrap_or(0),
+            white.unwrap_or(n - 1),
+            &solution,
+        );
+    }
+}
