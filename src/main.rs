@@ -112,6 +112,7 @@ fn serve(config: puzzled::config::Config) -> Result<()> {
                 .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
         )
         .with_target(false)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stdout()))
         .init();
     tokio::runtime::Builder::new_multi_thread()
         .enable_all()

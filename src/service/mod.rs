@@ -147,8 +147,6 @@ impl Application {
             }
         };
         tracing::info!(
-            listen = %local_addr,
-            store = %config.database_url,
             "puzzled listening on {local_addr}, store {}",
             config.database_url
         );

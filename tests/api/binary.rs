@@ -68,3 +68,55 @@ fn serve_from_env_vars_answers_healthcheck_and_stops_cleanly_on_sigterm() {
         "healthcheck fails when nothing serves"
     );
 }
+
+#[test]
+fn serve_help_lists_every_flag_and_its_variable() {
+    let out = Command::new(BIN)
+        .args(["serve", "--help"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let help = String::from_utf8_lossy(&out.stdout);
+    for (flag, var) in [
+        ("--listen", "PUZZLED_LISTEN"),
+        ("--database", "PUZZLED_DATABASE_URL"),
+        ("--max-vertices", "PUZZLED_MAX_VERTICES"),
+        ("--max-edges", "PUZZLED_MAX_EDGES"),
+        ("--max-message-bytes", "PUZZLED_MAX_MESSAGE_BYTES"),
+        ("--solve-workers", "PUZZLED_SOLVE_WORKERS"),
+        ("--solve-queue", "PUZZLED_SOLVE_QUEUE"),
+        ("--cache-bytes", "PUZZLED_CACHE_BYTES"),
+        ("--admin-token", "PUZZLED_ADMIN_TOKEN"),
+        ("--shutdown-grace-secs", "PUZZLED_SHUTDOWN_GRACE_SECS"),
+    ] {
+        assert!(help.contains(flag), "{flag} missing from serve --help");
+        assert!(help.contains(var), "{var} missing from serve --help");
+    }
+    assert!(help.contains("127.0.0.1:50051") && help.contains("sqlite://puzzled.db"));
+}
+
+/// The flags (not only the variables) configure the server.
+#[test]
+fn serve_flags_pick_address_and_store() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("flags.db");
+    let mut server = Command::new(BIN)
+        .args(["serve", "--listen", "127.0.0.1:0", "--database"])
+        .arg(format!("sqlite://{}", db.display()))
+        .env_remove("PUZZLED_LISTEN")
+        .env_remove("PUZZLED_DATABASE_URL")
+        .env("NO_COLOR", "1")
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(server.stdout.take().unwrap()).lines();
+    let first = lines.next().unwrap().unwrap();
+    assert!(first.contains("listening on 127.0.0.1:"), "{first}");
+    assert!(first.contains("flags.db"), "{first}");
+    Command::new("kill")
+        .args(["-INT", &server.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(server.wait().unwrap().success(), "clean exit on SIGINT");
+    assert!(db.exists());
+}
