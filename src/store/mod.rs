@@ -195,10 +195,7 @@ impl Store {
         let fetch = i64::from(limit) + 1;
         let rows = match game {
             Some(game) => {
-                let sql = sqlx::AssertSqlSafe(format!(
-                    "SELECT {PUZZLE_COLUMNS} FROM puzzles p WHERE p.game = ? AND p.seq < ? \
-                     ORDER BY p.seq DESC LIMIT ?"
-                ));
+                let sql = sqlx::AssertSqlSafe(list_sql(true));
                 sqlx::query(sql)
                     .bind(game.as_str())
                     .bind(before)
@@ -207,10 +204,7 @@ impl Store {
                     .await?
             }
             None => {
-                let sql = sqlx::AssertSqlSafe(format!(
-                    "SELECT {PUZZLE_COLUMNS} FROM puzzles p WHERE p.seq < ? \
-                     ORDER BY p.seq DESC LIMIT ?"
-                ));
+                let sql = sqlx::AssertSqlSafe(list_sql(false));
                 sqlx::query(sql)
                     .bind(before)
                     .bind(fetch)
@@ -331,6 +325,14 @@ impl Store {
     }
 }
 
+/// The listing query, with or without the game filter.
+fn list_sql(by_game: bool) -> String {
+    let filter = if by_game { "p.game = ? AND " } else { "" };
+    format!(
+        "SELECT {PUZZLE_COLUMNS} FROM puzzles p WHERE {filter}p.seq < ? ORDER BY p.seq DESC LIMIT ?"
+    )
+}
+
 fn puzzle_from_row(row: &SqliteRow) -> Result<PuzzleRecord, StoreError> {
     let game: String = row.try_get("game")?;
     let game =
@@ -431,4 +433,62 @@ fn hex(bytes: &[u8]) -> String {
 /// Whether `id` has the shape of an id this store makes.
 pub fn is_well_formed_id(id: &str) -> bool {
     id.len() == 20 && id.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    async fn plan(store: &Store, sql: String) -> String {
+        let rows = sqlx::query(sqlx::AssertSqlSafe(format!("EXPLAIN QUERY PLAN {sql}")))
+            .fetch_all(&store.pool)
+            .await
+            .unwrap();
+        rows.iter()
+            .map(|r| r.get::<String, _>("detail"))
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
+
+    #[tokio::test]
+    async fn listing_and_duplicate_lookup_walk_indexes() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&format!("sqlite://{}", dir.path().join("t.db").display()))
+            .await
+            .unwrap();
+        let all = plan(&store, list_sql(false)).await;
+        assert!(all.contains("SEARCH p USING INTEGER PRIMARY KEY"), "{all}");
+        let by_game = plan(&store, list_sql(true)).await;
+        assert!(
+            by_game.contains("USING COVERING INDEX puzzles_by_game")
+                || by_game.contains("USING INDEX puzzles_by_game"),
+            "{by_game}"
+        );
+        for plan in [&all, &by_game] {
+            assert!(
+                plan.contains("puzzles_by_canonical_hash"),
+                "duplicate_of lookup: {plan}"
+            );
+            assert!(!plan.contains("USE TEMP B-TREE"), "no sort step: {plan}");
+        }
+        let integrity: String = sqlx::query_scalar("PRAGMA integrity_check")
+            .fetch_one(&store.pool)
+            .await
+            .unwrap();
+        assert_eq!(integrity, "ok");
+        let journal: String = sqlx::query_scalar("PRAGMA journal_mode")
+            .fetch_one(&store.pool)
+            .await
+            .unwrap();
+        assert_eq!(journal, "wal");
+        store.close().await;
+    }
+
+    #[tokio::test]
+    async fn migrations_are_idempotent() {
+        let dir = tempfile::tempdir().unwrap();
+        let url = format!("sqlite://{}", dir.path().join("t.db").display());
+        Store::open(&url).await.unwrap().close().await;
+        Store::open(&url).await.unwrap().close().await;
+    }
 }

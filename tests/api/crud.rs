@@ -330,6 +330,14 @@ async fn puzzles_and_cached_verdicts_survive_a_restart() {
         fresh,
         "a cache hit returns exactly what the fresh solve returned"
     );
-    // The store file is sound.
-    app.stop().await;
+    // The store file is sound after a clean shutdown.
+    let url = database_url(app.dir.path());
+    let _dir = app.stop().await;
+    let pool = sqlx::SqlitePool::connect(&url).await.unwrap();
+    let integrity: String = sqlx::query_scalar("PRAGMA integrity_check")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    assert_eq!(integrity, "ok");
+    pool.close().await;
 }
