@@ -168,22 +168,31 @@ fn measure(
 }
 
 fn main() {
-    // `cargo bench` passes `--bench`; accept and ignore harness arguments.
+    // `cargo bench --bench linear_games -- WORD` runs only the inputs whose
+    // name contains WORD; `cargo bench` itself passes `--bench`, ignored.
+    let filter: Option<String> = std::env::args().skip(1).find(|arg| !arg.starts_with("--"));
+    let wanted = |name: &str| filter.as_deref().is_none_or(|word| name.contains(word));
     let dir = tempfile::tempdir().expect("temp dir");
     let mut rows = Vec::new();
 
     let bipartite_solve = |g: &Graph| {
         let solution = bipartite_edge::solve(g).expect("bipartite by construction");
+        let c = solution.counts;
         format!(
-            "{:?}, x = {}, move {:?}",
-            solution.winner, solution.counts.x, solution.winning_move
+            "{:?}, x = {}, iso/oo/eo/ee = {}/{}/{}/{}, move {:?}",
+            solution.winner, c.x, c.iso, c.oo, c.eo, c.ee, solution.winning_move
         )
     };
     for (name, n, m, reps, seed) in [
         ("bipartite, 10^6 edges", 200_000u64, 1_000_000u64, 7, 1),
+        // Average degree 1: hundreds of thousands of components of all types.
+        ("bipartite sparse, 10^6 e.", 2_000_000, 1_000_000, 7, 6),
         ("bipartite, 10^7 edges", 2_000_000, 10_000_000, 3, 2),
     ] {
-        let path = dir.path().join(format!("bipartite_{m}.txt"));
+        if !wanted(name) {
+            continue;
+        }
+        let path = dir.path().join(format!("bipartite_{seed}.txt"));
         write_file(&path, n, &random_bipartite(n, m, seed), true);
         rows.push(measure(
             name,
@@ -213,6 +222,9 @@ fn main() {
         ("random tree, 10^7 vertices", random_tree, 10_000_000, 5),
     ];
     for (name, make, n, seed) in trees {
+        if !wanted(name) {
+            continue;
+        }
         let path = dir.path().join(format!("tree_{seed}.txt"));
         write_file(&path, n, &make(n, seed), false);
         let reps = if n > 1_000_000 { 3 } else { 7 };

@@ -42,6 +42,12 @@ impl Labels {
             .collect()
     }
 
+    /// The same vertices as labels, for re-rendering a solver message (labels
+    /// fit in a `Vertex`: ids stay below `graph::MAX_VERTICES`).
+    pub fn relabel(self, vertices: &[Vertex]) -> Vec<Vertex> {
+        vertices.iter().map(|&v| v + self.offset).collect()
+    }
+
     /// The solver vertex of a label given on the command line.
     pub fn vertex(self, label: u64) -> Option<u64> {
         label.checked_sub(u64::from(self.offset))
@@ -163,10 +169,10 @@ fn dashed(labels: Labels, vertices: &[Vertex]) -> String {
 /// The edge game's validation error with vertices in the file's numbering.
 pub fn bipartite_error_in_file(error: &BipartiteEdgeError, labels: Labels) -> String {
     match error {
-        BipartiteEdgeError::OddCycle { cycle } => format!(
-            "the edge game needs a bipartite graph, and this one has an odd cycle through vertices {}",
-            dashed(labels, cycle)
-        ),
+        BipartiteEdgeError::OddCycle { cycle } => BipartiteEdgeError::OddCycle {
+            cycle: labels.relabel(cycle),
+        }
+        .to_string(),
     }
 }
 
@@ -179,6 +185,16 @@ pub fn tree_error_in_file(error: &TreePaintError, labels: Labels) -> String {
             labels.label(0),
             dashed(labels, cycle)
         ),
+        TreePaintError::NotATree(NotATree::WrongEdgeCount {
+            vertex_count,
+            edge_count,
+            cycle,
+        }) => NotATree::WrongEdgeCount {
+            vertex_count: *vertex_count,
+            edge_count: *edge_count,
+            cycle: cycle.as_deref().map(|c| labels.relabel(c)),
+        }
+        .to_string(),
         TreePaintError::SameVertex { vertex } => format!(
             "--black and --white must be different vertices, both are {}",
             labels.label(*vertex)

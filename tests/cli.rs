@@ -289,3 +289,33 @@ fn game_validation_errors_use_the_file_numbering() {
         assert!(err.contains(expected), "case {i}: {err}");
     }
 }
+
+#[test]
+fn too_many_edges_for_a_tree_names_a_cycle_in_file_numbering() {
+    let dir = tempfile::tempdir().unwrap();
+    // The contest layout of tree paint always has N − 1 edges, so too many
+    // edges only show up in the edge-list layout.
+    let zero = dir.path().join("z.txt");
+    std::fs::write(&zero, "4 4\n0 1\n1 2\n2 0\n2 3\n").unwrap();
+    let zero = zero.to_string_lossy().into_owned();
+    let (ok, _, err) = puzzled(&[
+        "solve",
+        "--game",
+        "tree-paint",
+        "--format",
+        "zero-based",
+        &zero,
+    ]);
+    assert!(!ok);
+    assert!(err.contains("4 vertices but 4 edges"), "{err}");
+    let mut cycle: Vec<u32> = err
+        .rsplit("vertices ")
+        .next()
+        .unwrap()
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|t| !t.is_empty())
+        .map(|t| t.parse().unwrap())
+        .collect();
+    cycle.sort();
+    assert_eq!(cycle, vec![0, 1, 2], "{err}");
+}

@@ -199,6 +199,23 @@ const UNSEEN: u8 = 2;
 ///
 /// A mid-game position is just the graph with the added edges; build it
 /// with [`position_after_moves`], which also checks that each move was legal.
+///
+/// ```
+/// use puzzled::solver::Player;
+/// use puzzled::solver::bipartite_edge::{position_after_moves, solve};
+/// use puzzled::solver::graph::Graph;
+///
+/// // ABC398 G sample 1: the path 1-2-3-4 (here 0-1-2-3); the first player wins
+/// // by closing the 4-cycle, the only winning move.
+/// let path = Graph::from_pairs(4, &[(0, 1), (1, 2), (2, 3)]).unwrap();
+/// let solution = solve(&path).unwrap();
+/// assert_eq!(solution.winner, Player::First);
+/// assert_eq!(solution.winning_move, Some((0, 3)));
+/// assert!(solution.winning_moves.unique);
+/// // After that move the opponent, now "first", has no move left.
+/// let after = position_after_moves(&path, &[(0, 3)]).unwrap();
+/// assert_eq!(solve(&after).unwrap().winner, Player::Second);
+/// ```
 pub fn solve(graph: &Graph) -> Result<BipartiteEdgeSolution, BipartiteEdgeError> {
     let colouring = two_colour(graph)?;
     let counts = colouring.counts;
@@ -460,6 +477,12 @@ fn two_colour(graph: &Graph) -> Result<Colouring, BipartiteEdgeError> {
             part_sizes[cu as usize] += 1;
             let neighbours = graph.neighbors(u);
             degree_sum += neighbours.len() as u64;
+            if u != root && neighbours.len() == 1 {
+                // A leaf's one neighbour is the vertex that found it, coloured
+                // already; skipping the read saves a cache miss per leaf,
+                // which is most of the work on sparse graphs.
+                continue;
+            }
             for &w in neighbours {
                 let cw = colour[w as usize];
                 if cw == UNSEEN {

@@ -6,11 +6,10 @@
 //! without trusting this module.
 
 pub mod bipartite_edge;
-pub mod tree_paint;
-
 pub mod geography;
 pub mod graph;
 pub mod matching;
+pub mod tree_paint;
 
 use serde::Serialize;
 

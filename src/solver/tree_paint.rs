@@ -81,11 +81,18 @@ pub struct TreePaintSolution {
 pub enum NotATree {
     #[error("tree paint needs a tree with at least 2 vertices, the graph has {vertex_count}")]
     TooFewVertices { vertex_count: u64 },
+    /// With `n` or more edges there is a cycle, and `cycle` names one; with
+    /// fewer than `n − 1` the graph is disconnected and `cycle` is `None`.
     #[error(
-        "tree paint needs a tree: {vertex_count} vertices but {edge_count} edges (a tree on {vertex_count} vertices has {})",
-        vertex_count - 1
+        "tree paint needs a tree: {vertex_count} vertices but {edge_count} edges (a tree on {vertex_count} vertices has {}){}",
+        vertex_count - 1,
+        cycle_note(.cycle)
     )]
-    WrongEdgeCount { vertex_count: u64, edge_count: u64 },
+    WrongEdgeCount {
+        vertex_count: u64,
+        edge_count: u64,
+        cycle: Option<Vec<Vertex>>,
+    },
     /// With `n − 1` edges a disconnected graph has a cycle; both are named.
     #[error(
         "tree paint needs a tree, and this graph is not connected: vertex {unreached} cannot be reached from vertex 0 (and vertices {} form a cycle)",
@@ -180,6 +187,13 @@ pub enum TreePaintError {
     },
 }
 
+fn cycle_note(cycle: &Option<Vec<Vertex>>) -> String {
+    match cycle {
+        Some(cycle) => format!("; vertices {} form a cycle", join_dashes(cycle)),
+        None => String::new(),
+    }
+}
+
 fn join_dashes(cycle: &[Vertex]) -> String {
     cycle
         .iter()
@@ -208,6 +222,20 @@ pub fn default_endpoints(graph: &Graph) -> (Vertex, Vertex) {
 /// off it (one miss per vertex). A vertex hanging off `p_i` is nearer to
 /// white iff `2i > d` and tied iff `2i = d` (ties go to black, who moves
 /// first), so the split is a sum over the path.
+///
+/// ```
+/// use puzzled::solver::Player;
+/// use puzzled::solver::graph::Graph;
+/// use puzzled::solver::tree_paint::{default_endpoints, solve};
+///
+/// // ABC067 D sample 2: edges 1-4 4-2 2-3, black at 1, white at 4 → Snuke
+/// // (the second player) wins.
+/// let tree = Graph::from_pairs(4, &[(0, 3), (3, 1), (1, 2)]).unwrap();
+/// let (black, white) = default_endpoints(&tree);
+/// let solution = solve(&tree, black, white).unwrap();
+/// assert_eq!(solution.winner, Player::Second);
+/// assert_eq!((solution.black_count, solution.white_count), (1, 3));
+/// ```
 pub fn solve(
     graph: &Graph,
     black: Vertex,
@@ -524,6 +552,7 @@ fn check_tree(graph: &Graph) -> Result<(), NotATree> {
         return Err(NotATree::WrongEdgeCount {
             vertex_count: n as u64,
             edge_count: graph.edge_count() as u64,
+            cycle: find_cycle(graph),
         });
     }
     let mut seen = vec![false; n];
@@ -1046,11 +1075,11 @@ mod tests {
     }
 
     #[test]
-    fn every_start_on_every_tree_shape_up_to_9_vertices() {
-        let shapes = rooted_shapes(9);
+    fn every_start_on_every_tree_shape_up_to_10_vertices() {
+        let shapes = rooted_shapes(10);
         // The rooted shape counts (OEIS A000081): the generator missed none.
         let counts: Vec<usize> = shapes.iter().map(Vec::len).collect();
-        assert_eq!(counts, [0, 1, 1, 2, 4, 9, 20, 48, 115, 286]);
+        assert_eq!(counts, [0, 1, 1, 2, 4, 9, 20, 48, 115, 286, 719]);
         for parents in shapes.iter().skip(2).flatten() {
             let g = tree_of_parents(parents);
             let mut search = PaintSearch::new(&g);
@@ -1060,6 +1089,23 @@ mod tests {
                     check_start(&mut search, black, white);
                 }
             }
+        }
+    }
+
+    #[test]
+    fn starts_on_every_tree_shape_of_11_and_12_vertices() {
+        let shapes = rooted_shapes(12);
+        // OEIS A000081 again, for the larger sizes.
+        let counts: Vec<usize> = shapes[11..].iter().map(Vec::len).collect();
+        assert_eq!(counts, [1842, 4766]);
+        for parents in shapes[11..].iter().flatten() {
+            let g = tree_of_parents(parents);
+            let mut search = PaintSearch::new(&g);
+            let n = g.vertex_count() as Vertex;
+            // The root against the last vertex (a leaf), and a vertex in the
+            // middle of the numbering against it.
+            check_start(&mut search, 0, n - 1);
+            check_start(&mut search, n - 1, n / 2);
         }
     }
 
@@ -1201,18 +1247,26 @@ mod tests {
         // 8 vertices, 9 edges.
         let mut edges: Vec<(Vertex, Vertex)> = (1..8).map(|v| (v - 1, v)).collect();
         edges.extend([(0, 2), (3, 5)]);
-        assert_eq!(
-            err(&tree(8, &edges)).to_string(),
-            "tree paint needs a tree: 8 vertices but 9 edges (a tree on 8 vertices has 7)"
+        let too_many = tree(8, &edges);
+        let message = err(&too_many).to_string();
+        assert!(
+            message.starts_with(
+                "tree paint needs a tree: 8 vertices but 9 edges (a tree on 8 vertices has 7); vertices "
+            ),
+            "{message}"
         );
-        // Too few edges: 8 vertices, 6 edges.
-        assert!(matches!(
-            err(&tree(8, &edges[..6])),
-            TreePaintError::NotATree(NotATree::WrongEdgeCount {
-                vertex_count: 8,
-                edge_count: 6
-            })
-        ));
+        let TreePaintError::NotATree(NotATree::WrongEdgeCount {
+            cycle: Some(cycle), ..
+        }) = err(&too_many)
+        else {
+            panic!("expected a cycle in {too_many:?}");
+        };
+        assert_is_cycle(&too_many, &cycle);
+        // Too few edges: 8 vertices, 6 edges, no cycle to name.
+        assert_eq!(
+            err(&tree(8, &edges[..6])).to_string(),
+            "tree paint needs a tree: 8 vertices but 6 edges (a tree on 8 vertices has 7)"
+        );
         // Right count, but a triangle 0-1-2 and vertex 5 cut off.
         let g = tree(6, &[(0, 1), (1, 2), (2, 0), (3, 4), (3, 5)]);
         let TreePaintError::NotATree(NotATree::NotConnected { unreached, cycle }) = err(&g) else {
@@ -1243,26 +1297,34 @@ mod tests {
         #![proptest_config(config())]
 
         #[test]
-        fn disconnected_graphs_with_tree_edge_counts_name_a_real_cycle(
-            n in 4usize..=12,
-            coins in proptest::collection::vec(any::<u64>(), 0..40),
+        fn graphs_that_are_not_trees_name_the_reason_and_a_real_cycle(
+            (n, pairs, extra) in (4usize..=12).prop_flat_map(|n| {
+                let pairs: Vec<(Vertex, Vertex)> = (0..n as Vertex)
+                    .flat_map(|u| (u + 1..n as Vertex).map(move |v| (u, v)))
+                    .collect();
+                (Just(n), Just(pairs).prop_shuffle(), 0usize..=3)
+            }),
         ) {
-            // Random distinct edges until there are n − 1 of them.
-            let mut edges: Vec<(Vertex, Vertex)> = Vec::new();
-            for coin in coins {
-                let (u, v) = ((coin % n as u64) as Vertex, (coin / 16 % n as u64) as Vertex);
-                let (u, v) = (u.min(v), u.max(v));
-                if u != v && !edges.contains(&(u, v)) && edges.len() < n - 1 {
-                    edges.push((u, v));
-                }
-            }
-            prop_assume!(edges.len() == n - 1);
-            let g = tree(n as u64, &edges);
+            // n − 2 to n + 1 distinct random edges.
+            let edge_count = n - 2 + extra;
+            let g = tree(n as u64, &pairs[..edge_count]);
+            let connected = bfs(&g, 0).iter().all(|&d| d != usize::MAX);
             match solve(&g, 0, 1) {
-                Ok(_) => prop_assert!(bfs(&g, 0).iter().all(|&d| d != usize::MAX)),
+                Ok(_) => prop_assert!(edge_count == n - 1 && connected),
                 Err(TreePaintError::NotATree(NotATree::NotConnected { unreached, cycle })) => {
+                    prop_assert_eq!(edge_count, n - 1);
                     prop_assert_eq!(bfs(&g, 0)[unreached as usize], usize::MAX);
                     assert_is_cycle(&g, &cycle);
+                }
+                Err(TreePaintError::NotATree(NotATree::WrongEdgeCount { edge_count: reported, cycle, .. })) => {
+                    prop_assert_eq!(reported as usize, edge_count);
+                    prop_assert!(edge_count != n - 1);
+                    // With n or more edges there must be a cycle; with fewer
+                    // than n − 1 there may be one, and it must be real.
+                    match cycle {
+                        Some(cycle) => assert_is_cycle(&g, &cycle),
+                        None => prop_assert!(edge_count < n - 1),
+                    }
                 }
                 Err(other) => prop_assert!(false, "unexpected {other}"),
             }
