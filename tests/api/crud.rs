@@ -341,3 +341,40 @@ async fn puzzles_and_cached_verdicts_survive_a_restart() {
     assert_eq!(integrity, "ok");
     pool.close().await;
 }
+
+/// Shutdown lets a call that is already running finish, then closes the
+/// store cleanly.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn shutdown_lets_in_flight_calls_finish() {
+    let mut app = spawn_app().await;
+    let n = 200_000;
+    let edges = random_graph(n, 400_000, 21);
+    let created = app
+        .client
+        .create_puzzle(create_request(geography(n, &edges, 0)))
+        .await
+        .unwrap()
+        .into_inner();
+    let mut client = app.client.clone();
+    let in_flight = tokio::spawn(async move {
+        client
+            .solve_puzzle(proto::SolvePuzzleRequest {
+                name: created.name,
+                ..Default::default()
+            })
+            .await
+    });
+    // The call takes well over a second here; give it time to reach the server.
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    assert!(
+        !in_flight.is_finished(),
+        "the solve should still be running"
+    );
+    let _dir = app.stop().await;
+    let solution = in_flight
+        .await
+        .unwrap()
+        .expect("the in-flight call finished during shutdown")
+        .into_inner();
+    assert!(!solution.cached);
+}
