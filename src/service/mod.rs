@@ -151,6 +151,9 @@ impl Application {
             config.database_url
         );
         let server = Server::builder()
+            .layer(tower::util::MapResponseLayer::new(
+                oversize_is_resource_exhausted::<tonic::body::Body>,
+            ))
             .add_service(health_service)
             .add_service(reflection_v1)
             .add_service(reflection_v1alpha)
@@ -178,6 +181,29 @@ impl Application {
         tracing::info!("store closed");
         served.context("serving")
     }
+}
+
+/// tonic answers a request over the message-size limit with OUT_OF_RANGE;
+/// gRPC's own implementations (and our API contract) say RESOURCE_EXHAUSTED.
+/// The status travels in the headers of that trailers-only response.
+fn oversize_is_resource_exhausted<B>(
+    mut response: tonic::codegen::http::Response<B>,
+) -> tonic::codegen::http::Response<B> {
+    let headers = response.headers_mut();
+    let out_of_range = headers
+        .get("grpc-status")
+        .is_some_and(|s| s.as_bytes() == b"11");
+    let too_large = headers
+        .get("grpc-message")
+        .and_then(|m| m.to_str().ok())
+        .is_some_and(|m| m.contains("message%20length%20too%20large"));
+    if out_of_range && too_large {
+        headers.insert(
+            "grpc-status",
+            tonic::codegen::http::HeaderValue::from_static("8"),
+        );
+    }
+    response
 }
 
 fn reflection() -> tonic_reflection::server::Builder<'static> {

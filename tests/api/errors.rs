@@ -310,12 +310,7 @@ async fn a_message_over_the_size_limit_is_refused_by_the_transport() {
     let mut app = spawn_app_with(dir, config).await;
     let edges = random_graph(5000, 4000, 3);
     let status = solve_err(&mut app, geography(5000, &edges, 0)).await;
-    // tonic reports an over-size message as OUT_OF_RANGE (grpc-go says
-    // RESOURCE_EXHAUSTED); either way the message names the limit.
-    assert!(
-        matches!(status.code(), Code::OutOfRange | Code::ResourceExhausted),
-        "{status:?}"
-    );
+    assert_eq!(status.code(), Code::ResourceExhausted, "{status:?}");
     assert!(status.message().contains("4096"), "{}", status.message());
     still_healthy(&mut app).await;
 }
