@@ -50,6 +50,7 @@ impl<U: prost::Message + Default> Decoder for WireDecoder<U> {
 
     fn decode(&mut self, buf: &mut DecodeBuf<'_>) -> Result<Option<U>, Status> {
         self.0.decode(buf).map_err(|status| {
+            // No field to name: the message as a whole did not decode.
             ApiError::invalid(
                 "",
                 "MALFORMED_MESSAGE",

@@ -43,9 +43,6 @@ pub enum ApiError {
     Busy {
         message: String,
     },
-    Unimplemented {
-        message: String,
-    },
     Internal {
         message: String,
     },
@@ -125,7 +122,9 @@ impl From<ApiError> for Status {
                 message,
             } => {
                 let mut details = info(reason);
-                details.add_bad_request_violation(field, message.clone());
+                if !field.is_empty() {
+                    details.add_bad_request_violation(field, message.clone());
+                }
                 Status::with_error_details(Code::InvalidArgument, message, details)
             }
             ApiError::OverLimit { field, message } => {
@@ -163,9 +162,6 @@ impl From<ApiError> for Status {
                 message,
                 info("SOLVE_QUEUE_FULL"),
             ),
-            ApiError::Unimplemented { message } => {
-                Status::with_error_details(Code::Unimplemented, message, info("NOT_IMPLEMENTED"))
-            }
             ApiError::Internal { message } => {
                 Status::with_error_details(Code::Internal, message, info("INTERNAL"))
             }

@@ -120,3 +120,82 @@ fn serve_flags_pick_address_and_store() {
     assert!(server.wait().unwrap().success(), "clean exit on SIGINT");
     assert!(db.exists());
 }
+
+/// `kill -9` in the middle of a stream of writes: after a restart every
+/// acknowledged puzzle is there and the file passes an integrity check.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_acknowledged_puzzle_survives_kill_9() {
+    use super::helpers::{create_request, geography, proto};
+    use proto::puzzle_service_client::PuzzleServiceClient;
+
+    fn start(db: &std::path::Path) -> (std::process::Child, String) {
+        let mut child = Command::new(BIN)
+            .args(["serve", "--listen", "127.0.0.1:0", "--database"])
+            .arg(format!("sqlite://{}", db.display()))
+            .env("NO_COLOR", "1")
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+        let first = lines.next().unwrap().unwrap();
+        let addr = first
+            .split_whitespace()
+            .skip_while(|w| *w != "on")
+            .nth(1)
+            .unwrap()
+            .trim_end_matches(',')
+            .to_owned();
+        // Keep draining the log so the server never blocks on a full pipe.
+        std::thread::spawn(move || lines.for_each(drop));
+        (child, format!("http://{addr}"))
+    }
+
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("crash.db");
+    let (mut server, url) = start(&db);
+    let mut client = PuzzleServiceClient::connect(url).await.unwrap();
+    let mut acknowledged = Vec::new();
+    let writer = tokio::spawn(async move {
+        for i in 0..10_000u32 {
+            match client
+                .create_puzzle(create_request(geography(2 + i % 50, &[0, 1], 0)))
+                .await
+            {
+                Ok(p) => acknowledged.push(p.into_inner().name),
+                Err(_) => break,
+            }
+        }
+        acknowledged
+    });
+    // Let some writes land, then kill the server without warning.
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    Command::new("kill")
+        .args(["-KILL", &server.id().to_string()])
+        .status()
+        .unwrap();
+    server.wait().unwrap();
+    let acknowledged = writer.await.unwrap();
+    assert!(!acknowledged.is_empty(), "some writes were acknowledged");
+
+    let (mut server, url) = start(&db);
+    let mut client = PuzzleServiceClient::connect(url).await.unwrap();
+    for name in &acknowledged {
+        client
+            .get_puzzle(proto::GetPuzzleRequest { name: name.clone() })
+            .await
+            .unwrap_or_else(|e| panic!("{name} was acknowledged but is gone: {e:?}"));
+    }
+    Command::new("kill")
+        .args(["-TERM", &server.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(server.wait().unwrap().success());
+    let pool = sqlx::SqlitePool::connect(&format!("sqlite://{}", db.display()))
+        .await
+        .unwrap();
+    let integrity: String = sqlx::query_scalar("PRAGMA integrity_check")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    assert_eq!(integrity, "ok");
+}
