@@ -15,6 +15,7 @@ pub mod solving;
 
 use std::future::Future;
 use std::net::SocketAddr;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
@@ -27,7 +28,7 @@ use crate::config::Config;
 use crate::puzzle::{Limits, SolveOptions, Spec};
 use crate::store::{NewPuzzle, Store};
 use error::ApiError;
-use solving::Solver;
+use solving::{Solver, off_runtime};
 
 /// Generated code for `proto/puzzled/v1`.
 pub mod proto {
@@ -307,7 +308,7 @@ async fn within<T>(
 impl PuzzleApi {
     async fn solve_spec(
         &self,
-        spec: &Spec,
+        spec: Arc<Spec>,
         options: SolveOptions,
         deadline: Option<Instant>,
     ) -> Result<proto::Solution, ApiError> {
@@ -361,7 +362,6 @@ impl PuzzleService for PuzzleApi {
             duplicate_of: _,
             create_time: _,
         } = puzzle;
-        let spec = convert::spec_from_proto(spec, "puzzle.spec", self.limits)?;
         if request_id.chars().count() > MAX_REQUEST_ID_CHARS {
             return Err(ApiError::invalid(
                 "request_id",
@@ -370,7 +370,13 @@ impl PuzzleService for PuzzleApi {
             )
             .into());
         }
-        let canonical = crate::canon::canonicalize(&spec);
+        let limits = self.limits;
+        let (spec, canonical) = off_runtime(move || {
+            let spec = convert::spec_from_proto(spec, "puzzle.spec", limits)?;
+            let canonical = crate::canon::canonicalize(&spec);
+            Ok::<_, ApiError>((spec, canonical))
+        })
+        .await??;
         let raw = spec.raw();
         let record = self
             .store
@@ -467,12 +473,12 @@ impl PuzzleService for PuzzleApi {
             let id = convert::id_from_name(&name, "name")?;
             let record = self.store.get_puzzle(id).await?;
             check_deadline(deadline)?;
-            let spec = convert::spec_from_record(&record)?;
+            let spec = off_runtime(move || convert::spec_from_record(&record)).await??;
             let options = SolveOptions {
                 all_starts: include_all_starts,
                 winning_moves: include_winning_moves,
             };
-            self.solve_spec(&spec, options, deadline).await
+            self.solve_spec(Arc::new(spec), options, deadline).await
         };
         Ok(Response::new(within(deadline, work).await?))
     }
@@ -487,13 +493,15 @@ impl PuzzleService for PuzzleApi {
             include_all_starts,
             include_winning_moves,
         } = request.into_inner();
+        let limits = self.limits;
         let work = async {
-            let spec = convert::spec_from_proto(spec, "spec", self.limits)?;
+            let spec =
+                off_runtime(move || convert::spec_from_proto(spec, "spec", limits)).await??;
             let options = SolveOptions {
                 all_starts: include_all_starts,
                 winning_moves: include_winning_moves,
             };
-            self.solve_spec(&spec, options, deadline).await
+            self.solve_spec(Arc::new(spec), options, deadline).await
         };
         Ok(Response::new(within(deadline, work).await?))
     }

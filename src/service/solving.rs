@@ -113,12 +113,16 @@ impl Solver {
     /// bounds the whole call; a solve still queued when it passes is dropped.
     pub async fn solve(
         &self,
-        spec: &Spec,
+        spec: Arc<Spec>,
         options: SolveOptions,
         deadline: Option<Instant>,
     ) -> Result<Solved, ApiError> {
         let options = games::effective_options(spec.game(), options);
-        let canonical = canon::canonicalize(spec);
+        let canonical = {
+            let spec = spec.clone();
+            off_runtime(move || canon::canonicalize(&spec)).await?
+        };
+        let spec = &spec;
         if deadline.is_some_and(|d| Instant::now() >= d) {
             return Err(ApiError::DeadlineExceeded);
         }
@@ -147,7 +151,7 @@ impl Solver {
     /// The cache entry for `key` and whether this call made it.
     async fn lookup(
         &self,
-        spec: &Spec,
+        spec: &Arc<Spec>,
         canonical: &Canonical,
         key: &str,
         options: SolveOptions,
@@ -178,7 +182,7 @@ impl Solver {
     /// form, else a fresh solve that is then stored.
     async fn load_or_solve(
         &self,
-        spec: &Spec,
+        spec: &Arc<Spec>,
         canonical: &Canonical,
         options: SolveOptions,
         deadline: Option<Instant>,
@@ -201,7 +205,7 @@ impl Solver {
             let store = self.store.clone();
             let pool = self.pool.clone();
             let game = spec.game();
-            let graph = spec.graph().clone();
+            let spec = spec.clone();
             let labelling = canonical.labelling.clone();
             let distinguished: Vec<u32> = spec
                 .distinguished()
@@ -213,7 +217,7 @@ impl Solver {
             tokio::spawn(async move {
                 let verdict = pool
                     .run(deadline, move || {
-                        games::solve(game, &graph, &distinguished, options)
+                        games::solve(game, spec.graph(), &distinguished, options)
                     })
                     .await?
                     .map_err(|GameError::Rejected(message)| {
@@ -234,6 +238,23 @@ impl Solver {
             from_store: false,
         }))
     }
+}
+
+/// Runs CPU work that scales with the input (validation, canonical forms)
+/// on the blocking pool, off the async workers.
+pub async fn off_runtime<T: Send + 'static>(
+    f: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, ApiError> {
+    let span = tracing::Span::current();
+    tokio::task::spawn_blocking(move || {
+        let _span = span.enter();
+        f()
+    })
+    .await
+    .map_err(|e| {
+        tracing::error!(error = %e, "blocking work panicked");
+        ApiError::internal("the server failed on this input; see the server log")
+    })
 }
 
 impl Pool {
