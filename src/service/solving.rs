@@ -7,12 +7,13 @@
 //! its canonical form equals the request's, and every hit is checked against
 //! the request's graph before it is returned.
 
-use std::sync::Arc;
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use moka::future::Cache;
-use tokio::sync::{Semaphore, TryAcquireError};
+use tokio::sync::{Semaphore, TryAcquireError, watch};
 
 use super::error::ApiError;
 use super::games::{self, GameError};
@@ -41,6 +42,8 @@ pub struct Solver {
     cache: Cache<String, Arc<Entry>>,
     store: Store,
     pool: Arc<Pool>,
+    /// Solves running now, by cache key.
+    in_flight: Arc<Mutex<HashMap<String, InFlightResult>>>,
 }
 
 struct Pool {
@@ -106,6 +109,7 @@ impl Solver {
                 waiting: AtomicUsize::new(0),
                 max_waiting,
             }),
+            in_flight: Arc::default(),
         }
     }
 
@@ -161,7 +165,7 @@ impl Solver {
             let entry = self
                 .cache
                 .entry_by_ref(key)
-                .or_try_insert_with(self.load_or_solve(spec, canonical, options, deadline))
+                .or_try_insert_with(self.load_or_solve(key, spec, canonical, options, deadline))
                 .await
                 .map_err(|e| (*e).clone())?;
             let fresh = entry.is_fresh();
@@ -182,6 +186,7 @@ impl Solver {
     /// form, else a fresh solve that is then stored.
     async fn load_or_solve(
         &self,
+        key: &str,
         spec: &Arc<Spec>,
         canonical: &Canonical,
         options: SolveOptions,
@@ -199,22 +204,83 @@ impl Solver {
             }
             tracing::warn!(hash = %canonical.hash, "stored verdict is for another canonical form; solving again");
         }
-        // The solve runs in its own task: if every caller gives up, a solve
-        // that already started still finishes and lands in the store.
-        let task = {
-            let store = self.store.clone();
-            let pool = self.pool.clone();
-            let game = spec.game();
-            let spec = spec.clone();
-            let labelling = canonical.labelling.clone();
-            let distinguished: Vec<u32> = spec
-                .distinguished()
-                .into_iter()
-                .map(|v| labelling.to_canonical(v))
-                .collect();
-            let hash = canonical.hash.clone();
-            let form = canonical.form.clone();
-            tokio::spawn(async move {
+        let result = self
+            .solve_once(key, spec, canonical, options, deadline)
+            .await?;
+        Ok(Arc::new(Entry {
+            verdict: result,
+            from_store: false,
+        }))
+    }
+
+    /// Solves in a task of its own, shared by every caller that asks for the
+    /// same key while it runs. If every caller gives up, a solve that already
+    /// started still finishes and lands in the store, and a caller that comes
+    /// back joins it instead of starting another.
+    async fn solve_once(
+        &self,
+        key: &str,
+        spec: &Arc<Spec>,
+        canonical: &Canonical,
+        options: SolveOptions,
+        deadline: Option<Instant>,
+    ) -> Result<Verdict, ApiError> {
+        loop {
+            let mut result = {
+                let mut in_flight = self.in_flight.lock().unwrap_or_else(|e| e.into_inner());
+                match in_flight.get(key) {
+                    Some(rx) => rx.clone(),
+                    None => {
+                        let (tx, rx) = watch::channel(None);
+                        in_flight.insert(key.to_owned(), rx.clone());
+                        self.spawn_solve(key, spec, canonical, options, deadline, tx);
+                        rx
+                    }
+                }
+            };
+            let outcome = result
+                .wait_for(Option::is_some)
+                .await
+                .map_err(|_| ApiError::internal("the solve task ended without a result"))?
+                .clone()
+                .expect("waited for a result");
+            // A joined solve dropped for its starter's deadline is no answer
+            // for a caller whose own deadline has not passed: start again.
+            let mine_passed = deadline.is_some_and(|d| Instant::now() >= d);
+            if outcome != Err(ApiError::DeadlineExceeded) || mine_passed {
+                return outcome;
+            }
+        }
+    }
+
+    fn spawn_solve(
+        &self,
+        key: &str,
+        spec: &Arc<Spec>,
+        canonical: &Canonical,
+        options: SolveOptions,
+        deadline: Option<Instant>,
+        tx: watch::Sender<Option<Result<Verdict, ApiError>>>,
+    ) {
+        let store = self.store.clone();
+        let pool = self.pool.clone();
+        let game = spec.game();
+        let spec = spec.clone();
+        let labelling = canonical.labelling.clone();
+        let distinguished: Vec<u32> = spec
+            .distinguished()
+            .into_iter()
+            .map(|v| labelling.to_canonical(v))
+            .collect();
+        let hash = canonical.hash.clone();
+        let form = canonical.form.clone();
+        let options_key = options_key(options);
+        let done = InFlightGuard {
+            map: self.in_flight.clone(),
+            key: key.to_owned(),
+        };
+        tokio::spawn(async move {
+            let outcome = async {
                 let verdict = pool
                     .run(deadline, move || {
                         games::solve(game, spec.graph(), &distinguished, options)
@@ -227,16 +293,32 @@ impl Solver {
                 if let Err(e) = store.put_verdict(&hash, options_key, &form, &verdict).await {
                     tracing::error!(error = %e, "could not store a verdict; serving it anyway");
                 }
-                Ok::<_, ApiError>(verdict)
-            })
-        };
-        let verdict = task
-            .await
-            .map_err(|e| ApiError::internal(format!("solve task failed: {e}")))??;
-        Ok(Arc::new(Entry {
-            verdict,
-            from_store: false,
-        }))
+                Ok(verdict)
+            }
+            .await;
+            // Leave the in-flight map before answering: later callers find
+            // the verdict in the store (or start afresh after an error).
+            drop(done);
+            let _ = tx.send(Some(outcome));
+        });
+    }
+}
+
+/// Removes a key from the in-flight map when its solve task ends, however
+/// it ends.
+struct InFlightGuard {
+    map: Arc<Mutex<HashMap<String, InFlightResult>>>,
+    key: String,
+}
+
+type InFlightResult = watch::Receiver<Option<Result<Verdict, ApiError>>>;
+
+impl Drop for InFlightGuard {
+    fn drop(&mut self) {
+        self.map
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&self.key);
     }
 }
 
