@@ -87,9 +87,11 @@ pub enum SpecError {
         need: u64,
         got: u64,
     },
-    #[error("{field}: {value} is over the limit of {limit}")]
+    #[error("{field}: {value} {what} is over the limit of {limit} (max_{what})")]
     OverLimit {
         field: &'static str,
+        /// What is counted: "vertices" or "edges".
+        what: &'static str,
         value: u64,
         limit: u64,
     },
@@ -213,6 +215,7 @@ impl Spec {
         if vertex_count > limits.max_vertices {
             return Err(SpecError::OverLimit {
                 field: "graph.vertex_count",
+                what: "vertices",
                 value: vertex_count,
                 limit: limits.max_vertices,
             });
@@ -221,6 +224,7 @@ impl Spec {
         if edge_count > limits.max_edges {
             return Err(SpecError::OverLimit {
                 field: "graph.edges",
+                what: "edges",
                 value: edge_count,
                 limit: limits.max_edges,
             });

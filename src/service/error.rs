@@ -113,6 +113,12 @@ fn info(reason: &str) -> ErrorDetails {
     ErrorDetails::with_error_info(reason, ERROR_DOMAIN, HashMap::<String, String>::new())
 }
 
+/// ErrorInfo that also names the offending field in its metadata.
+fn info_for_field(reason: &str, field: &str) -> ErrorDetails {
+    let metadata = HashMap::from([("field".to_owned(), field.to_owned())]);
+    ErrorDetails::with_error_info(reason, ERROR_DOMAIN, metadata)
+}
+
 impl From<ApiError> for Status {
     fn from(err: ApiError) -> Status {
         match err {
@@ -121,14 +127,14 @@ impl From<ApiError> for Status {
                 reason,
                 message,
             } => {
-                let mut details = info(reason);
+                let mut details = info_for_field(reason, &field);
                 if !field.is_empty() {
                     details.add_bad_request_violation(field, message.clone());
                 }
                 Status::with_error_details(Code::InvalidArgument, message, details)
             }
             ApiError::OverLimit { field, message } => {
-                let mut details = info("LIMIT_EXCEEDED");
+                let mut details = info_for_field("LIMIT_EXCEEDED", &field);
                 details.add_bad_request_violation(field, message.clone());
                 Status::with_error_details(Code::ResourceExhausted, message, details)
             }

@@ -213,7 +213,7 @@ async fn spec_errors_name_their_field() {
             spec(Geography, 4_000_000_000, &[]),
             Code::ResourceExhausted,
             "spec.graph.vertex_count",
-            "4000000000 is over the limit of 10000000",
+            "4000000000 vertices is over the limit of 10000000 (max_vertices)",
             "LIMIT_EXCEEDED",
         ),
         (
@@ -294,7 +294,7 @@ async fn edge_limit_is_checked() {
         &status,
         Code::ResourceExhausted,
         "spec.graph.edges",
-        "3 is over the limit of 2",
+        "3 edges is over the limit of 2 (max_edges)",
         "LIMIT_EXCEEDED",
     );
     still_healthy(&mut app).await;

@@ -181,34 +181,44 @@ async fn a_full_solver_pool_refuses_instead_of_queueing_without_bound() {
         .await
         .unwrap()
         .into_inner();
-    let mut client = app.client.clone();
-    let long = tokio::spawn(async move {
-        client
-            .solve_puzzle(proto::SolvePuzzleRequest {
-                name: big.name,
-                ..Default::default()
-            })
-            .await
-    });
+    // The long solve and a probe can meet the single worker in either order;
+    // when the probe held it, the long solve is the one refused: try again.
     let mut refused = None;
-    for i in 0..10_000u32 {
-        if long.is_finished() {
-            break;
-        }
-        // A different small puzzle each time, so the cache cannot answer.
-        let spec = geography(3 + i, &[0, 1, 1, 2], 0);
-        match app.client.solve(solve_request(spec)).await {
-            Ok(_) => tokio::task::yield_now().await,
-            Err(status) => {
-                refused = Some(status);
-                break;
+    let mut probe = 0u32;
+    for _attempt in 0..5 {
+        let mut client = app.client.clone();
+        let name = big.name.clone();
+        let long = tokio::spawn(async move {
+            client
+                .solve_puzzle(proto::SolvePuzzleRequest {
+                    name,
+                    ..Default::default()
+                })
+                .await
+        });
+        while !long.is_finished() {
+            // A different small puzzle each time, so the cache cannot answer.
+            probe += 1;
+            let spec = geography(3 + probe, &[0, 1, 1, 2], 0);
+            match app.client.solve(solve_request(spec)).await {
+                Ok(_) => tokio::task::yield_now().await,
+                Err(status) => {
+                    refused = Some(status);
+                    break;
+                }
             }
         }
+        let long = long.await.unwrap();
+        if refused.is_some() {
+            long.expect("the long solve completes");
+            break;
+        }
+        let status = long.expect_err("no probe was refused, so the long solve must have been");
+        assert_eq!(status.code(), tonic::Code::ResourceExhausted, "{status:?}");
     }
     let status = refused.expect("a solve was refused while the only worker was busy");
     assert_eq!(status.code(), tonic::Code::ResourceExhausted, "{status:?}");
     assert!(status.message().contains("busy"), "{}", status.message());
-    long.await.unwrap().expect("the long solve completes");
     app.client
         .solve(solve_request(geography(3, &[0, 1], 2)))
         .await
