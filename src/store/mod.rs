@@ -108,10 +108,20 @@ impl Store {
             .synchronous(SqliteSynchronous::Normal)
             .busy_timeout(Duration::from_secs(5))
             .foreign_keys(true);
-        let pool = SqlitePoolOptions::new()
-            .max_connections(4)
-            .connect_with(options)
-            .await?;
+        // An in-memory database lives as long as its one connection: keep
+        // exactly one, forever. A file is shared by a few connections.
+        let in_memory = url.contains(":memory:") || url.contains("mode=memory");
+        let pool = if in_memory {
+            SqlitePoolOptions::new()
+                .max_connections(1)
+                .min_connections(1)
+                .idle_timeout(None)
+                .max_lifetime(None)
+        } else {
+            SqlitePoolOptions::new().max_connections(4)
+        }
+        .connect_with(options)
+        .await?;
         sqlx::migrate!("./migrations").run(&pool).await?;
         Ok(Store { pool })
     }
@@ -482,6 +492,28 @@ mod tests {
             .unwrap();
         assert_eq!(journal, "wal");
         store.close().await;
+    }
+
+    #[tokio::test]
+    async fn an_in_memory_store_keeps_its_data() {
+        let store = Store::open("sqlite::memory:").await.unwrap();
+        let created = store
+            .create_puzzle(NewPuzzle {
+                game: Game::Geography,
+                vertex_count: 2,
+                edges: &[0, 1],
+                start: 0,
+                black: None,
+                white: None,
+                title: "t",
+                author: "",
+                canonical_hash: "h",
+                request_id: None,
+            })
+            .await
+            .unwrap();
+        assert_eq!(store.get_puzzle(&created.id).await.unwrap(), created);
+        assert!(is_well_formed_id(&created.id));
     }
 
     #[tokio::test]
