@@ -525,3 +525,83 @@ async fn a_title_that_is_not_utf8_is_invalid_argument() {
     assert!(status.message().contains("UTF-8"), "{}", status.message());
     still_healthy(&mut app).await;
 }
+
+/// One unary call over plain HTTP/2, with no client-side deadline handling,
+/// so the test sees the status the server itself sent.
+async fn raw_unary(addr: &str, path: &str, message: Vec<u8>, timeout: &str) -> (String, String) {
+    let tcp = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let (client, connection) = h2::client::handshake(tcp).await.unwrap();
+    tokio::spawn(connection);
+    let mut client = client.ready().await.unwrap();
+    let request = http::Request::post(format!("http://{addr}{path}"))
+        .header("content-type", "application/grpc")
+        .header("te", "trailers")
+        .header("grpc-timeout", timeout)
+        .body(())
+        .unwrap();
+    let (response, mut send) = client.send_request(request, false).unwrap();
+    let mut frame = vec![0u8];
+    frame.extend((message.len() as u32).to_be_bytes());
+    frame.extend(message);
+    send.send_data(frame.into(), true).unwrap();
+    let response = response.await.unwrap();
+    let status = |h: &http::HeaderMap| {
+        h.get("grpc-status").map(|s| {
+            (
+                s.to_str().unwrap().to_owned(),
+                h.get("grpc-message")
+                    .map(|m| m.to_str().unwrap().to_owned())
+                    .unwrap_or_default(),
+            )
+        })
+    };
+    if let Some(found) = status(response.headers()) {
+        return found;
+    }
+    let mut body = response.into_body();
+    while let Some(data) = body.data().await {
+        data.unwrap();
+    }
+    let trailers = body.trailers().await.unwrap().expect("trailers");
+    status(&trailers).expect("a grpc-status")
+}
+
+/// What the server itself answers when the deadline passes during the solve
+/// (no client library in between): DEADLINE_EXCEEDED.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_server_answers_deadline_exceeded() {
+    use prost::Message as _;
+    let mut app = spawn_app().await;
+    let n = 200_000;
+    let edges = random_graph(n, 400_000, 13);
+    let created = app
+        .client
+        .create_puzzle(create_request(geography(n, &edges, 0)))
+        .await
+        .unwrap()
+        .into_inner();
+    let request = proto::SolvePuzzleRequest {
+        name: created.name,
+        ..Default::default()
+    };
+    let (code, message) = raw_unary(
+        &app.addr(),
+        "/puzzled.v1.PuzzleService/SolvePuzzle",
+        request.encode_to_vec(),
+        "50m",
+    )
+    .await;
+    assert_eq!(
+        code,
+        (Code::DeadlineExceeded as i32).to_string(),
+        "{message}"
+    );
+    assert!(message.contains("deadline"), "{message}");
+    let ok = app
+        .client
+        .solve(solve_request(geography(3, &[0, 1, 1, 2], 0)))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(ok.winner, proto::Player::Second as i32);
+}
