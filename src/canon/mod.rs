@@ -123,8 +123,8 @@ mod tests {
                 author: String::new(),
             },
             Limits {
-                max_vertices: 100,
-                max_edges: 100,
+                max_vertices: 1000,
+                max_edges: 1000,
             },
         )
         .unwrap()
@@ -137,6 +137,39 @@ mod tests {
         assert_eq!(a, b);
         assert!(a.hash.starts_with("sorted-edges-v1:"));
         assert_eq!(a.hash.len(), "sorted-edges-v1:".len() + 64);
+    }
+
+    proptest::proptest! {
+        /// Any order and orientation of the same edge set hashes alike.
+        #[test]
+        fn hash_ignores_edge_order_and_direction(
+            n in 2u32..30,
+            raw_edges in proptest::collection::vec((0u32..30, 0u32..30), 0..60),
+            flips in proptest::collection::vec(proptest::bool::ANY, 60),
+            rotation in 0usize..60,
+        ) {
+            let mut seen = std::collections::BTreeSet::new();
+            let pairs: Vec<(u32, u32)> = raw_edges
+                .into_iter()
+                .map(|(u, v)| (u % n, v % n))
+                .filter(|&(u, v)| u != v && seen.insert((u.min(v), u.max(v))))
+                .collect();
+            let flat: Vec<u32> = pairs.iter().flat_map(|&(u, v)| [u, v]).collect();
+            let mut other = pairs.clone();
+            if !other.is_empty() {
+                let k = rotation % other.len();
+                other.rotate_left(k);
+                other.reverse();
+            }
+            let other: Vec<u32> = other
+                .iter()
+                .zip(&flips)
+                .flat_map(|(&(u, v), &flip)| if flip { [v, u] } else { [u, v] })
+                .collect();
+            let a = canonicalize(&spec(Game::Geography, n.into(), &flat, 0));
+            let b = canonicalize(&spec(Game::Geography, n.into(), &other, 0));
+            proptest::prop_assert_eq!(a, b);
+        }
     }
 
     #[test]

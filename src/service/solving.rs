@@ -171,7 +171,7 @@ impl Solver {
             let fresh = entry.is_fresh();
             let value = entry.into_value();
             // Canonical graph == the spec's graph while labelling is identity.
-            if fresh || !canonical.labelling.is_identity() || value.verdict.fits(spec.graph()) {
+            if fresh || !canonical.labelling.is_identity() || fits(&value, spec).await? {
                 return Ok((value, fresh));
             }
             tracing::warn!(key, "cached verdict does not fit its graph; solving again");
@@ -320,6 +320,17 @@ impl Drop for InFlightGuard {
             .unwrap_or_else(|e| e.into_inner())
             .remove(&self.key);
     }
+}
+
+/// Whether a cached verdict fits the request's graph; on the blocking pool
+/// when the graph is big enough for the check to take a while.
+async fn fits(entry: &Arc<Entry>, spec: &Arc<Spec>) -> Result<bool, ApiError> {
+    const INLINE_EDGES: usize = 100_000;
+    if spec.graph().edge_count() < INLINE_EDGES {
+        return Ok(entry.verdict.fits(spec.graph()));
+    }
+    let (entry, spec) = (entry.clone(), spec.clone());
+    off_runtime(move || entry.verdict.fits(spec.graph())).await
 }
 
 /// Runs CPU work that scales with the input (validation, canonical forms)
