@@ -211,6 +211,8 @@ fn reflection() -> tonic_reflection::server::Builder<'static> {
     tonic_reflection::server::Builder::configure()
         .register_encoded_file_descriptor_set(FILE_DESCRIPTOR_SET)
         .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
+        // google.rpc.BadRequest, ErrorInfo, …: lets grpcurl print error details.
+        .register_encoded_file_descriptor_set(tonic_types::pb::FILE_DESCRIPTOR_SET)
 }
 
 /// Asks the server at `addr` (e.g. `http://127.0.0.1:50051`) whether the

@@ -127,3 +127,35 @@ async fn the_readme_recipes_work_with_grpcurl() {
         }
     }
 }
+
+/// The README's error example: grpcurl prints the code, the message and
+/// the decoded google.rpc details (reflection serves their descriptors).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_readme_error_example_shows_decoded_details() {
+    if !grpcurl_available() {
+        return;
+    }
+    let app = spawn_app().await;
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let line = readme
+        .lines()
+        .find_map(|l| l.strip_prefix("$ grpcurl "))
+        .expect("a console example in the README");
+    let command = format!("grpcurl {line}").replace("localhost:50051", &app.addr());
+    let out = Command::new("sh").arg("-c").arg(&command).output().unwrap();
+    assert!(!out.status.success());
+    let printed =
+        String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout);
+    for expected in [
+        "Code: InvalidArgument",
+        "spec.graph.edges[3]: edge 1 (edges[3]): vertex 5 out of range 0..3",
+        "\"reason\":\"VERTEX_OUT_OF_RANGE\"",
+        "google.rpc.BadRequest\",\"fieldViolations\"",
+    ] {
+        assert!(
+            printed.contains(expected),
+            "{expected:?} missing from {printed}"
+        );
+    }
+}
