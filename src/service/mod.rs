@@ -83,7 +83,8 @@ impl Application {
 
     /// Serves until SIGINT or SIGTERM.
     pub async fn run_until_stopped(self) -> anyhow::Result<()> {
-        self.run_until(shutdown_signal()).await
+        let signal = shutdown_signal().context("installing signal handlers")?;
+        self.run_until(signal).await
     }
 
     /// Serves until `shutdown` resolves; then reports NOT_SERVING, lets
@@ -152,6 +153,9 @@ impl Application {
             config.database_url
         );
         let server = Server::builder()
+            .layer(tower::util::MapRequestLayer::new(
+                stamp_arrival::<tonic::body::Body>,
+            ))
             .layer(tower::util::MapResponseLayer::new(
                 oversize_is_resource_exhausted::<tonic::body::Body>,
             ))
@@ -182,6 +186,18 @@ impl Application {
         tracing::info!("store closed");
         served.context("serving")
     }
+}
+
+/// When a call arrived, before its message was read and decoded: the
+/// client's deadline counts from here, as the transport's own timer does.
+#[derive(Debug, Clone, Copy)]
+struct Arrival(Instant);
+
+fn stamp_arrival<B>(
+    mut request: tonic::codegen::http::Request<B>,
+) -> tonic::codegen::http::Request<B> {
+    request.extensions_mut().insert(Arrival(Instant::now()));
+    request
 }
 
 /// tonic answers a request over the message-size limit with OUT_OF_RANGE;
@@ -235,25 +251,27 @@ pub async fn health_check(addr: &str, timeout: Duration) -> anyhow::Result<bool>
     Ok(status == ServingStatus::Serving as i32)
 }
 
-/// Resolves on SIGINT (Ctrl-C) or SIGTERM.
-pub async fn shutdown_signal() {
-    let ctrl_c = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
+/// A future that resolves on SIGINT (Ctrl-C) or SIGTERM. The handlers are
+/// installed when this returns, so a signal that arrives any time after
+/// start-up is caught rather than killing the process.
+pub fn shutdown_signal() -> std::io::Result<impl Future<Output = ()> + Send + 'static> {
     #[cfg(unix)]
-    let term = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut s) => {
-                s.recv().await;
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        let mut interrupt = signal(SignalKind::interrupt())?;
+        let mut terminate = signal(SignalKind::terminate())?;
+        Ok(async move {
+            tokio::select! {
+                _ = interrupt.recv() => {},
+                _ = terminate.recv() => {},
             }
-            Err(_) => std::future::pending::<()>().await,
-        }
-    };
+        })
+    }
     #[cfg(not(unix))]
-    let term = std::future::pending::<()>();
-    tokio::select! {
-        _ = ctrl_c => {},
-        _ = term => {},
+    {
+        Ok(async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
     }
 }
 
@@ -265,9 +283,14 @@ pub struct PuzzleApi {
     admin_token: Option<String>,
 }
 
-/// The client's deadline (`grpc-timeout`), taken a little early so the
-/// handler answers DEADLINE_EXCEEDED before the transport cancels the call.
+/// The client's deadline (`grpc-timeout`), counted from the call's arrival
+/// and taken a little early, so the handler answers DEADLINE_EXCEEDED before
+/// the transport's timer cancels the call.
 fn deadline<T>(request: &Request<T>) -> Option<Instant> {
+    let arrival = request
+        .extensions()
+        .get::<Arrival>()
+        .map_or_else(Instant::now, |a| a.0);
     let value = request.metadata().get("grpc-timeout")?.to_str().ok()?;
     let (digits, unit) = value.split_at(value.len().checked_sub(1)?);
     let amount: u64 = digits.parse().ok()?;
@@ -281,7 +304,7 @@ fn deadline<T>(request: &Request<T>) -> Option<Instant> {
         _ => return None,
     };
     let margin = (timeout / 20).clamp(Duration::from_millis(5), Duration::from_millis(50));
-    Instant::now().checked_add(timeout.saturating_sub(margin))
+    arrival.checked_add(timeout.saturating_sub(margin))
 }
 
 /// Fails once `deadline` has passed. Checked after each synchronous phase:
