@@ -370,3 +370,50 @@ pub mod page_token {
         Ok(Some(before))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn page_tokens_round_trip_and_remember_their_filter() {
+        let token = page_token::encode(42, Some(Game::TreePaint));
+        assert_eq!(
+            page_token::decode(&token, Some(Game::TreePaint)),
+            Ok(Some(42))
+        );
+        assert!(page_token::decode(&token, None).is_err());
+        assert!(page_token::decode(&token, Some(Game::Geography)).is_err());
+        assert_eq!(page_token::decode("", None), Ok(None));
+        let all = page_token::encode(7, None);
+        assert_eq!(page_token::decode(&all, None), Ok(Some(7)));
+        for bad in ["x", "7031", "é", &"ab".repeat(200)] {
+            assert!(page_token::decode(bad, None).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn names_must_be_puzzle_names_with_well_formed_ids() {
+        assert_eq!(
+            id_from_name("puzzles/0123456789abcdef0123", "name"),
+            Ok("0123456789abcdef0123")
+        );
+        for bad in [
+            "",
+            "puzzles/",
+            "puzzles/ABCDEF0123456789abcd",
+            "games/0123456789abcdef0123",
+        ] {
+            assert!(id_from_name(bad, "name").is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn unknown_and_unset_games_are_rejected() {
+        assert_eq!(game_from_proto(1, "g"), Ok(Game::Geography));
+        assert!(game_from_proto(0, "g").is_err());
+        assert!(game_from_proto(4, "g").is_err());
+        assert_eq!(game_filter_from_proto(0, "g"), Ok(None));
+        assert!(game_filter_from_proto(-1, "g").is_err());
+    }
+}
