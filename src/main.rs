@@ -26,6 +26,25 @@ struct Cli {
 enum Command {
     /// Solve the puzzle in a graph file and print the verdict and its evidence.
     Solve(SolveArgs),
+    /// Run the gRPC service.
+    Serve(puzzled::config::Config),
+    /// Ask a running service whether it is SERVING (exit 0) or not (exit 1),
+    /// through the gRPC health service; for container health checks.
+    Healthcheck(HealthcheckArgs),
+}
+
+#[derive(clap::Args)]
+struct HealthcheckArgs {
+    /// The service's address.
+    #[arg(
+        long,
+        env = "PUZZLED_HEALTHCHECK_ADDR",
+        default_value = "http://127.0.0.1:50051"
+    )]
+    addr: String,
+    /// Give up after this many seconds.
+    #[arg(long, default_value_t = 3)]
+    timeout_secs: u64,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -74,6 +93,8 @@ struct SolveArgs {
 fn main() -> std::process::ExitCode {
     let result = match Cli::parse().command {
         Command::Solve(args) => solve(args),
+        Command::Serve(config) => serve(config),
+        Command::Healthcheck(args) => healthcheck(args),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,
@@ -81,6 +102,38 @@ fn main() -> std::process::ExitCode {
             eprintln!("error: {error:#}");
             std::process::ExitCode::FAILURE
         }
+    }
+}
+
+fn serve(config: puzzled::config::Config) -> Result<()> {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("PUZZLED_LOG")
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .with_target(false)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stdout()))
+        .init();
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?
+        .block_on(async {
+            let app = puzzled::service::Application::build(config).await?;
+            app.run_until_stopped().await
+        })
+}
+
+fn healthcheck(args: HealthcheckArgs) -> Result<()> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    let timeout = std::time::Duration::from_secs(args.timeout_secs);
+    let serving = runtime.block_on(puzzled::service::health_check(&args.addr, timeout))?;
+    if serving {
+        println!("SERVING");
+        Ok(())
+    } else {
+        bail!("{} is not serving", args.addr)
     }
 }
 

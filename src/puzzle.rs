@@ -1,0 +1,684 @@
+//! The product's domain: a validated puzzle specification and a verdict with
+//! its evidence. No proto and no SQL types here; `service` converts from the
+//! wire, `store` persists, `canon` hashes.
+
+use std::time::{Duration, SystemTime};
+
+use serde::{Deserialize, Serialize};
+
+use crate::solver::Player;
+use crate::solver::graph::{Graph, GraphError, Vertex, VertexFieldError, check_vertex};
+
+/// The three games (GAMES.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Game {
+    Geography,
+    BipartiteEdge,
+    TreePaint,
+}
+
+impl Game {
+    /// The stable name used in the store and in canonical hashes.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Game::Geography => "geography",
+            Game::BipartiteEdge => "bipartite_edge",
+            Game::TreePaint => "tree_paint",
+        }
+    }
+
+    /// Inverse of [`Game::as_str`].
+    pub fn from_name(name: &str) -> Option<Game> {
+        [Game::Geography, Game::BipartiteEdge, Game::TreePaint]
+            .into_iter()
+            .find(|g| g.as_str() == name)
+    }
+
+    /// The fewest vertices a puzzle of this game may have.
+    pub fn min_vertices(self) -> u64 {
+        match self {
+            Game::Geography | Game::BipartiteEdge => 1,
+            Game::TreePaint => 2,
+        }
+    }
+}
+
+/// Longest accepted title, in characters.
+pub const MAX_TITLE_CHARS: usize = 200;
+/// Longest accepted author, in characters.
+pub const MAX_AUTHOR_CHARS: usize = 100;
+
+/// Size limits checked before any graph is allocated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    pub max_vertices: u64,
+    pub max_edges: u64,
+}
+
+/// The unvalidated parts of a puzzle, as they arrive.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RawSpec {
+    pub game: Game,
+    pub vertex_count: u64,
+    pub edges: Vec<u32>,
+    pub start: u32,
+    pub black: Option<u32>,
+    pub white: Option<u32>,
+    pub title: String,
+    pub author: String,
+}
+
+/// A puzzle that passed every check of its game: the graph is simple, the
+/// distinguished vertices exist, an edge-game graph is bipartite, a painting
+/// graph is a tree. Only [`Spec::validate`] makes one.
+#[derive(Debug, Clone)]
+pub struct Spec {
+    raw: RawSpec,
+    graph: Graph,
+}
+
+/// Why a puzzle specification is rejected. `field` paths are relative to the
+/// `PuzzleSpec` message (the service adds the request's prefix).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SpecError {
+    #[error("graph.vertex_count: {game} needs at least {need} vertices, got {got}")]
+    TooFewVertices {
+        game: &'static str,
+        need: u64,
+        got: u64,
+    },
+    #[error("{field}: {value} {what} is over the limit of {limit} (max_{what})")]
+    OverLimit {
+        field: &'static str,
+        /// What is counted: "vertices" or "edges".
+        what: &'static str,
+        value: u64,
+        limit: u64,
+    },
+    #[error("{0}")]
+    Graph(#[from] GraphError),
+    #[error("{0}")]
+    Vertex(#[from] VertexFieldError),
+    #[error("white: black and white are both vertex {0}; they must differ")]
+    SameBlackWhite(u32),
+    #[error("{field}: only {game} puzzles use this field")]
+    FieldNotForGame {
+        field: &'static str,
+        game: &'static str,
+    },
+    #[error("graph has an odd cycle through vertices {}", join_vertices(.cycle))]
+    OddCycle { cycle: Vec<Vertex> },
+    #[error("tree paint needs a tree: {vertices} vertices but {edges} edges")]
+    TreeEdgeCount { vertices: u64, edges: u64 },
+    #[error(
+        "tree paint needs a tree: the graph is not connected (vertex {unreached} cannot be reached from vertex 0)"
+    )]
+    TreeDisconnected { unreached: Vertex },
+    #[error("{field}: {chars} characters is more than the limit of {limit}")]
+    TextTooLong {
+        field: &'static str,
+        chars: usize,
+        limit: usize,
+    },
+}
+
+fn join_vertices(vs: &[Vertex]) -> String {
+    vs.iter()
+        .map(|v| v.to_string())
+        .collect::<Vec<_>>()
+        .join("-")
+}
+
+impl SpecError {
+    /// The offending field, relative to `PuzzleSpec`.
+    pub fn field(&self) -> String {
+        match self {
+            SpecError::TooFewVertices { .. } => "graph.vertex_count".into(),
+            SpecError::OverLimit { field, .. } => (*field).into(),
+            SpecError::Graph(e) => match e {
+                GraphError::VertexOutOfRange { entry, .. } => format!("graph.edges[{entry}]"),
+                GraphError::SelfLoop { edge, .. } => {
+                    format!("graph.edges[{}]", 2 * edge)
+                }
+                GraphError::DuplicateEdge { second, .. } => format!("graph.edges[{}]", 2 * second),
+                GraphError::TooManyVertices { .. } => "graph.vertex_count".into(),
+                GraphError::OddEdgeList { .. } | GraphError::TooManyEdges { .. } => {
+                    "graph.edges".into()
+                }
+            },
+            SpecError::Vertex(e) => e.field.into(),
+            SpecError::SameBlackWhite(_) => "white".into(),
+            SpecError::FieldNotForGame { field, .. } => (*field).into(),
+            SpecError::OddCycle { .. }
+            | SpecError::TreeEdgeCount { .. }
+            | SpecError::TreeDisconnected { .. } => "graph.edges".into(),
+            SpecError::TextTooLong { field, .. } => (*field).into(),
+        }
+    }
+
+    /// A stable UPPER_SNAKE reason programs can branch on (AIP-193).
+    pub fn reason(&self) -> &'static str {
+        match self {
+            SpecError::TooFewVertices { .. } => "TOO_FEW_VERTICES",
+            SpecError::OverLimit { .. } => "LIMIT_EXCEEDED",
+            SpecError::Graph(e) => match e {
+                GraphError::OddEdgeList { .. } => "ODD_EDGE_LIST",
+                GraphError::VertexOutOfRange { .. } => "VERTEX_OUT_OF_RANGE",
+                GraphError::SelfLoop { .. } => "SELF_LOOP",
+                GraphError::DuplicateEdge { .. } => "DUPLICATE_EDGE",
+                GraphError::TooManyVertices { .. } | GraphError::TooManyEdges { .. } => {
+                    "LIMIT_EXCEEDED"
+                }
+            },
+            SpecError::Vertex(_) => "VERTEX_OUT_OF_RANGE",
+            SpecError::SameBlackWhite(_) => "SAME_BLACK_AND_WHITE",
+            SpecError::FieldNotForGame { .. } => "FIELD_NOT_FOR_GAME",
+            SpecError::OddCycle { .. } => "ODD_CYCLE",
+            SpecError::TreeEdgeCount { .. } | SpecError::TreeDisconnected { .. } => "NOT_A_TREE",
+            SpecError::TextTooLong { .. } => "TEXT_TOO_LONG",
+        }
+    }
+
+    /// Whether the input was well-formed but too big for this server.
+    pub fn is_limit(&self) -> bool {
+        self.reason() == "LIMIT_EXCEEDED"
+    }
+}
+
+impl Spec {
+    /// Checks `raw` against `limits` (before allocating anything sized by the
+    /// input) and against the rules of its game.
+    pub fn validate(raw: RawSpec, limits: Limits) -> Result<Spec, SpecError> {
+        let RawSpec {
+            game,
+            vertex_count,
+            ref edges,
+            start,
+            black,
+            white,
+            ref title,
+            ref author,
+        } = raw;
+        for (field, text, limit) in [
+            ("title", title, MAX_TITLE_CHARS),
+            ("author", author, MAX_AUTHOR_CHARS),
+        ] {
+            let chars = text.chars().count();
+            if chars > limit {
+                return Err(SpecError::TextTooLong {
+                    field,
+                    chars,
+                    limit,
+                });
+            }
+        }
+        if vertex_count > limits.max_vertices {
+            return Err(SpecError::OverLimit {
+                field: "graph.vertex_count",
+                what: "vertices",
+                value: vertex_count,
+                limit: limits.max_vertices,
+            });
+        }
+        let edge_count = edges.len() as u64 / 2;
+        if edge_count > limits.max_edges {
+            return Err(SpecError::OverLimit {
+                field: "graph.edges",
+                what: "edges",
+                value: edge_count,
+                limit: limits.max_edges,
+            });
+        }
+        if vertex_count < game.min_vertices() {
+            return Err(SpecError::TooFewVertices {
+                game: game.as_str(),
+                need: game.min_vertices(),
+                got: vertex_count,
+            });
+        }
+        if game != Game::Geography && start != 0 {
+            return Err(SpecError::FieldNotForGame {
+                field: "start",
+                game: Game::Geography.as_str(),
+            });
+        }
+        if game != Game::TreePaint {
+            for (field, value) in [("black", black), ("white", white)] {
+                if value.is_some() {
+                    return Err(SpecError::FieldNotForGame {
+                        field,
+                        game: Game::TreePaint.as_str(),
+                    });
+                }
+            }
+        }
+        let graph = Graph::from_flat_edges(vertex_count, edges)?;
+        let n = graph.vertex_count();
+        match game {
+            Game::Geography => {
+                check_vertex("start", start.into(), n)?;
+            }
+            Game::BipartiteEdge => {
+                if let Some(cycle) = odd_cycle(&graph) {
+                    return Err(SpecError::OddCycle { cycle });
+                }
+            }
+            Game::TreePaint => {
+                let b = check_vertex("black", black.unwrap_or(0).into(), n)?;
+                let w = check_vertex("white", white.unwrap_or(n as u32 - 1).into(), n)?;
+                if b == w {
+                    return Err(SpecError::SameBlackWhite(b));
+                }
+                if graph.edge_count() + 1 != n {
+                    return Err(SpecError::TreeEdgeCount {
+                        vertices: n as u64,
+                        edges: graph.edge_count() as u64,
+                    });
+                }
+                if let Some(unreached) = unreachable_from_zero(&graph) {
+                    return Err(SpecError::TreeDisconnected { unreached });
+                }
+            }
+        }
+        Ok(Spec { raw, graph })
+    }
+
+    pub fn raw(&self) -> &RawSpec {
+        &self.raw
+    }
+
+    pub fn game(&self) -> Game {
+        self.raw.game
+    }
+
+    pub fn graph(&self) -> &Graph {
+        &self.graph
+    }
+
+    /// The distinguished vertices of the game, defaults applied: geography
+    /// `[start]`, edge game `[]`, painting `[black, white]`.
+    pub fn distinguished(&self) -> Vec<Vertex> {
+        let n = self.graph.vertex_count() as u32;
+        match self.raw.game {
+            Game::Geography => vec![self.raw.start],
+            Game::BipartiteEdge => vec![],
+            Game::TreePaint => vec![self.raw.black.unwrap_or(0), self.raw.white.unwrap_or(n - 1)],
+        }
+    }
+}
+
+/// One odd cycle of `graph` (as a closed vertex sequence without repeating
+/// the first vertex), or `None` when the graph is bipartite. BFS 2-colouring:
+/// an edge inside one colour class closes an odd cycle through the BFS tree.
+fn odd_cycle(graph: &Graph) -> Option<Vec<Vertex>> {
+    const NONE: u32 = u32::MAX;
+    let n = graph.vertex_count();
+    let mut colour = vec![u8::MAX; n];
+    let mut parent = vec![NONE; n];
+    let mut depth = vec![0u32; n];
+    let mut queue = std::collections::VecDeque::new();
+    for root in 0..n as Vertex {
+        if colour[root as usize] != u8::MAX {
+            continue;
+        }
+        colour[root as usize] = 0;
+        queue.push_back(root);
+        while let Some(u) = queue.pop_front() {
+            for &v in graph.neighbors(u) {
+                if colour[v as usize] == u8::MAX {
+                    colour[v as usize] = 1 - colour[u as usize];
+                    parent[v as usize] = u;
+                    depth[v as usize] = depth[u as usize] + 1;
+                    queue.push_back(v);
+                } else if colour[v as usize] == colour[u as usize] {
+                    // Walk both ends up to their lowest common ancestor.
+                    let (mut a, mut b) = (u, v);
+                    let (mut left, mut right) = (vec![a], vec![b]);
+                    while depth[a as usize] > depth[b as usize] {
+                        a = parent[a as usize];
+                        left.push(a);
+                    }
+                    while depth[b as usize] > depth[a as usize] {
+                        b = parent[b as usize];
+                        right.push(b);
+                    }
+                    while a != b {
+                        a = parent[a as usize];
+                        b = parent[b as usize];
+                        left.push(a);
+                        right.push(b);
+                    }
+                    right.pop();
+                    left.extend(right.into_iter().rev());
+                    return Some(left);
+                }
+            }
+        }
+    }
+    None
+}
+
+/// The smallest vertex that vertex 0 cannot reach, if any.
+fn unreachable_from_zero(graph: &Graph) -> Option<Vertex> {
+    let n = graph.vertex_count();
+    let mut seen = vec![false; n];
+    let mut stack = vec![0 as Vertex];
+    seen[0] = true;
+    while let Some(u) = stack.pop() {
+        for &v in graph.neighbors(u) {
+            if !seen[v as usize] {
+                seen[v as usize] = true;
+                stack.push(v);
+            }
+        }
+    }
+    seen.iter().position(|&s| !s).map(|v| v as Vertex)
+}
+
+/// What to compute beyond the verdict.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct SolveOptions {
+    pub all_starts: bool,
+    pub winning_moves: bool,
+}
+
+/// A move of any game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Move {
+    Vertex(Vertex),
+    Edge(Vertex, Vertex),
+}
+
+/// Every winning first move and whether there is exactly one.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WinningMoves {
+    /// Every winning move when `complete`, else one example per class.
+    pub moves: Vec<Move>,
+    pub unique: bool,
+    /// The exact number of winning moves.
+    pub count: u64,
+    pub complete: bool,
+}
+
+/// A class of winning edge-game moves: its name, size and one example.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EdgeClass {
+    pub class: String,
+    pub edge_count: u64,
+    pub example: (Vertex, Vertex),
+}
+
+/// The evidence behind a verdict, in one labelling (canonical labels in the
+/// cache and store, the request's labels in replies).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "game", rename_all = "snake_case")]
+pub enum Evidence {
+    Geography {
+        matching: Vec<(Vertex, Vertex)>,
+        barrier: Vec<Vertex>,
+        start_barrier: Option<Vec<Vertex>>,
+        second_player_starts: Option<Vec<Vertex>>,
+    },
+    BipartiteEdge {
+        n: u64,
+        m: u64,
+        x: u64,
+        iso: u64,
+        oo: u64,
+        eo: u64,
+        ee: u64,
+        winning_move: Option<(Vertex, Vertex)>,
+        winning_move_classes: Option<Vec<EdgeClass>>,
+    },
+    TreePaint {
+        black_count: u64,
+        white_count: u64,
+        winning_move: Option<Vertex>,
+    },
+}
+
+/// A verdict as the solver produced it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Verdict {
+    pub winner: Player,
+    pub evidence: Evidence,
+    pub winning_moves: Option<WinningMoves>,
+    pub solver_version: String,
+    pub solve_time: SystemTime,
+    pub solve_duration: Duration,
+}
+
+impl Verdict {
+    /// The same verdict with every vertex renamed by `f` (sets re-sorted,
+    /// matching pairs normalised to `u < v` and sorted).
+    pub fn relabel(&self, f: impl Fn(Vertex) -> Vertex) -> Verdict {
+        let set = |vs: &Vec<Vertex>| {
+            let mut out: Vec<Vertex> = vs.iter().map(|&v| f(v)).collect();
+            out.sort_unstable();
+            out
+        };
+        let pair = |(u, v): (Vertex, Vertex)| {
+            let (a, b) = (f(u), f(v));
+            (a.min(b), a.max(b))
+        };
+        let evidence = match &self.evidence {
+            Evidence::Geography {
+                matching,
+                barrier,
+                start_barrier,
+                second_player_starts,
+            } => {
+                let mut matching: Vec<_> = matching.iter().map(|&p| pair(p)).collect();
+                matching.sort_unstable();
+                Evidence::Geography {
+                    matching,
+                    barrier: set(barrier),
+                    start_barrier: start_barrier.as_ref().map(set),
+                    second_player_starts: second_player_starts.as_ref().map(set),
+                }
+            }
+            Evidence::BipartiteEdge {
+                n,
+                m,
+                x,
+                iso,
+                oo,
+                eo,
+                ee,
+                winning_move,
+                winning_move_classes,
+            } => Evidence::BipartiteEdge {
+                n: *n,
+                m: *m,
+                x: *x,
+                iso: *iso,
+                oo: *oo,
+                eo: *eo,
+                ee: *ee,
+                winning_move: winning_move.map(pair),
+                winning_move_classes: winning_move_classes.as_ref().map(|classes| {
+                    classes
+                        .iter()
+                        .map(|c| EdgeClass {
+                            class: c.class.clone(),
+                            edge_count: c.edge_count,
+                            example: pair(c.example),
+                        })
+                        .collect()
+                }),
+            },
+            Evidence::TreePaint {
+                black_count,
+                white_count,
+                winning_move,
+            } => Evidence::TreePaint {
+                black_count: *black_count,
+                white_count: *white_count,
+                winning_move: winning_move.map(&f),
+            },
+        };
+        let winning_moves = self.winning_moves.as_ref().map(|w| {
+            let mut moves: Vec<Move> = w
+                .moves
+                .iter()
+                .map(|m| match *m {
+                    Move::Vertex(v) => Move::Vertex(f(v)),
+                    Move::Edge(u, v) => {
+                        let (a, b) = pair((u, v));
+                        Move::Edge(a, b)
+                    }
+                })
+                .collect();
+            moves.sort_unstable_by_key(|m| match *m {
+                Move::Vertex(v) => (v, 0),
+                Move::Edge(u, v) => (u, v),
+            });
+            WinningMoves {
+                moves,
+                unique: w.unique,
+                count: w.count,
+                complete: w.complete,
+            }
+        });
+        Verdict {
+            evidence,
+            winning_moves,
+            solver_version: self.solver_version.clone(),
+            ..*self
+        }
+    }
+
+    /// A cheap consistency check of evidence read back from a cache against
+    /// the graph it claims to be about: every vertex in range, the matching a
+    /// set of disjoint edges of `graph`, counts and moves that fit. It is not
+    /// a proof of the verdict; it catches a cache entry for another graph.
+    pub fn fits(&self, graph: &Graph) -> bool {
+        let n = graph.vertex_count();
+        let in_range = |v: Vertex| (v as usize) < n;
+        let all_in_range = |vs: &[Vertex]| vs.iter().all(|&v| in_range(v));
+        let evidence_ok = match &self.evidence {
+            Evidence::Geography {
+                matching,
+                barrier,
+                start_barrier,
+                second_player_starts,
+            } => {
+                let mut used = vec![false; n];
+                matching.iter().all(|&(u, v)| {
+                    in_range(u)
+                        && in_range(v)
+                        && graph.has_edge(u, v)
+                        && !std::mem::replace(&mut used[u as usize], true)
+                        && !std::mem::replace(&mut used[v as usize], true)
+                }) && all_in_range(barrier)
+                    && start_barrier.as_deref().is_none_or(all_in_range)
+                    && second_player_starts.as_deref().is_none_or(all_in_range)
+            }
+            Evidence::BipartiteEdge {
+                n: count_n,
+                m,
+                winning_move,
+                winning_move_classes,
+                ..
+            } => {
+                let new_edge = |(u, v): (Vertex, Vertex)| {
+                    in_range(u) && in_range(v) && u != v && !graph.has_edge(u, v)
+                };
+                *count_n == n as u64
+                    && *m == graph.edge_count() as u64
+                    && winning_move.is_none_or(new_edge)
+                    && winning_move_classes
+                        .as_deref()
+                        .is_none_or(|cs| cs.iter().all(|c| new_edge(c.example)))
+            }
+            Evidence::TreePaint {
+                black_count,
+                white_count,
+                winning_move,
+            } => black_count + white_count == n as u64 && winning_move.is_none_or(in_range),
+        };
+        let moves_ok = self.winning_moves.as_ref().is_none_or(|w| {
+            w.moves.iter().all(|m| match *m {
+                Move::Vertex(v) => in_range(v),
+                Move::Edge(u, v) => in_range(u) && in_range(v),
+            })
+        });
+        evidence_ok && moves_ok
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn raw(game: Game, n: u64, edges: &[u32]) -> RawSpec {
+        RawSpec {
+            game,
+            vertex_count: n,
+            edges: edges.to_vec(),
+            start: 0,
+            black: None,
+            white: None,
+            title: String::new(),
+            author: String::new(),
+        }
+    }
+
+    const LIMITS: Limits = Limits {
+        max_vertices: 100,
+        max_edges: 100,
+    };
+
+    #[test]
+    fn odd_cycle_is_listed() {
+        let err = Spec::validate(
+            raw(
+                Game::BipartiteEdge,
+                6,
+                &[0, 1, 1, 2, 2, 3, 3, 4, 4, 0, 4, 5],
+            ),
+            LIMITS,
+        )
+        .unwrap_err();
+        let SpecError::OddCycle { cycle } = &err else {
+            panic!("{err:?}")
+        };
+        assert_eq!(cycle.len() % 2, 1);
+        let mut sorted = cycle.clone();
+        sorted.sort();
+        assert_eq!(sorted, vec![0, 1, 2, 3, 4]);
+        assert!(
+            err.to_string()
+                .starts_with("graph has an odd cycle through vertices")
+        );
+    }
+
+    #[test]
+    fn even_cycles_are_bipartite() {
+        Spec::validate(
+            raw(Game::BipartiteEdge, 4, &[0, 1, 1, 2, 2, 3, 3, 0]),
+            LIMITS,
+        )
+        .unwrap();
+    }
+
+    #[test]
+    fn painting_needs_a_tree() {
+        let err = Spec::validate(raw(Game::TreePaint, 3, &[0, 1, 1, 2, 2, 0]), LIMITS).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "tree paint needs a tree: 3 vertices but 3 edges"
+        );
+        let err = Spec::validate(raw(Game::TreePaint, 4, &[0, 1, 1, 2, 2, 0]), LIMITS).unwrap_err();
+        assert_eq!(err.reason(), "NOT_A_TREE");
+        assert!(err.to_string().contains("not connected"));
+    }
+
+    #[test]
+    fn limits_come_before_allocation() {
+        let err = Spec::validate(raw(Game::Geography, 4_000_000_000, &[]), LIMITS).unwrap_err();
+        assert_eq!(err.field(), "graph.vertex_count");
+        assert!(err.is_limit());
+    }
+}

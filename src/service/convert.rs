@@ -1,0 +1,419 @@
+//! proto <-> domain, in one place. Every conversion destructures its message
+//! completely, so a new proto field fails the build until someone decides
+//! what it means.
+
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use super::error::ApiError;
+use super::proto;
+use crate::puzzle::{
+    EdgeClass, Evidence, Game, Limits, Move, RawSpec, Spec, Verdict, WinningMoves,
+};
+use crate::solver::Player;
+use crate::store::{PuzzleRecord, is_well_formed_id};
+
+/// The game of a request field; unset and unknown numbers are errors, never
+/// a default.
+pub fn game_from_proto(value: i32, field: &str) -> Result<Game, ApiError> {
+    match proto::Game::try_from(value) {
+        Ok(proto::Game::Geography) => Ok(Game::Geography),
+        Ok(proto::Game::BipartiteEdge) => Ok(Game::BipartiteEdge),
+        Ok(proto::Game::TreePaint) => Ok(Game::TreePaint),
+        Ok(proto::Game::Unspecified) => Err(ApiError::invalid(
+            field,
+            "GAME_UNSPECIFIED",
+            format!("{field} is required: GAME_GEOGRAPHY, GAME_BIPARTITE_EDGE or GAME_TREE_PAINT"),
+        )),
+        Err(_) => Err(ApiError::invalid(
+            field,
+            "UNKNOWN_GAME",
+            format!("{field}: {value} is not a game this server knows"),
+        )),
+    }
+}
+
+/// The game filter of a list request: unset lists all games.
+pub fn game_filter_from_proto(value: i32, field: &str) -> Result<Option<Game>, ApiError> {
+    if value == proto::Game::Unspecified as i32 {
+        Ok(None)
+    } else {
+        game_from_proto(value, field).map(Some)
+    }
+}
+
+pub fn game_to_proto(game: Game) -> proto::Game {
+    match game {
+        Game::Geography => proto::Game::Geography,
+        Game::BipartiteEdge => proto::Game::BipartiteEdge,
+        Game::TreePaint => proto::Game::TreePaint,
+    }
+}
+
+/// Validates a `PuzzleSpec` found at `prefix` (e.g. `"spec"` or
+/// `"puzzle.spec"`) into a domain [`Spec`].
+pub fn spec_from_proto(
+    spec: Option<proto::PuzzleSpec>,
+    prefix: &str,
+    limits: Limits,
+) -> Result<Spec, ApiError> {
+    let spec = spec.ok_or_else(|| ApiError::missing(prefix))?;
+    let proto::PuzzleSpec {
+        game,
+        graph,
+        start,
+        black,
+        white,
+        title,
+        author,
+    } = spec;
+    let game = game_from_proto(game, &format!("{prefix}.game"))?;
+    let proto::Graph {
+        vertex_count,
+        edges,
+    } = graph.unwrap_or_default();
+    let raw = RawSpec {
+        game,
+        vertex_count: vertex_count.into(),
+        edges,
+        start,
+        black,
+        white,
+        title,
+        author,
+    };
+    Spec::validate(raw, limits).map_err(|e| ApiError::from_spec(e, prefix))
+}
+
+/// The spec of a stored puzzle, validated again (without size limits: it
+/// passed the limits in force when it was stored).
+pub fn spec_from_record(record: &PuzzleRecord) -> Result<Spec, ApiError> {
+    let raw = raw_from_record(record);
+    Spec::validate(
+        raw,
+        Limits {
+            max_vertices: u64::MAX,
+            max_edges: u64::MAX,
+        },
+    )
+    .map_err(|e| {
+        tracing::error!(id = %record.id, error = %e, "stored puzzle no longer validates");
+        ApiError::internal("the stored puzzle is invalid; see the server log")
+    })
+}
+
+fn raw_from_record(record: &PuzzleRecord) -> RawSpec {
+    let PuzzleRecord {
+        seq: _,
+        id: _,
+        game,
+        vertex_count,
+        edges,
+        start,
+        black,
+        white,
+        title,
+        author,
+        canonical_hash: _,
+        create_time: _,
+        duplicate_of: _,
+    } = record;
+    RawSpec {
+        game: *game,
+        vertex_count: *vertex_count,
+        edges: edges.clone(),
+        start: *start,
+        black: *black,
+        white: *white,
+        title: title.clone(),
+        author: author.clone(),
+    }
+}
+
+pub fn puzzle_to_proto(record: PuzzleRecord) -> proto::Puzzle {
+    let PuzzleRecord {
+        seq: _,
+        id,
+        game,
+        vertex_count,
+        edges,
+        start,
+        black,
+        white,
+        title,
+        author,
+        canonical_hash,
+        create_time,
+        duplicate_of,
+    } = record;
+    proto::Puzzle {
+        name: format!("puzzles/{id}"),
+        spec: Some(proto::PuzzleSpec {
+            game: game_to_proto(game) as i32,
+            graph: Some(proto::Graph {
+                vertex_count: vertex_count as u32,
+                edges,
+            }),
+            start,
+            black,
+            white,
+            title,
+            author,
+        }),
+        canonical_hash,
+        duplicate_of: duplicate_of
+            .map(|d| format!("puzzles/{d}"))
+            .unwrap_or_default(),
+        create_time: Some(timestamp(create_time)),
+    }
+}
+
+/// The id in a resource name `puzzles/{id}`.
+pub fn id_from_name<'a>(name: &'a str, field: &str) -> Result<&'a str, ApiError> {
+    match name.strip_prefix("puzzles/") {
+        Some(id) if is_well_formed_id(id) => Ok(id),
+        _ => Err(ApiError::invalid(
+            field,
+            "MALFORMED_NAME",
+            format!("{field}: {name:?} is not a puzzle name (puzzles/ID, as CreatePuzzle returns)"),
+        )),
+    }
+}
+
+fn timestamp(t: SystemTime) -> prost_types::Timestamp {
+    let d = t.duration_since(UNIX_EPOCH).unwrap_or_default();
+    prost_types::Timestamp {
+        seconds: d.as_secs() as i64,
+        nanos: d.subsec_nanos() as i32,
+    }
+}
+
+fn duration(d: Duration) -> prost_types::Duration {
+    prost_types::Duration {
+        seconds: d.as_secs() as i64,
+        nanos: d.subsec_nanos() as i32,
+    }
+}
+
+fn player_to_proto(p: Player) -> proto::Player {
+    match p {
+        Player::First => proto::Player::First,
+        Player::Second => proto::Player::Second,
+    }
+}
+
+fn flatten(pairs: &[(u32, u32)]) -> Vec<u32> {
+    pairs.iter().flat_map(|&(u, v)| [u, v]).collect()
+}
+
+fn edge(u: u32, v: u32) -> proto::Edge {
+    proto::Edge { u, v }
+}
+
+fn move_to_proto(m: Move) -> proto::Move {
+    proto::Move {
+        r#move: Some(match m {
+            Move::Vertex(v) => proto::r#move::Move::Vertex(v),
+            Move::Edge(u, v) => proto::r#move::Move::Edge(edge(u, v)),
+        }),
+    }
+}
+
+/// A verdict, already in the request's labels, as the reply.
+pub fn solution_to_proto(
+    verdict: Verdict,
+    canonical_hash: String,
+    cached: bool,
+) -> proto::Solution {
+    let Verdict {
+        winner,
+        evidence,
+        winning_moves,
+        solver_version,
+        solve_time,
+        solve_duration,
+    } = verdict;
+    let detail = match evidence {
+        Evidence::Geography {
+            matching,
+            barrier,
+            start_barrier,
+            second_player_starts,
+        } => proto::solution::Detail::Geography(proto::GeographyEvidence {
+            matching_size: matching.len() as u32,
+            matching: flatten(&matching),
+            barrier,
+            start_barrier: start_barrier.map(|vertices| proto::VertexSet { vertices }),
+            second_player_starts: second_player_starts
+                .map(|vertices| proto::VertexSet { vertices }),
+        }),
+        Evidence::BipartiteEdge {
+            n,
+            m,
+            x,
+            iso,
+            oo,
+            eo,
+            ee,
+            winning_move,
+            winning_move_classes,
+        } => proto::solution::Detail::BipartiteEdge(proto::BipartiteEdgeEvidence {
+            vertex_count: n,
+            edge_count: m,
+            x,
+            iso,
+            oo,
+            eo,
+            ee,
+            winning_move: winning_move.map(|(u, v)| edge(u, v)),
+            winning_move_classes: winning_move_classes
+                .unwrap_or_default()
+                .into_iter()
+                .map(
+                    |EdgeClass {
+                         class,
+                         edge_count,
+                         example: (u, v),
+                     }| proto::WinningEdgeClass {
+                        class,
+                        edge_count,
+                        example: Some(edge(u, v)),
+                    },
+                )
+                .collect(),
+        }),
+        Evidence::TreePaint {
+            black_count,
+            white_count,
+            winning_move,
+        } => proto::solution::Detail::TreePaint(proto::TreePaintEvidence {
+            black_count,
+            white_count,
+            winning_move,
+        }),
+    };
+    proto::Solution {
+        winner: player_to_proto(winner) as i32,
+        canonical_hash,
+        cached,
+        solver_version,
+        solve_time: Some(timestamp(solve_time)),
+        solve_duration: Some(duration(solve_duration)),
+        detail: Some(detail),
+        winning_moves: winning_moves.map(
+            |WinningMoves {
+                 moves,
+                 unique,
+                 count,
+                 complete,
+             }| proto::WinningMoves {
+                moves: moves.into_iter().map(move_to_proto).collect(),
+                unique,
+                count,
+                complete,
+            },
+        ),
+    }
+}
+
+/// Page tokens: opaque to clients, they carry the position (`seq` to continue
+/// below) and the filter they were issued for, so a token used with another
+/// filter is refused instead of silently skipping puzzles.
+pub mod page_token {
+    use super::*;
+
+    const PREFIX: &str = "p1";
+
+    pub fn encode(before: i64, game: Option<Game>) -> String {
+        let plain = format!("{PREFIX}:{before}:{}", game.map_or("all", Game::as_str));
+        plain.bytes().map(|b| format!("{b:02x}")).collect()
+    }
+
+    /// The position in `token`, checked against the request's filter.
+    pub fn decode(token: &str, game: Option<Game>) -> Result<Option<i64>, ApiError> {
+        if token.is_empty() {
+            return Ok(None);
+        }
+        let malformed = || {
+            ApiError::invalid(
+                "page_token",
+                "MALFORMED_PAGE_TOKEN",
+                "page_token: not a token this server issued (pass next_page_token unchanged)",
+            )
+        };
+        if !token.len().is_multiple_of(2) || token.len() > 200 {
+            return Err(malformed());
+        }
+        let bytes = (0..token.len())
+            .step_by(2)
+            .map(|i| {
+                u8::from_str_radix(token.get(i..i + 2).ok_or_else(malformed)?, 16)
+                    .map_err(|_| malformed())
+            })
+            .collect::<Result<Vec<u8>, _>>()?;
+        let plain = String::from_utf8(bytes).map_err(|_| malformed())?;
+        let mut parts = plain.split(':');
+        let (Some(PREFIX), Some(before), Some(filter), None) =
+            (parts.next(), parts.next(), parts.next(), parts.next())
+        else {
+            return Err(malformed());
+        };
+        let before: i64 = before.parse().map_err(|_| malformed())?;
+        if filter != game.map_or("all", Game::as_str) {
+            return Err(ApiError::invalid(
+                "page_token",
+                "PAGE_TOKEN_FILTER_MISMATCH",
+                format!(
+                    "page_token: it was issued for game filter {filter:?}, not for this request's filter"
+                ),
+            ));
+        }
+        Ok(Some(before))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn page_tokens_round_trip_and_remember_their_filter() {
+        let token = page_token::encode(42, Some(Game::TreePaint));
+        assert_eq!(
+            page_token::decode(&token, Some(Game::TreePaint)),
+            Ok(Some(42))
+        );
+        assert!(page_token::decode(&token, None).is_err());
+        assert!(page_token::decode(&token, Some(Game::Geography)).is_err());
+        assert_eq!(page_token::decode("", None), Ok(None));
+        let all = page_token::encode(7, None);
+        assert_eq!(page_token::decode(&all, None), Ok(Some(7)));
+        for bad in ["x", "7031", "é", &"ab".repeat(200)] {
+            assert!(page_token::decode(bad, None).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn names_must_be_puzzle_names_with_well_formed_ids() {
+        assert_eq!(
+            id_from_name("puzzles/0123456789abcdef0123", "name"),
+            Ok("0123456789abcdef0123")
+        );
+        for bad in [
+            "",
+            "puzzles/",
+            "puzzles/ABCDEF0123456789abcd",
+            "games/0123456789abcdef0123",
+        ] {
+            assert!(id_from_name(bad, "name").is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn unknown_and_unset_games_are_rejected() {
+        assert_eq!(game_from_proto(1, "g"), Ok(Game::Geography));
+        assert!(game_from_proto(0, "g").is_err());
+        assert!(game_from_proto(4, "g").is_err());
+        assert_eq!(game_filter_from_proto(0, "g"), Ok(None));
+        assert!(game_filter_from_proto(-1, "g").is_err());
+    }
+}

@@ -1,0 +1,206 @@
+//! The one place that calls the solvers: a game, a graph in canonical labels
+//! and its distinguished vertices in, a verdict with evidence out. Wiring a
+//! new solver is a match arm here.
+
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use crate::puzzle::{EdgeClass, Evidence, Game, Move, SolveOptions, Verdict, WinningMoves};
+use crate::solver::graph::{Graph, Vertex};
+use crate::solver::{SOLVER_VERSION, bipartite_edge, geography, tree_paint};
+
+/// Why a solve could not produce a verdict.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum GameError {
+    /// The solver refused a spec that validation accepted: the two disagree.
+    #[error("{0}")]
+    Rejected(String),
+}
+
+/// Solves `game` on `graph` (a validated spec's graph, in canonical labels)
+/// with the game's distinguished vertices (see `Spec::distinguished`).
+/// CPU-bound: call it off the async runtime.
+pub fn solve(
+    game: Game,
+    graph: &Graph,
+    distinguished: &[Vertex],
+    options: SolveOptions,
+) -> Result<Verdict, GameError> {
+    // Times are kept to the microsecond, as the store keeps them, so a
+    // verdict read back from the store equals the fresh one.
+    let solve_time = UNIX_EPOCH
+        + Duration::from_micros(
+            SystemTime::now()
+                .duration_since(UNIX_EPOCH)
+                .unwrap_or_default()
+                .as_micros() as u64,
+        );
+    let started = Instant::now();
+    let (winner, evidence, winning_moves) = match game {
+        Game::Geography => {
+            let start = distinguished[0];
+            let s = geography::solve(
+                graph,
+                start,
+                geography::GeographyOptions {
+                    all_starts: options.all_starts,
+                    winning_moves: options.winning_moves,
+                },
+            );
+            let geography::GeographySolution {
+                winner,
+                matching,
+                barrier,
+                start_barrier,
+                second_player_starts,
+                winning_moves,
+            } = s;
+            let winning_moves = winning_moves.map(vertex_moves);
+            (
+                winner,
+                Evidence::Geography {
+                    matching,
+                    barrier,
+                    start_barrier,
+                    second_player_starts,
+                },
+                winning_moves,
+            )
+        }
+        Game::BipartiteEdge => {
+            let solution =
+                bipartite_edge::solve(graph).map_err(|e| GameError::Rejected(e.to_string()))?;
+            let bipartite_edge::BipartiteEdgeSolution {
+                winner,
+                counts,
+                winning_move,
+                winning_moves,
+            } = solution;
+            let bipartite_edge::BipartiteCounts {
+                n,
+                m,
+                x,
+                iso,
+                oo,
+                eo,
+                ee,
+            } = counts;
+            let bipartite_edge::WinningEdges {
+                classes,
+                edge_count,
+                unique,
+            } = winning_moves;
+            let (classes, winning_moves) = if options.winning_moves {
+                let classes: Vec<EdgeClass> = classes
+                    .into_iter()
+                    .map(|c| EdgeClass {
+                        class: move_class_name(c.class),
+                        edge_count: c.edge_count,
+                        example: c.example,
+                    })
+                    .collect();
+                let moves = WinningMoves {
+                    moves: classes
+                        .iter()
+                        .map(|c| Move::Edge(c.example.0, c.example.1))
+                        .collect(),
+                    unique,
+                    count: edge_count,
+                    complete: edge_count == classes.len() as u64,
+                };
+                (Some(classes), Some(moves))
+            } else {
+                (None, None)
+            };
+            (
+                winner,
+                Evidence::BipartiteEdge {
+                    n,
+                    m,
+                    x,
+                    iso,
+                    oo,
+                    eo,
+                    ee,
+                    winning_move,
+                    winning_move_classes: classes,
+                },
+                winning_moves,
+            )
+        }
+        Game::TreePaint => {
+            let (black, white) = (distinguished[0], distinguished[1]);
+            let solution = tree_paint::solve(graph, black, white)
+                .map_err(|e| GameError::Rejected(e.to_string()))?;
+            let tree_paint::TreePaintSolution {
+                winner,
+                black: _,
+                white: _,
+                black_count,
+                white_count,
+                winning_move,
+                winning_moves,
+            } = solution;
+            let winning_moves = options.winning_moves.then(|| vertex_moves(winning_moves));
+            (
+                winner,
+                Evidence::TreePaint {
+                    black_count,
+                    white_count,
+                    winning_move,
+                },
+                winning_moves,
+            )
+        }
+    };
+    Ok(Verdict {
+        winner,
+        evidence,
+        winning_moves,
+        solver_version: SOLVER_VERSION.to_owned(),
+        solve_time,
+        solve_duration: Duration::from_micros(started.elapsed().as_micros() as u64),
+    })
+}
+
+/// Winning moves that are vertices (geography, tree paint): always complete.
+fn vertex_moves(w: geography::WinningMoves) -> WinningMoves {
+    let geography::WinningMoves { moves, unique } = w;
+    WinningMoves {
+        count: moves.len() as u64,
+        moves: moves.into_iter().map(Move::Vertex).collect(),
+        unique,
+        complete: true,
+    }
+}
+
+/// The stable wire name of an edge-game move class.
+fn move_class_name(class: bipartite_edge::MoveClass) -> String {
+    fn vertex_class(c: bipartite_edge::VertexClass) -> &'static str {
+        use bipartite_edge::VertexClass::*;
+        match c {
+            Isolated => "isolated",
+            OddOdd => "odd_odd",
+            OddPartOfOddEven => "odd_part_of_odd_even",
+            EvenPartOfOddEven => "even_part_of_odd_even",
+            EvenEven => "even_even",
+        }
+    }
+    match class {
+        bipartite_edge::MoveClass::InsideComponent => "inside_component".to_owned(),
+        bipartite_edge::MoveClass::Join(a, b) => {
+            format!("join:{}:{}", vertex_class(a), vertex_class(b))
+        }
+    }
+}
+
+/// The options that matter for `game` (the others are dropped so that they
+/// do not split the cache).
+pub fn effective_options(game: Game, options: SolveOptions) -> SolveOptions {
+    match game {
+        Game::Geography => options,
+        Game::BipartiteEdge | Game::TreePaint => SolveOptions {
+            all_starts: false,
+            ..options
+        },
+    }
+}

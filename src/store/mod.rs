@@ -1,0 +1,526 @@
+//! The sqlx repository: puzzles and verdicts in SQLite. The only module that
+//! writes SQL; it knows nothing of proto types.
+//!
+//! Durability: WAL journal with `synchronous = NORMAL`, which keeps every
+//! committed transaction across a process crash (`kill -9`); a power loss may
+//! lose the last transactions but never corrupts the file. Writes take the
+//! write lock up front (`BEGIN IMMEDIATE`) so concurrent writers wait on the
+//! busy timeout instead of failing.
+
+use std::str::FromStr;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use sha2::{Digest, Sha256};
+use sqlx::Row;
+use sqlx::sqlite::{
+    SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteRow,
+    SqliteSynchronous,
+};
+
+use crate::puzzle::{Evidence, Game, Verdict, WinningMoves};
+use crate::solver::Player;
+
+/// Why a store operation failed.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("no puzzle with id {0}")]
+    NotFound(String),
+    #[error("request_id {0:?} was already used for a different puzzle")]
+    RequestIdReused(String),
+    #[error("stored data is unreadable: {0}")]
+    Corrupt(String),
+    #[error("database error: {0}")]
+    Database(#[from] sqlx::Error),
+    #[error("migration failed: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+}
+
+/// A puzzle to insert.
+#[derive(Debug, Clone)]
+pub struct NewPuzzle<'a> {
+    pub game: Game,
+    pub vertex_count: u64,
+    pub edges: &'a [u32],
+    pub start: u32,
+    pub black: Option<u32>,
+    pub white: Option<u32>,
+    pub title: &'a str,
+    pub author: &'a str,
+    pub canonical_hash: &'a str,
+    pub request_id: Option<&'a str>,
+}
+
+/// A stored puzzle.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PuzzleRecord {
+    pub seq: i64,
+    pub id: String,
+    pub game: Game,
+    pub vertex_count: u64,
+    pub edges: Vec<u32>,
+    pub start: u32,
+    pub black: Option<u32>,
+    pub white: Option<u32>,
+    pub title: String,
+    pub author: String,
+    pub canonical_hash: String,
+    pub create_time: SystemTime,
+    /// The id of the oldest other puzzle with the same canonical hash, when
+    /// that one is older than this one.
+    pub duplicate_of: Option<String>,
+}
+
+/// A verdict read back from the store, with the canonical form it was
+/// stored under.
+#[derive(Debug, Clone)]
+pub struct StoredVerdict {
+    pub canonical_form: Vec<u8>,
+    pub verdict: Verdict,
+}
+
+/// A page of puzzles, newest first.
+#[derive(Debug, Clone)]
+pub struct Page {
+    pub puzzles: Vec<PuzzleRecord>,
+    /// The `seq` to continue below, when there are more.
+    pub next_before: Option<i64>,
+}
+
+/// The SQLite store.
+#[derive(Debug, Clone)]
+pub struct Store {
+    pool: SqlitePool,
+}
+
+const PUZZLE_COLUMNS: &str = "p.seq, p.id, p.game, p.vertex_count, p.edges, p.start_vertex, \
+     p.black, p.white, p.title, p.author, p.canonical_hash, p.create_time_us, \
+     (SELECT d.id FROM puzzles d WHERE d.canonical_hash = p.canonical_hash AND d.seq < p.seq \
+      ORDER BY d.seq LIMIT 1) AS duplicate_of";
+
+impl Store {
+    /// Opens (creating if missing) the database at `url`, e.g.
+    /// `sqlite://puzzled.db` or `sqlite::memory:`, and applies migrations.
+    pub async fn open(url: &str) -> Result<Store, StoreError> {
+        let options = SqliteConnectOptions::from_str(url)?
+            .create_if_missing(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            .synchronous(SqliteSynchronous::Normal)
+            .busy_timeout(Duration::from_secs(5))
+            .foreign_keys(true);
+        // An in-memory database lives as long as its one connection: keep
+        // exactly one, forever. A file is shared by a few connections.
+        let in_memory = url.contains(":memory:") || url.contains("mode=memory");
+        let pool = if in_memory {
+            SqlitePoolOptions::new()
+                .max_connections(1)
+                .min_connections(1)
+                .idle_timeout(None)
+                .max_lifetime(None)
+        } else {
+            SqlitePoolOptions::new().max_connections(4)
+        }
+        .connect_with(options)
+        .await?;
+        sqlx::migrate!("./migrations").run(&pool).await?;
+        Ok(Store { pool })
+    }
+
+    /// Waits for open connections to finish and closes them (checkpointing
+    /// the WAL).
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+
+    /// Inserts a puzzle. With a `request_id` already used for the same
+    /// payload, returns the puzzle stored the first time; with one used for
+    /// a different payload, fails with [`StoreError::RequestIdReused`].
+    pub async fn create_puzzle(&self, new: NewPuzzle<'_>) -> Result<PuzzleRecord, StoreError> {
+        let fingerprint = fingerprint(&new);
+        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        if let Some(request_id) = new.request_id {
+            let existing =
+                sqlx::query("SELECT id, request_fingerprint FROM puzzles WHERE request_id = ?")
+                    .bind(request_id)
+                    .fetch_optional(&mut *tx)
+                    .await?;
+            if let Some(row) = existing {
+                let id: String = row.try_get("id")?;
+                let stored: Option<String> = row.try_get("request_fingerprint")?;
+                tx.rollback().await?;
+                if stored.as_deref() != Some(fingerprint.as_str()) {
+                    return Err(StoreError::RequestIdReused(request_id.to_owned()));
+                }
+                return self.get_puzzle(&id).await;
+            }
+        }
+        let id = new_id();
+        sqlx::query(
+            "INSERT INTO puzzles (id, game, vertex_count, edges, start_vertex, black, white, \
+             title, author, canonical_hash, create_time_us, request_id, request_fingerprint) \
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        )
+        .bind(&id)
+        .bind(new.game.as_str())
+        .bind(new.vertex_count as i64)
+        .bind(encode_words(new.edges))
+        .bind(i64::from(new.start))
+        .bind(new.black.map(i64::from))
+        .bind(new.white.map(i64::from))
+        .bind(new.title)
+        .bind(new.author)
+        .bind(new.canonical_hash)
+        .bind(micros(SystemTime::now()))
+        .bind(new.request_id)
+        .bind(new.request_id.map(|_| fingerprint))
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        self.get_puzzle(&id).await
+    }
+
+    /// The puzzle with `id`.
+    pub async fn get_puzzle(&self, id: &str) -> Result<PuzzleRecord, StoreError> {
+        let sql = sqlx::AssertSqlSafe(format!(
+            "SELECT {PUZZLE_COLUMNS} FROM puzzles p WHERE p.id = ?"
+        ));
+        let row = sqlx::query(sql)
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?
+            .ok_or_else(|| StoreError::NotFound(id.to_owned()))?;
+        puzzle_from_row(&row)
+    }
+
+    /// Up to `limit` puzzles with `seq < before` (all when `None`), newest
+    /// first, optionally of one game. Walks an index: the primary key, or
+    /// `puzzles_by_game` when filtered.
+    pub async fn list_puzzles(
+        &self,
+        game: Option<Game>,
+        before: Option<i64>,
+        limit: u32,
+    ) -> Result<Page, StoreError> {
+        let before = before.unwrap_or(i64::MAX);
+        let fetch = i64::from(limit) + 1;
+        let rows = match game {
+            Some(game) => {
+                let sql = sqlx::AssertSqlSafe(list_sql(true));
+                sqlx::query(sql)
+                    .bind(game.as_str())
+                    .bind(before)
+                    .bind(fetch)
+                    .fetch_all(&self.pool)
+                    .await?
+            }
+            None => {
+                let sql = sqlx::AssertSqlSafe(list_sql(false));
+                sqlx::query(sql)
+                    .bind(before)
+                    .bind(fetch)
+                    .fetch_all(&self.pool)
+                    .await?
+            }
+        };
+        let mut puzzles = rows
+            .iter()
+            .map(puzzle_from_row)
+            .collect::<Result<Vec<_>, _>>()?;
+        let next_before = if puzzles.len() > limit as usize {
+            puzzles.truncate(limit as usize);
+            puzzles.last().map(|p| p.seq)
+        } else {
+            None
+        };
+        Ok(Page {
+            puzzles,
+            next_before,
+        })
+    }
+
+    /// Deletes the puzzle with `id`.
+    pub async fn delete_puzzle(&self, id: &str) -> Result<(), StoreError> {
+        let done = sqlx::query("DELETE FROM puzzles WHERE id = ?")
+            .bind(id)
+            .execute(&self.pool)
+            .await?;
+        if done.rows_affected() == 0 {
+            return Err(StoreError::NotFound(id.to_owned()));
+        }
+        Ok(())
+    }
+
+    /// The verdict stored under (`hash`, `options`), if any.
+    pub async fn get_verdict(
+        &self,
+        hash: &str,
+        options: &str,
+    ) -> Result<Option<StoredVerdict>, StoreError> {
+        let row = sqlx::query(
+            "SELECT canonical_form, winner, evidence, winning_moves, solver_version, \
+             solve_time_us, solve_duration_us FROM verdicts \
+             WHERE canonical_hash = ? AND options = ?",
+        )
+        .bind(hash)
+        .bind(options)
+        .fetch_optional(&self.pool)
+        .await?;
+        let Some(row) = row else { return Ok(None) };
+        let winner: String = row.try_get("winner")?;
+        let winner = match winner.as_str() {
+            "first" => Player::First,
+            "second" => Player::Second,
+            other => return Err(StoreError::Corrupt(format!("winner {other:?}"))),
+        };
+        let evidence: String = row.try_get("evidence")?;
+        let evidence: Evidence = serde_json::from_str(&evidence)
+            .map_err(|e| StoreError::Corrupt(format!("evidence: {e}")))?;
+        let winning_moves: Option<String> = row.try_get("winning_moves")?;
+        let winning_moves: Option<WinningMoves> = winning_moves
+            .map(|w| serde_json::from_str(&w))
+            .transpose()
+            .map_err(|e| StoreError::Corrupt(format!("winning_moves: {e}")))?;
+        Ok(Some(StoredVerdict {
+            canonical_form: row.try_get("canonical_form")?,
+            verdict: Verdict {
+                winner,
+                evidence,
+                winning_moves,
+                solver_version: row.try_get("solver_version")?,
+                solve_time: from_micros(row.try_get("solve_time_us")?),
+                solve_duration: Duration::from_micros(
+                    row.try_get::<i64, _>("solve_duration_us")?.max(0) as u64,
+                ),
+            },
+        }))
+    }
+
+    /// Stores (or replaces) the verdict under (`hash`, `options`).
+    pub async fn put_verdict(
+        &self,
+        hash: &str,
+        options: &str,
+        canonical_form: &[u8],
+        verdict: &Verdict,
+    ) -> Result<(), StoreError> {
+        let evidence = serde_json::to_string(&verdict.evidence)
+            .map_err(|e| StoreError::Corrupt(e.to_string()))?;
+        let winning_moves = verdict
+            .winning_moves
+            .as_ref()
+            .map(serde_json::to_string)
+            .transpose()
+            .map_err(|e| StoreError::Corrupt(e.to_string()))?;
+        let winner = match verdict.winner {
+            Player::First => "first",
+            Player::Second => "second",
+        };
+        sqlx::query(
+            "INSERT OR REPLACE INTO verdicts (canonical_hash, options, canonical_form, winner, \
+             evidence, winning_moves, solver_version, solve_time_us, solve_duration_us) \
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        )
+        .bind(hash)
+        .bind(options)
+        .bind(canonical_form)
+        .bind(winner)
+        .bind(evidence)
+        .bind(winning_moves)
+        .bind(&verdict.solver_version)
+        .bind(micros(verdict.solve_time))
+        .bind(verdict.solve_duration.as_micros() as i64)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+}
+
+/// The listing query, with or without the game filter.
+fn list_sql(by_game: bool) -> String {
+    let filter = if by_game { "p.game = ? AND " } else { "" };
+    format!(
+        "SELECT {PUZZLE_COLUMNS} FROM puzzles p WHERE {filter}p.seq < ? ORDER BY p.seq DESC LIMIT ?"
+    )
+}
+
+fn puzzle_from_row(row: &SqliteRow) -> Result<PuzzleRecord, StoreError> {
+    let game: String = row.try_get("game")?;
+    let game =
+        Game::from_name(&game).ok_or_else(|| StoreError::Corrupt(format!("game {game:?}")))?;
+    let edges: Vec<u8> = row.try_get("edges")?;
+    let vertex = |name: &str| -> Result<Option<u32>, StoreError> {
+        let value: Option<i64> = row.try_get(name)?;
+        value
+            .map(|v| u32::try_from(v).map_err(|_| StoreError::Corrupt(format!("{name} {v}"))))
+            .transpose()
+    };
+    Ok(PuzzleRecord {
+        seq: row.try_get("seq")?,
+        id: row.try_get("id")?,
+        game,
+        vertex_count: row.try_get::<i64, _>("vertex_count")? as u64,
+        edges: decode_words(&edges)?,
+        start: vertex("start_vertex")?.unwrap_or(0),
+        black: vertex("black")?,
+        white: vertex("white")?,
+        title: row.try_get("title")?,
+        author: row.try_get("author")?,
+        canonical_hash: row.try_get("canonical_hash")?,
+        create_time: from_micros(row.try_get("create_time_us")?),
+        duplicate_of: row.try_get("duplicate_of")?,
+    })
+}
+
+fn encode_words(words: &[u32]) -> Vec<u8> {
+    words.iter().flat_map(|w| w.to_le_bytes()).collect()
+}
+
+fn decode_words(bytes: &[u8]) -> Result<Vec<u32>, StoreError> {
+    let (words, rest) = bytes.as_chunks::<4>();
+    if !rest.is_empty() {
+        return Err(StoreError::Corrupt("edge blob length".into()));
+    }
+    Ok(words.iter().map(|w| u32::from_le_bytes(*w)).collect())
+}
+
+fn micros(t: SystemTime) -> i64 {
+    t.duration_since(UNIX_EPOCH)
+        .map(|d| d.as_micros() as i64)
+        .unwrap_or(0)
+}
+
+fn from_micros(us: i64) -> SystemTime {
+    UNIX_EPOCH + Duration::from_micros(us.max(0) as u64)
+}
+
+/// A digest of everything a create request stores, to tell a retry of the
+/// same request from a reuse of its `request_id`.
+fn fingerprint(new: &NewPuzzle<'_>) -> String {
+    let mut h = Sha256::new();
+    h.update(new.game.as_str());
+    h.update(new.vertex_count.to_le_bytes());
+    h.update((new.edges.len() as u64).to_le_bytes());
+    h.update(encode_words(new.edges));
+    h.update(new.start.to_le_bytes());
+    for v in [new.black, new.white] {
+        let mut tagged = [0u8; 5];
+        if let Some(v) = v {
+            tagged[0] = 1;
+            tagged[1..].copy_from_slice(&v.to_le_bytes());
+        }
+        h.update(tagged);
+    }
+    h.update((new.title.len() as u64).to_le_bytes());
+    h.update(new.title);
+    h.update((new.author.len() as u64).to_le_bytes());
+    h.update(new.author);
+    hex(&h.finalize()[..16])
+}
+
+/// A fresh opaque id: 80 bits from the clock, a process-wide counter and the
+/// process's randomly seeded hasher state, hashed.
+fn new_id() -> String {
+    use std::hash::{BuildHasher, Hasher};
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    static SEED: std::sync::OnceLock<std::collections::hash_map::RandomState> =
+        std::sync::OnceLock::new();
+    let mut hasher = SEED
+        .get_or_init(std::collections::hash_map::RandomState::new)
+        .build_hasher();
+    hasher.write_u64(COUNTER.fetch_add(1, Ordering::Relaxed));
+    hasher.write_i64(micros(SystemTime::now()));
+    hasher.write_u32(std::process::id());
+    let mut h = Sha256::new();
+    h.update(hasher.finish().to_le_bytes());
+    h.update(micros(SystemTime::now()).to_le_bytes());
+    hex(&h.finalize()[..10])
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Whether `id` has the shape of an id this store makes.
+pub fn is_well_formed_id(id: &str) -> bool {
+    id.len() == 20 && id.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    async fn plan(store: &Store, sql: String) -> String {
+        let rows = sqlx::query(sqlx::AssertSqlSafe(format!("EXPLAIN QUERY PLAN {sql}")))
+            .fetch_all(&store.pool)
+            .await
+            .unwrap();
+        rows.iter()
+            .map(|r| r.get::<String, _>("detail"))
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
+
+    #[tokio::test]
+    async fn listing_and_duplicate_lookup_walk_indexes() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&format!("sqlite://{}", dir.path().join("t.db").display()))
+            .await
+            .unwrap();
+        let all = plan(&store, list_sql(false)).await;
+        assert!(all.contains("SEARCH p USING INTEGER PRIMARY KEY"), "{all}");
+        let by_game = plan(&store, list_sql(true)).await;
+        assert!(
+            by_game.contains("USING COVERING INDEX puzzles_by_game")
+                || by_game.contains("USING INDEX puzzles_by_game"),
+            "{by_game}"
+        );
+        for plan in [&all, &by_game] {
+            assert!(
+                plan.contains("puzzles_by_canonical_hash"),
+                "duplicate_of lookup: {plan}"
+            );
+            assert!(!plan.contains("USE TEMP B-TREE"), "no sort step: {plan}");
+        }
+        let integrity: String = sqlx::query_scalar("PRAGMA integrity_check")
+            .fetch_one(&store.pool)
+            .await
+            .unwrap();
+        assert_eq!(integrity, "ok");
+        let journal: String = sqlx::query_scalar("PRAGMA journal_mode")
+            .fetch_one(&store.pool)
+            .await
+            .unwrap();
+        assert_eq!(journal, "wal");
+        store.close().await;
+    }
+
+    #[tokio::test]
+    async fn an_in_memory_store_keeps_its_data() {
+        let store = Store::open("sqlite::memory:").await.unwrap();
+        let created = store
+            .create_puzzle(NewPuzzle {
+                game: Game::Geography,
+                vertex_count: 2,
+                edges: &[0, 1],
+                start: 0,
+                black: None,
+                white: None,
+                title: "t",
+                author: "",
+                canonical_hash: "h",
+                request_id: None,
+            })
+            .await
+            .unwrap();
+        assert_eq!(store.get_puzzle(&created.id).await.unwrap(), created);
+        assert!(is_well_formed_id(&created.id));
+    }
+
+    #[tokio::test]
+    async fn migrations_are_idempotent() {
+        let dir = tempfile::tempdir().unwrap();
+        let url = format!("sqlite://{}", dir.path().join("t.db").display());
+        Store::open(&url).await.unwrap().close().await;
+        Store::open(&url).await.unwrap().close().await;
+    }
+}

@@ -1,0 +1,417 @@
+//! An evidence checker written apart from the solver: only connected
+//! components, counting, and (for small graphs) plain game-tree search.
+
+use std::collections::{HashMap, HashSet};
+
+use super::helpers::proto;
+
+fn edge_set(edges: &[u32]) -> HashSet<(u32, u32)> {
+    edges
+        .chunks_exact(2)
+        .map(|e| (e[0].min(e[1]), e[0].max(e[1])))
+        .collect()
+}
+
+/// Number of odd-sized components of the graph without the vertices in `removed`.
+fn odd_components(n: u32, edges: &[u32], removed: &HashSet<u32>) -> usize {
+    let mut parent: Vec<u32> = (0..n).collect();
+    fn find(parent: &mut [u32], mut x: u32) -> u32 {
+        while parent[x as usize] != x {
+            parent[x as usize] = parent[parent[x as usize] as usize];
+            x = parent[x as usize];
+        }
+        x
+    }
+    for e in edges.chunks_exact(2) {
+        if removed.contains(&e[0]) || removed.contains(&e[1]) {
+            continue;
+        }
+        let (a, b) = (find(&mut parent, e[0]), find(&mut parent, e[1]));
+        parent[a as usize] = b;
+    }
+    let mut sizes: HashMap<u32, usize> = HashMap::new();
+    for v in 0..n {
+        if !removed.contains(&v) {
+            *sizes.entry(find(&mut parent, v)).or_default() += 1;
+        }
+    }
+    sizes.values().filter(|&&s| s % 2 == 1).count()
+}
+
+/// The Tutte–Berge bound of `barrier` on the graph without `removed`.
+fn tutte_berge(n: u32, edges: &[u32], removed: &HashSet<u32>, barrier: &[u32]) -> usize {
+    let mut gone = removed.clone();
+    for &b in barrier {
+        assert!(b < n, "barrier vertex {b} out of range");
+        assert!(!removed.contains(&b), "barrier vertex {b} was removed");
+        assert!(gone.insert(b), "barrier repeats vertex {b}");
+    }
+    let live = n as usize - removed.len();
+    let odd = odd_components(n, edges, &gone);
+    assert!(live + barrier.len() >= odd);
+    (live + barrier.len() - odd) / 2
+}
+
+/// Checks a geography solution of the puzzle (n, edges, start) completely.
+pub fn check_geography(n: u32, edges: &[u32], start: u32, solution: &proto::Solution) {
+    let Some(proto::solution::Detail::Geography(ev)) = &solution.detail else {
+        panic!("not a geography solution: {solution:?}");
+    };
+    let graph = edge_set(edges);
+    let m = &ev.matching;
+    assert_eq!(m.len() % 2, 0, "matching has an odd number of entries");
+    assert_eq!(ev.matching_size as usize, m.len() / 2);
+    let mut covered = HashSet::new();
+    for e in m.chunks_exact(2) {
+        assert!(
+            graph.contains(&(e[0].min(e[1]), e[0].max(e[1]))),
+            "matching edge {e:?} is not an edge of the graph"
+        );
+        assert!(
+            covered.insert(e[0]) && covered.insert(e[1]),
+            "matching edges touch at {e:?}"
+        );
+    }
+    let size = m.len() / 2;
+    assert_eq!(
+        tutte_berge(n, edges, &HashSet::new(), &ev.barrier),
+        size,
+        "the barrier does not prove the matching maximum"
+    );
+    let winner = solution.winner;
+    if winner == proto::Player::Second as i32 {
+        assert!(
+            !covered.contains(&start),
+            "second player wins but the matching covers the start"
+        );
+        assert!(ev.start_barrier.is_none());
+    } else {
+        assert_eq!(winner, proto::Player::First as i32);
+        assert!(
+            covered.contains(&start),
+            "first player wins but the start is exposed"
+        );
+        let sb = ev
+            .start_barrier
+            .as_ref()
+            .expect("start_barrier when the first player wins");
+        let removed = HashSet::from([start]);
+        assert_eq!(
+            tutte_berge(n, edges, &removed, &sb.vertices),
+            size - 1,
+            "start_barrier does not prove that every maximum matching covers the start"
+        );
+    }
+    if let Some(d) = &ev.second_player_starts {
+        assert_eq!(
+            d.vertices.contains(&start),
+            winner == proto::Player::Second as i32,
+            "the all-starts set disagrees with the verdict"
+        );
+    }
+    if n <= 14 {
+        assert_eq!(
+            brute_force_first_wins(n, edges, start),
+            winner == proto::Player::First as i32,
+            "game-tree search disagrees with the verdict"
+        );
+        if let Some(d) = &ev.second_player_starts {
+            for v in 0..n {
+                assert_eq!(
+                    d.vertices.contains(&v),
+                    !brute_force_first_wins(n, edges, v),
+                    "all-starts set wrong at vertex {v}"
+                );
+            }
+        }
+        if let Some(w) = &solution.winning_moves {
+            let expected = winning_moves(n, edges, start);
+            let got: Vec<u32> = w
+                .moves
+                .iter()
+                .map(|m| match m.r#move {
+                    Some(proto::r#move::Move::Vertex(v)) => v,
+                    ref other => panic!("geography move must be a vertex: {other:?}"),
+                })
+                .collect();
+            let mut got_sorted = got.clone();
+            got_sorted.sort();
+            assert_eq!(got_sorted, expected, "winning moves");
+            assert_eq!(w.unique, expected.len() == 1);
+        }
+    }
+}
+
+fn adjacency(n: u32, edges: &[u32]) -> Vec<Vec<u32>> {
+    let mut adj = vec![Vec::new(); n as usize];
+    for e in edges.chunks_exact(2) {
+        adj[e[0] as usize].push(e[1]);
+        adj[e[1] as usize].push(e[0]);
+    }
+    adj
+}
+
+/// Whether the player to move wins with the token on `at`, `visited` marked.
+fn to_move_wins(
+    adj: &[Vec<u32>],
+    visited: u32,
+    at: u32,
+    memo: &mut HashMap<(u32, u32), bool>,
+) -> bool {
+    if let Some(&w) = memo.get(&(visited, at)) {
+        return w;
+    }
+    let wins = adj[at as usize]
+        .iter()
+        .any(|&v| visited & (1 << v) == 0 && !to_move_wins(adj, visited | (1 << v), v, memo));
+    memo.insert((visited, at), wins);
+    wins
+}
+
+/// Plain game-tree search (n ≤ 14): does the first player win from `start`?
+pub fn brute_force_first_wins(n: u32, edges: &[u32], start: u32) -> bool {
+    let adj = adjacency(n, edges);
+    to_move_wins(&adj, 1 << start, start, &mut HashMap::new())
+}
+
+/// Plain game-tree search: every winning first move from `start`, ascending.
+pub fn winning_moves(n: u32, edges: &[u32], start: u32) -> Vec<u32> {
+    let adj = adjacency(n, edges);
+    let mut memo = HashMap::new();
+    let mut moves: Vec<u32> = adj[start as usize]
+        .iter()
+        .copied()
+        .filter(|&v| !to_move_wins(&adj, (1 << start) | (1 << v), v, &mut memo))
+        .collect();
+    moves.sort();
+    moves
+}
+
+/// Per component of the graph: the sizes of its two sides; `None` when the
+/// graph has an odd cycle.
+fn bipartition(n: u32, edges: &[u32]) -> Option<Vec<(u64, u64)>> {
+    let adj = adjacency(n, edges);
+    let mut side = vec![u8::MAX; n as usize];
+    let mut parts = Vec::new();
+    for root in 0..n as usize {
+        if side[root] != u8::MAX {
+            continue;
+        }
+        side[root] = 0;
+        let mut count = [0u64; 2];
+        let mut stack = vec![root];
+        while let Some(u) = stack.pop() {
+            count[side[u] as usize] += 1;
+            for &v in &adj[u] {
+                let v = v as usize;
+                if side[v] == u8::MAX {
+                    side[v] = 1 - side[u];
+                    stack.push(v);
+                } else if side[v] == side[u] {
+                    return None;
+                }
+            }
+        }
+        parts.push((count[0], count[1]));
+    }
+    Some(parts)
+}
+
+/// Edge game by plain game-tree search over edge sets (n ≤ 6): does the
+/// player to move win?
+fn edge_game_to_move_wins(n: u32, edges: &[u32], memo: &mut HashMap<Vec<u32>, bool>) -> bool {
+    let mut key: Vec<u32> = edges
+        .chunks_exact(2)
+        .map(|e| e[0].min(e[1]) * 64 + e[0].max(e[1]))
+        .collect();
+    key.sort();
+    if let Some(&w) = memo.get(&key) {
+        return w;
+    }
+    let present = edge_set(edges);
+    let mut wins = false;
+    'search: for u in 0..n {
+        for v in u + 1..n {
+            if present.contains(&(u, v)) {
+                continue;
+            }
+            let mut next = edges.to_vec();
+            next.extend([u, v]);
+            if bipartition(n, &next).is_some() && !edge_game_to_move_wins(n, &next, memo) {
+                wins = true;
+                break 'search;
+            }
+        }
+    }
+    memo.insert(key, wins);
+    wins
+}
+
+/// Checks an edge-game solution: counts from an independent 2-colouring,
+/// and for small graphs the verdict and every winning move by search.
+pub fn check_bipartite_edge(n: u32, edges: &[u32], solution: &proto::Solution) {
+    let Some(proto::solution::Detail::BipartiteEdge(ev)) = &solution.detail else {
+        panic!("not an edge-game solution: {solution:?}");
+    };
+    let parts = bipartition(n, edges).expect("the input is bipartite");
+    let m = (edges.len() / 2) as u64;
+    let x: u64 = parts.iter().map(|&(a, b)| a * b).sum::<u64>() - m;
+    let count =
+        |f: &dyn Fn(u64, u64) -> bool| parts.iter().filter(|&&(a, b)| f(a, b)).count() as u64;
+    assert_eq!(ev.vertex_count, n as u64);
+    assert_eq!(ev.edge_count, m);
+    assert_eq!(ev.x, x);
+    assert_eq!(ev.iso, count(&|a, b| a + b == 1));
+    assert_eq!(ev.oo, count(&|a, b| a % 2 == 1 && b % 2 == 1));
+    assert_eq!(ev.eo, count(&|a, b| a + b > 1 && (a + b) % 2 == 1));
+    assert_eq!(ev.ee, count(&|a, b| a + b > 1 && a % 2 == 0 && b % 2 == 0));
+    let first_wins = solution.winner == proto::Player::First as i32;
+    let present = edge_set(edges);
+    let legal_and_winning = |e: &proto::Edge, memo: &mut HashMap<Vec<u32>, bool>| {
+        let (u, v) = (e.u.min(e.v), e.u.max(e.v));
+        assert!(
+            u != v && v < n && !present.contains(&(u, v)),
+            "{e:?} is not a new edge"
+        );
+        let mut next = edges.to_vec();
+        next.extend([u, v]);
+        assert!(bipartition(n, &next).is_some(), "{e:?} closes an odd cycle");
+        if n <= 6 {
+            assert!(
+                !edge_game_to_move_wins(n, &next, memo),
+                "{e:?} does not win"
+            );
+        }
+    };
+    let mut memo = HashMap::new();
+    assert_eq!(ev.winning_move.is_some(), first_wins);
+    if let Some(e) = &ev.winning_move {
+        legal_and_winning(e, &mut memo);
+    }
+    for class in &ev.winning_move_classes {
+        legal_and_winning(class.example.as_ref().unwrap(), &mut memo);
+    }
+    if n <= 6 {
+        assert_eq!(
+            first_wins,
+            edge_game_to_move_wins(n, edges, &mut memo),
+            "search disagrees"
+        );
+        if let Some(w) = &solution.winning_moves {
+            let mut winning = 0u64;
+            for u in 0..n {
+                for v in u + 1..n {
+                    let mut next = edges.to_vec();
+                    next.extend([u, v]);
+                    if !present.contains(&(u, v))
+                        && bipartition(n, &next).is_some()
+                        && !edge_game_to_move_wins(n, &next, &mut memo)
+                    {
+                        winning += 1;
+                    }
+                }
+            }
+            assert_eq!(w.count, winning, "number of winning edges");
+            assert_eq!(w.unique, winning == 1);
+            let classes: u64 = ev.winning_move_classes.iter().map(|c| c.edge_count).sum();
+            assert_eq!(classes, winning, "the classes partition the winning edges");
+        }
+    }
+}
+
+fn distances(adj: &[Vec<u32>], from: u32) -> Vec<u32> {
+    let mut d = vec![u32::MAX; adj.len()];
+    d[from as usize] = 0;
+    let mut queue = std::collections::VecDeque::from([from]);
+    while let Some(u) = queue.pop_front() {
+        for &v in &adj[u as usize] {
+            if d[v as usize] == u32::MAX {
+                d[v as usize] = d[u as usize] + 1;
+                queue.push_back(v);
+            }
+        }
+    }
+    d
+}
+
+/// Tree painting by plain search over colourings (n ≤ 9): does the player
+/// to move (`colour` 1 black, 2 white) win?
+fn paint_to_move_wins(
+    adj: &[Vec<u32>],
+    colours: &mut Vec<u8>,
+    colour: u8,
+    memo: &mut HashMap<(Vec<u8>, u8), bool>,
+) -> bool {
+    if let Some(&w) = memo.get(&(colours.clone(), colour)) {
+        return w;
+    }
+    let mut wins = false;
+    for v in 0..adj.len() {
+        if colours[v] == 0 && adj[v].iter().any(|&u| colours[u as usize] == colour) {
+            colours[v] = colour;
+            let opponent_wins = paint_to_move_wins(adj, colours, 3 - colour, memo);
+            colours[v] = 0;
+            if !opponent_wins {
+                wins = true;
+                break;
+            }
+        }
+    }
+    memo.insert((colours.clone(), colour), wins);
+    wins
+}
+
+/// Checks a tree-painting solution: counts from distances, and for small
+/// trees the verdict and the winning moves by search.
+pub fn check_tree_paint(n: u32, edges: &[u32], black: u32, white: u32, solution: &proto::Solution) {
+    let Some(proto::solution::Detail::TreePaint(ev)) = &solution.detail else {
+        panic!("not a tree-paint solution: {solution:?}");
+    };
+    let adj = adjacency(n, edges);
+    let (db, dw) = (distances(&adj, black), distances(&adj, white));
+    let black_count = (0..n as usize).filter(|&v| db[v] <= dw[v]).count() as u64;
+    assert_eq!(ev.black_count, black_count);
+    assert_eq!(ev.white_count, n as u64 - black_count);
+    let first_wins = solution.winner == proto::Player::First as i32;
+    assert_eq!(first_wins, black_count > n as u64 - black_count);
+    assert_eq!(ev.winning_move.is_some(), first_wins);
+    if n <= 9 {
+        let mut colours = vec![0u8; n as usize];
+        colours[black as usize] = 1;
+        colours[white as usize] = 2;
+        let mut memo = HashMap::new();
+        assert_eq!(
+            paint_to_move_wins(&adj, &mut colours, 1, &mut memo),
+            first_wins,
+            "search disagrees"
+        );
+        let mut winning = Vec::new();
+        for v in 0..n {
+            if colours[v as usize] == 0 && adj[v as usize].iter().any(|&u| colours[u as usize] == 1)
+            {
+                colours[v as usize] = 1;
+                if !paint_to_move_wins(&adj, &mut colours, 2, &mut memo) {
+                    winning.push(v);
+                }
+                colours[v as usize] = 0;
+            }
+        }
+        if let Some(v) = ev.winning_move {
+            assert!(winning.contains(&v), "winning_move {v} does not win");
+        }
+        if let Some(w) = &solution.winning_moves {
+            let got: Vec<u32> = w
+                .moves
+                .iter()
+                .map(|m| match m.r#move {
+                    Some(proto::r#move::Move::Vertex(v)) => v,
+                    ref other => panic!("a painting move is a vertex: {other:?}"),
+                })
+                .collect();
+            assert_eq!(got, winning, "winning moves");
+            assert!(w.complete);
+            assert_eq!(w.count, winning.len() as u64);
+            assert_eq!(w.unique, winning.len() == 1);
+        }
+    }
+}

@@ -1,0 +1,380 @@
+//! CreatePuzzle, GetPuzzle, ListPuzzles, DeletePuzzle, and persistence
+//! across a restart.
+
+use std::sync::Arc;
+
+use tonic::Code;
+
+use super::helpers::*;
+
+fn path3(start: u32) -> proto::PuzzleSpec {
+    proto::PuzzleSpec {
+        title: "path of three".into(),
+        author: "tests".into(),
+        ..geography(3, &[0, 1, 1, 2], start)
+    }
+}
+
+#[tokio::test]
+async fn create_then_get_returns_the_same_puzzle_in_its_own_labels() {
+    let mut app = spawn_app().await;
+    let spec = proto::PuzzleSpec {
+        title: "reversed edges".into(),
+        ..geography(4, &[3, 2, 1, 0, 2, 1], 0)
+    };
+    let created = app
+        .client
+        .create_puzzle(create_request(spec.clone()))
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(created.name.starts_with("puzzles/"), "{}", created.name);
+    assert_eq!(
+        created.spec.as_ref(),
+        Some(&spec),
+        "labels and edge order are kept"
+    );
+    assert!(created.canonical_hash.starts_with("sorted-edges-v1:"));
+    assert!(created.duplicate_of.is_empty());
+    assert!(created.create_time.is_some());
+    let got = app
+        .client
+        .get_puzzle(proto::GetPuzzleRequest {
+            name: created.name.clone(),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(got, created);
+}
+
+#[tokio::test]
+async fn duplicates_point_at_the_oldest_and_share_the_hash() {
+    let mut app = spawn_app().await;
+    let first = app
+        .client
+        .create_puzzle(create_request(geography(4, &[0, 1, 1, 2, 2, 3], 1)))
+        .await
+        .unwrap()
+        .into_inner();
+    // Same graph: other edge order and direction, other title.
+    let again = proto::PuzzleSpec {
+        title: "same puzzle".into(),
+        ..geography(4, &[3, 2, 2, 1, 0, 1], 1)
+    };
+    let second = app
+        .client
+        .create_puzzle(create_request(again))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_ne!(first.name, second.name);
+    assert_eq!(first.canonical_hash, second.canonical_hash);
+    assert_eq!(second.duplicate_of, first.name);
+    // Another start is another puzzle.
+    let other = app
+        .client
+        .create_puzzle(create_request(geography(4, &[0, 1, 1, 2, 2, 3], 0)))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_ne!(other.canonical_hash, first.canonical_hash);
+    assert!(other.duplicate_of.is_empty());
+}
+
+#[tokio::test]
+async fn a_repeated_request_id_returns_the_first_result() {
+    let mut app = spawn_app().await;
+    let mut request = create_request(path3(0));
+    request.request_id = "8a5f3c1e-retry".into();
+    let first = app
+        .client
+        .create_puzzle(request.clone())
+        .await
+        .unwrap()
+        .into_inner();
+    let second = app
+        .client
+        .create_puzzle(request.clone())
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(first, second);
+    let list = app
+        .client
+        .list_puzzles(proto::ListPuzzlesRequest::default())
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(list.puzzles.len(), 1, "stored once");
+    // The same id with another payload is refused.
+    request.puzzle.as_mut().unwrap().spec = Some(path3(1));
+    let err = app.client.create_puzzle(request).await.unwrap_err();
+    assert_eq!(err.code(), Code::AlreadyExists);
+    assert!(err.message().contains("request_id"), "{}", err.message());
+}
+
+#[tokio::test]
+async fn listing_is_newest_first_paged_filtered_and_survives_inserts() {
+    let mut app = spawn_app().await;
+    let mut names = Vec::new();
+    for i in 0..5u32 {
+        let spec = geography(i + 2, &[0, 1], 0);
+        names.push(
+            app.client
+                .create_puzzle(create_request(spec))
+                .await
+                .unwrap()
+                .into_inner()
+                .name,
+        );
+    }
+    let tree = proto::PuzzleSpec {
+        game: proto::Game::TreePaint as i32,
+        graph: graph(3, &[0, 1, 1, 2]),
+        ..Default::default()
+    };
+    let tree_name = app
+        .client
+        .create_puzzle(create_request(tree))
+        .await
+        .unwrap()
+        .into_inner()
+        .name;
+
+    let page1 = app
+        .client
+        .list_puzzles(proto::ListPuzzlesRequest {
+            page_size: 2,
+            page_token: String::new(),
+            game: proto::Game::Geography as i32,
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let got: Vec<_> = page1.puzzles.iter().map(|p| p.name.clone()).collect();
+    assert_eq!(got, vec![names[4].clone(), names[3].clone()]);
+    assert!(!page1.next_page_token.is_empty());
+
+    // A new puzzle arrives between pages: the next page does not shift.
+    app.client
+        .create_puzzle(create_request(geography(9, &[0, 1], 0)))
+        .await
+        .unwrap();
+    let mut rest = Vec::new();
+    let mut token = page1.next_page_token;
+    while !token.is_empty() {
+        let page = app
+            .client
+            .list_puzzles(proto::ListPuzzlesRequest {
+                page_size: 2,
+                page_token: token,
+                game: proto::Game::Geography as i32,
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        rest.extend(page.puzzles.into_iter().map(|p| p.name));
+        token = page.next_page_token;
+    }
+    assert_eq!(
+        rest,
+        vec![names[2].clone(), names[1].clone(), names[0].clone()]
+    );
+
+    let trees = app
+        .client
+        .list_puzzles(proto::ListPuzzlesRequest {
+            game: proto::Game::TreePaint as i32,
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(trees.puzzles.len(), 1);
+    assert_eq!(trees.puzzles[0].name, tree_name);
+    assert!(trees.next_page_token.is_empty());
+
+    let all = app
+        .client
+        .list_puzzles(proto::ListPuzzlesRequest::default())
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(all.puzzles.len(), 7);
+}
+
+#[tokio::test]
+async fn delete_removes_the_puzzle() {
+    let mut app = spawn_app().await;
+    let created = app
+        .client
+        .create_puzzle(create_request(path3(0)))
+        .await
+        .unwrap()
+        .into_inner();
+    app.client
+        .delete_puzzle(proto::DeletePuzzleRequest {
+            name: created.name.clone(),
+        })
+        .await
+        .unwrap();
+    let err = app
+        .client
+        .get_puzzle(proto::GetPuzzleRequest {
+            name: created.name.clone(),
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(err.code(), Code::NotFound);
+    let err = app
+        .client
+        .delete_puzzle(proto::DeletePuzzleRequest { name: created.name })
+        .await
+        .unwrap_err();
+    assert_eq!(err.code(), Code::NotFound);
+}
+
+#[tokio::test]
+async fn delete_needs_the_admin_token_when_one_is_set() {
+    let dir = Arc::new(tempfile::tempdir().unwrap());
+    let config = puzzled::config::Config {
+        admin_token: Some("s3cret".into()),
+        ..test_config(dir.path())
+    };
+    let mut app = spawn_app_with(dir, config).await;
+    let created = app
+        .client
+        .create_puzzle(create_request(path3(0)))
+        .await
+        .unwrap()
+        .into_inner();
+    let delete = |token: Option<&str>| {
+        let mut request = tonic::Request::new(proto::DeletePuzzleRequest {
+            name: created.name.clone(),
+        });
+        if let Some(token) = token {
+            request
+                .metadata_mut()
+                .insert("authorization", format!("Bearer {token}").parse().unwrap());
+        }
+        request
+    };
+    let err = app.client.delete_puzzle(delete(None)).await.unwrap_err();
+    assert_eq!(err.code(), Code::Unauthenticated);
+    assert!(err.message().contains("admin token"), "{}", err.message());
+    let err = app
+        .client
+        .delete_puzzle(delete(Some("wrong")))
+        .await
+        .unwrap_err();
+    assert_eq!(err.code(), Code::PermissionDenied);
+    // Still there after the refused attempts.
+    app.client
+        .get_puzzle(proto::GetPuzzleRequest {
+            name: created.name.clone(),
+        })
+        .await
+        .unwrap();
+    app.client
+        .delete_puzzle(delete(Some("s3cret")))
+        .await
+        .unwrap();
+}
+
+#[tokio::test]
+async fn puzzles_and_cached_verdicts_survive_a_restart() {
+    let mut app = spawn_app().await;
+    let spec = geography(5, &[0, 1, 1, 2, 2, 3, 3, 4], 0);
+    let created = app
+        .client
+        .create_puzzle(create_request(spec))
+        .await
+        .unwrap()
+        .into_inner();
+    let solve = proto::SolvePuzzleRequest {
+        name: created.name.clone(),
+        include_all_starts: true,
+        include_winning_moves: false,
+    };
+    let fresh = app
+        .client
+        .solve_puzzle(solve.clone())
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(!fresh.cached);
+    let config = app.config.clone();
+    let dir = app.stop().await;
+
+    let mut app = spawn_app_with(dir, config).await;
+    let got = app
+        .client
+        .get_puzzle(proto::GetPuzzleRequest {
+            name: created.name.clone(),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(got, created);
+    let again = app.client.solve_puzzle(solve).await.unwrap().into_inner();
+    assert!(
+        again.cached,
+        "the verdict comes from the store after a restart"
+    );
+    assert_eq!(
+        proto::Solution {
+            cached: false,
+            ..again
+        },
+        fresh,
+        "a cache hit returns exactly what the fresh solve returned"
+    );
+    // The store file is sound after a clean shutdown.
+    let url = database_url(app.dir.path());
+    let _dir = app.stop().await;
+    let pool = sqlx::SqlitePool::connect(&url).await.unwrap();
+    let integrity: String = sqlx::query_scalar("PRAGMA integrity_check")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    assert_eq!(integrity, "ok");
+    pool.close().await;
+}
+
+/// Shutdown lets a call that is already running finish, then closes the
+/// store cleanly.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn shutdown_lets_in_flight_calls_finish() {
+    let mut app = spawn_app().await;
+    let n = 200_000;
+    let edges = random_graph(n, 400_000, 21);
+    let created = app
+        .client
+        .create_puzzle(create_request(geography(n, &edges, 0)))
+        .await
+        .unwrap()
+        .into_inner();
+    let mut client = app.client.clone();
+    let in_flight = tokio::spawn(async move {
+        client
+            .solve_puzzle(proto::SolvePuzzleRequest {
+                name: created.name,
+                ..Default::default()
+            })
+            .await
+    });
+    // The call takes well over a second here; give it time to reach the server.
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    assert!(
+        !in_flight.is_finished(),
+        "the solve should still be running"
+    );
+    let _dir = app.stop().await;
+    let solution = in_flight
+        .await
+        .unwrap()
+        .expect("the in-flight call finished during shutdown")
+        .into_inner();
+    assert!(!solution.cached);
+}

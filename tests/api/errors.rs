@@ -1,0 +1,607 @@
+//! Bad input through the API (API.md "Errors", QUALITY.md "Bad input"): the
+//! status code, a message that names the problem, the BadRequest field and
+//! the ErrorInfo reason; then the server answers the next request normally
+//! and the store is unchanged.
+
+use std::sync::Arc;
+
+use tonic::{Code, Status};
+use tonic_types::StatusExt;
+
+use super::helpers::*;
+
+/// Asserts the code, that the message contains `needle`, that a BadRequest
+/// violation names `field`, and that ErrorInfo carries `reason`.
+fn assert_bad(status: &Status, code: Code, field: &str, needle: &str, reason: &str) {
+    assert_eq!(status.code(), code, "{status:?}");
+    assert!(
+        status.message().contains(needle),
+        "message {:?} should mention {needle:?}",
+        status.message()
+    );
+    let details = status.get_error_details();
+    let violations = &details
+        .bad_request()
+        .unwrap_or_else(|| panic!("no BadRequest in {status:?}"))
+        .field_violations;
+    assert!(
+        violations.iter().any(|v| v.field == field),
+        "no violation for field {field:?} in {violations:?}"
+    );
+    let info = details.error_info().expect("an ErrorInfo detail");
+    assert_eq!(info.reason, reason);
+    assert_eq!(info.domain, "puzzled.v1");
+}
+
+fn spec(game: proto::Game, n: u32, edges: &[u32]) -> proto::PuzzleSpec {
+    proto::PuzzleSpec {
+        game: game as i32,
+        graph: graph(n, edges),
+        ..Default::default()
+    }
+}
+
+async fn solve_err(app: &mut TestApp, spec: proto::PuzzleSpec) -> Status {
+    app.client.solve(solve_request(spec)).await.unwrap_err()
+}
+
+/// After a bad request: a good one works and nothing was stored.
+async fn still_healthy(app: &mut TestApp) {
+    let ok = app
+        .client
+        .solve(solve_request(geography(3, &[0, 1, 1, 2], 0)))
+        .await
+        .expect("the next good request is answered")
+        .into_inner();
+    assert_eq!(ok.winner, proto::Player::Second as i32);
+    let list = app
+        .client
+        .list_puzzles(proto::ListPuzzlesRequest::default())
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(list.puzzles.is_empty(), "bad requests stored nothing");
+}
+
+#[tokio::test]
+async fn spec_errors_name_their_field() {
+    use proto::Game::*;
+    let mut app = spawn_app().await;
+    let unset = proto::PuzzleSpec {
+        game: 0,
+        graph: graph(3, &[0, 1]),
+        ..Default::default()
+    };
+    let unknown = proto::PuzzleSpec {
+        game: 99,
+        ..unset.clone()
+    };
+    let cases: Vec<(proto::PuzzleSpec, Code, &str, &str, &str)> = vec![
+        (
+            unset,
+            Code::InvalidArgument,
+            "spec.game",
+            "spec.game is required",
+            "GAME_UNSPECIFIED",
+        ),
+        (
+            unknown,
+            Code::InvalidArgument,
+            "spec.game",
+            "99 is not a game",
+            "UNKNOWN_GAME",
+        ),
+        (
+            spec(Geography, 0, &[]),
+            Code::InvalidArgument,
+            "spec.graph.vertex_count",
+            "at least 1 vertices",
+            "TOO_FEW_VERTICES",
+        ),
+        (
+            spec(TreePaint, 1, &[]),
+            Code::InvalidArgument,
+            "spec.graph.vertex_count",
+            "at least 2 vertices",
+            "TOO_FEW_VERTICES",
+        ),
+        (
+            spec(Geography, 3, &[0, 1, 2]),
+            Code::InvalidArgument,
+            "spec.graph.edges",
+            "even number",
+            "ODD_EDGE_LIST",
+        ),
+        (
+            spec(Geography, 10, &[0, 1, 1, 2, 3, 4, 5, 12]),
+            Code::InvalidArgument,
+            "spec.graph.edges[7]",
+            "vertex 12 out of range 0..10",
+            "VERTEX_OUT_OF_RANGE",
+        ),
+        (
+            spec(Geography, 3, &[0, 1, 2, 2]),
+            Code::InvalidArgument,
+            "spec.graph.edges[2]",
+            "(2, 2) is a self-loop",
+            "SELF_LOOP",
+        ),
+        (
+            spec(Geography, 3, &[0, 1, 1, 2, 2, 1]),
+            Code::InvalidArgument,
+            "spec.graph.edges[4]",
+            "duplicates edge 1",
+            "DUPLICATE_EDGE",
+        ),
+        (
+            proto::PuzzleSpec {
+                start: 7,
+                ..spec(Geography, 3, &[0, 1])
+            },
+            Code::InvalidArgument,
+            "spec.start",
+            "vertex 7 out of range 0..3",
+            "VERTEX_OUT_OF_RANGE",
+        ),
+        (
+            proto::PuzzleSpec {
+                black: Some(5),
+                ..spec(TreePaint, 3, &[0, 1, 1, 2])
+            },
+            Code::InvalidArgument,
+            "spec.black",
+            "vertex 5 out of range 0..3",
+            "VERTEX_OUT_OF_RANGE",
+        ),
+        (
+            proto::PuzzleSpec {
+                white: Some(9),
+                ..spec(TreePaint, 3, &[0, 1, 1, 2])
+            },
+            Code::InvalidArgument,
+            "spec.white",
+            "vertex 9 out of range 0..3",
+            "VERTEX_OUT_OF_RANGE",
+        ),
+        (
+            proto::PuzzleSpec {
+                black: Some(1),
+                white: Some(1),
+                ..spec(TreePaint, 3, &[0, 1, 1, 2])
+            },
+            Code::InvalidArgument,
+            "spec.white",
+            "must differ",
+            "SAME_BLACK_AND_WHITE",
+        ),
+        (
+            spec(BipartiteEdge, 5, &[0, 1, 1, 2, 2, 0, 3, 4]),
+            Code::InvalidArgument,
+            "spec.graph.edges",
+            "graph has an odd cycle through vertices",
+            "ODD_CYCLE",
+        ),
+        (
+            spec(
+                TreePaint,
+                8,
+                &[0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 0, 0, 4],
+            ),
+            Code::InvalidArgument,
+            "spec.graph.edges",
+            "tree paint needs a tree: 8 vertices but 9 edges",
+            "NOT_A_TREE",
+        ),
+        (
+            spec(TreePaint, 4, &[0, 1, 1, 2, 2, 0]),
+            Code::InvalidArgument,
+            "spec.graph.edges",
+            "not connected",
+            "NOT_A_TREE",
+        ),
+        (
+            proto::PuzzleSpec {
+                start: 1,
+                ..spec(TreePaint, 3, &[0, 1, 1, 2])
+            },
+            Code::InvalidArgument,
+            "spec.start",
+            "only geography puzzles",
+            "FIELD_NOT_FOR_GAME",
+        ),
+        (
+            spec(Geography, 4_000_000_000, &[]),
+            Code::ResourceExhausted,
+            "spec.graph.vertex_count",
+            "4000000000 vertices is over the limit of 10000000 (max_vertices)",
+            "LIMIT_EXCEEDED",
+        ),
+        (
+            proto::PuzzleSpec {
+                title: "x".repeat(201),
+                ..spec(Geography, 3, &[0, 1])
+            },
+            Code::InvalidArgument,
+            "spec.title",
+            "201 characters is more than the limit of 200",
+            "TEXT_TOO_LONG",
+        ),
+        (
+            proto::PuzzleSpec {
+                author: "y".repeat(101),
+                ..spec(Geography, 3, &[0, 1])
+            },
+            Code::InvalidArgument,
+            "spec.author",
+            "more than the limit of 100",
+            "TEXT_TOO_LONG",
+        ),
+    ];
+    for (bad, code, field, needle, reason) in cases {
+        let status = solve_err(&mut app, bad.clone()).await;
+        assert_bad(&status, code, field, needle, reason);
+        // The same spec through CreatePuzzle names the field under puzzle.spec.
+        let status = app
+            .client
+            .create_puzzle(create_request(bad))
+            .await
+            .unwrap_err();
+        assert_bad(&status, code, &format!("puzzle.{field}"), needle, reason);
+        still_healthy(&mut app).await;
+    }
+}
+
+#[tokio::test]
+async fn missing_spec_and_missing_puzzle_are_named() {
+    let mut app = spawn_app().await;
+    let status = app
+        .client
+        .solve(proto::SolveRequest::default())
+        .await
+        .unwrap_err();
+    assert_bad(
+        &status,
+        Code::InvalidArgument,
+        "spec",
+        "spec is required",
+        "FIELD_REQUIRED",
+    );
+    let status = app
+        .client
+        .create_puzzle(proto::CreatePuzzleRequest::default())
+        .await
+        .unwrap_err();
+    assert_bad(
+        &status,
+        Code::InvalidArgument,
+        "puzzle",
+        "puzzle is required",
+        "FIELD_REQUIRED",
+    );
+    still_healthy(&mut app).await;
+}
+
+#[tokio::test]
+async fn edge_limit_is_checked() {
+    let dir = Arc::new(tempfile::tempdir().unwrap());
+    let config = puzzled::config::Config {
+        max_edges: 2,
+        ..test_config(dir.path())
+    };
+    let mut app = spawn_app_with(dir, config).await;
+    let status = solve_err(&mut app, geography(5, &[0, 1, 1, 2, 2, 3], 0)).await;
+    assert_bad(
+        &status,
+        Code::ResourceExhausted,
+        "spec.graph.edges",
+        "3 edges is over the limit of 2 (max_edges)",
+        "LIMIT_EXCEEDED",
+    );
+    still_healthy(&mut app).await;
+}
+
+#[tokio::test]
+async fn a_message_over_the_size_limit_is_refused_by_the_transport() {
+    let dir = Arc::new(tempfile::tempdir().unwrap());
+    let config = puzzled::config::Config {
+        max_message_bytes: 4096,
+        ..test_config(dir.path())
+    };
+    let mut app = spawn_app_with(dir, config).await;
+    let edges = random_graph(5000, 4000, 3);
+    let status = solve_err(&mut app, geography(5000, &edges, 0)).await;
+    assert_eq!(status.code(), Code::ResourceExhausted, "{status:?}");
+    assert!(status.message().contains("4096"), "{}", status.message());
+    still_healthy(&mut app).await;
+}
+
+#[tokio::test]
+async fn names_page_tokens_and_page_sizes_are_checked() {
+    let mut app = spawn_app().await;
+    for name in [
+        "",
+        "puzzle/abc",
+        "puzzles/",
+        "puzzles/not-an-id",
+        "puzzles/0123456789abcdef0123/x",
+    ] {
+        let status = app
+            .client
+            .get_puzzle(proto::GetPuzzleRequest { name: name.into() })
+            .await
+            .unwrap_err();
+        assert_bad(
+            &status,
+            Code::InvalidArgument,
+            "name",
+            "is not a puzzle name",
+            "MALFORMED_NAME",
+        );
+        let status = app
+            .client
+            .solve_puzzle(proto::SolvePuzzleRequest {
+                name: name.into(),
+                ..Default::default()
+            })
+            .await
+            .unwrap_err();
+        assert_eq!(status.code(), Code::InvalidArgument);
+    }
+    let unknown = "puzzles/0123456789abcdef0123";
+    let status = app
+        .client
+        .get_puzzle(proto::GetPuzzleRequest {
+            name: unknown.into(),
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(status.code(), Code::NotFound);
+    assert!(status.message().contains(unknown), "{}", status.message());
+    let status = app
+        .client
+        .solve_puzzle(proto::SolvePuzzleRequest {
+            name: unknown.into(),
+            ..Default::default()
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(status.code(), Code::NotFound);
+
+    for token in ["garbage", "zz", "70313a31"] {
+        let status = app
+            .client
+            .list_puzzles(proto::ListPuzzlesRequest {
+                page_token: token.into(),
+                ..Default::default()
+            })
+            .await
+            .unwrap_err();
+        assert_bad(
+            &status,
+            Code::InvalidArgument,
+            "page_token",
+            "page_token",
+            "MALFORMED_PAGE_TOKEN",
+        );
+    }
+    // A token issued for one filter, used with another.
+    for _ in 0..3 {
+        app.client
+            .create_puzzle(create_request(geography(2, &[0, 1], 0)))
+            .await
+            .unwrap();
+    }
+    let page = app
+        .client
+        .list_puzzles(proto::ListPuzzlesRequest {
+            page_size: 1,
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let status = app
+        .client
+        .list_puzzles(proto::ListPuzzlesRequest {
+            page_size: 1,
+            page_token: page.next_page_token,
+            game: proto::Game::Geography as i32,
+        })
+        .await
+        .unwrap_err();
+    assert_bad(
+        &status,
+        Code::InvalidArgument,
+        "page_token",
+        "filter",
+        "PAGE_TOKEN_FILTER_MISMATCH",
+    );
+    let status = app
+        .client
+        .list_puzzles(proto::ListPuzzlesRequest {
+            page_size: -1,
+            ..Default::default()
+        })
+        .await
+        .unwrap_err();
+    assert_bad(
+        &status,
+        Code::InvalidArgument,
+        "page_size",
+        "negative",
+        "NEGATIVE_PAGE_SIZE",
+    );
+    let status = app
+        .client
+        .list_puzzles(proto::ListPuzzlesRequest {
+            game: 42,
+            ..Default::default()
+        })
+        .await
+        .unwrap_err();
+    assert_bad(
+        &status,
+        Code::InvalidArgument,
+        "game",
+        "42 is not a game",
+        "UNKNOWN_GAME",
+    );
+}
+
+/// A deadline shorter than the solve: the call ends with a deadline error
+/// (the server answers DEADLINE_EXCEEDED; tonic's client, whose own timer
+/// fires first, reports it as CANCELLED "Timeout expired"), and the server
+/// answers the next call normally.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_passed_deadline_is_deadline_exceeded_and_the_server_carries_on() {
+    let mut app = spawn_app().await;
+    let n = 200_000;
+    let edges = random_graph(n, 400_000, 11);
+    let created = app
+        .client
+        .create_puzzle(create_request(geography(n, &edges, 0)))
+        .await
+        .unwrap()
+        .into_inner();
+    let mut request = tonic::Request::new(proto::SolvePuzzleRequest {
+        name: created.name,
+        ..Default::default()
+    });
+    request.set_timeout(std::time::Duration::from_millis(20));
+    let status = app.client.solve_puzzle(request).await.unwrap_err();
+    match status.code() {
+        Code::DeadlineExceeded => assert!(status.message().contains("deadline"), "{status:?}"),
+        Code::Cancelled => assert!(status.message().contains("Timeout expired"), "{status:?}"),
+        _ => panic!("not a deadline error: {status:?}"),
+    }
+    let ok = app
+        .client
+        .solve(solve_request(geography(3, &[0, 1, 1, 2], 0)))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(ok.winner, proto::Player::Second as i32);
+}
+
+/// A SolveRequest whose title is raw bytes, to send what a proto3 string
+/// must never hold.
+#[derive(Clone, PartialEq, prost::Message)]
+struct RawSolveRequest {
+    #[prost(message, optional, tag = "1")]
+    spec: Option<RawSpec>,
+}
+
+#[derive(Clone, PartialEq, prost::Message)]
+struct RawSpec {
+    #[prost(int32, tag = "1")]
+    game: i32,
+    #[prost(message, optional, tag = "2")]
+    graph: Option<proto::Graph>,
+    #[prost(bytes = "vec", tag = "6")]
+    title: Vec<u8>,
+}
+
+#[tokio::test]
+async fn a_title_that_is_not_utf8_is_invalid_argument() {
+    let mut app = spawn_app().await;
+    let mut grpc = tonic::client::Grpc::new(app.channel.clone());
+    grpc.ready().await.unwrap();
+    let request = RawSolveRequest {
+        spec: Some(RawSpec {
+            game: proto::Game::Geography as i32,
+            graph: graph(3, &[0, 1, 1, 2]),
+            title: vec![b'o', b'k', 0xff, 0xfe],
+        }),
+    };
+    let status = grpc
+        .unary(
+            tonic::Request::new(request),
+            tonic::codegen::http::uri::PathAndQuery::from_static("/puzzled.v1.PuzzleService/Solve"),
+            tonic_prost::ProstCodec::<RawSolveRequest, proto::Solution>::default(),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(status.code(), Code::InvalidArgument, "{status:?}");
+    assert!(status.message().contains("UTF-8"), "{}", status.message());
+    still_healthy(&mut app).await;
+}
+
+/// One unary call over plain HTTP/2, with no client-side deadline handling,
+/// so the test sees the status the server itself sent.
+async fn raw_unary(addr: &str, path: &str, message: Vec<u8>, timeout: &str) -> (String, String) {
+    let tcp = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let (client, connection) = h2::client::handshake(tcp).await.unwrap();
+    tokio::spawn(connection);
+    let mut client = client.ready().await.unwrap();
+    let request = http::Request::post(format!("http://{addr}{path}"))
+        .header("content-type", "application/grpc")
+        .header("te", "trailers")
+        .header("grpc-timeout", timeout)
+        .body(())
+        .unwrap();
+    let (response, mut send) = client.send_request(request, false).unwrap();
+    let mut frame = vec![0u8];
+    frame.extend((message.len() as u32).to_be_bytes());
+    frame.extend(message);
+    send.send_data(frame.into(), true).unwrap();
+    let response = response.await.unwrap();
+    let status = |h: &http::HeaderMap| {
+        h.get("grpc-status").map(|s| {
+            (
+                s.to_str().unwrap().to_owned(),
+                h.get("grpc-message")
+                    .map(|m| m.to_str().unwrap().to_owned())
+                    .unwrap_or_default(),
+            )
+        })
+    };
+    if let Some(found) = status(response.headers()) {
+        return found;
+    }
+    let mut body = response.into_body();
+    while let Some(data) = body.data().await {
+        data.unwrap();
+    }
+    let trailers = body.trailers().await.unwrap().expect("trailers");
+    status(&trailers).expect("a grpc-status")
+}
+
+/// What the server itself answers when the deadline passes during the solve
+/// (no client library in between): DEADLINE_EXCEEDED.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_server_answers_deadline_exceeded() {
+    use prost::Message as _;
+    let mut app = spawn_app().await;
+    let n = 200_000;
+    let edges = random_graph(n, 400_000, 13);
+    let created = app
+        .client
+        .create_puzzle(create_request(geography(n, &edges, 0)))
+        .await
+        .unwrap()
+        .into_inner();
+    let request = proto::SolvePuzzleRequest {
+        name: created.name,
+        ..Default::default()
+    };
+    let (code, message) = raw_unary(
+        &app.addr(),
+        "/puzzled.v1.PuzzleService/SolvePuzzle",
+        request.encode_to_vec(),
+        "50m",
+    )
+    .await;
+    assert_eq!(
+        code,
+        (Code::DeadlineExceeded as i32).to_string(),
+        "{message}"
+    );
+    assert!(message.contains("deadline"), "{message}");
+    let ok = app
+        .client
+        .solve(solve_request(geography(3, &[0, 1, 1, 2], 0)))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(ok.winner, proto::Player::Second as i32);
+}

@@ -1,0 +1,160 @@
+//! `spawn_app()`: a fresh server on port 0 with a fresh SQLite file, and a
+//! typed client. Logs stay silent unless `TEST_LOG` is set.
+
+use std::path::Path;
+use std::sync::{Arc, Once};
+
+use proto::puzzle_service_client::PuzzleServiceClient;
+use puzzled::config::Config;
+use puzzled::service::Application;
+pub use puzzled::service::proto;
+use tempfile::TempDir;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+use tonic::transport::Channel;
+
+pub struct TestApp {
+    pub port: u16,
+    pub client: PuzzleServiceClient<Channel>,
+    pub channel: Channel,
+    /// Keeps the database directory alive for restarts.
+    pub dir: Arc<TempDir>,
+    pub config: Config,
+    stop: Option<oneshot::Sender<()>>,
+    server: Option<JoinHandle<anyhow::Result<()>>>,
+}
+
+fn init_logs() {
+    static INIT: Once = Once::new();
+    INIT.call_once(|| {
+        if std::env::var_os("TEST_LOG").is_some() {
+            tracing_subscriber::fmt()
+                .with_env_filter("info")
+                .with_test_writer()
+                .init();
+        }
+    });
+}
+
+pub fn database_url(dir: &Path) -> String {
+    format!("sqlite://{}", dir.join("puzzled.db").display())
+}
+
+/// The configuration tests use: port 0, the database in `dir`.
+pub fn test_config(dir: &Path) -> Config {
+    Config {
+        listen: "127.0.0.1:0".into(),
+        database_url: database_url(dir),
+        shutdown_grace_secs: 5,
+        ..Config::default()
+    }
+}
+
+pub async fn spawn_app() -> TestApp {
+    let dir = Arc::new(tempfile::tempdir().expect("temp dir"));
+    let config = test_config(dir.path());
+    spawn_app_with(dir, config).await
+}
+
+pub async fn spawn_app_with(dir: Arc<TempDir>, config: Config) -> TestApp {
+    init_logs();
+    let app = Application::build(config.clone())
+        .await
+        .expect("the server builds");
+    let port = app.port();
+    let (stop, stopped) = oneshot::channel::<()>();
+    let server = tokio::spawn(app.run_until(async move {
+        let _ = stopped.await;
+    }));
+    let channel = Channel::from_shared(format!("http://127.0.0.1:{port}"))
+        .unwrap()
+        .connect()
+        .await
+        .expect("the server accepts connections");
+    let client = PuzzleServiceClient::new(channel.clone())
+        .max_decoding_message_size(usize::MAX)
+        .max_encoding_message_size(usize::MAX);
+    TestApp {
+        port,
+        client,
+        channel,
+        dir,
+        config,
+        stop: Some(stop),
+        server: Some(server),
+    }
+}
+
+impl TestApp {
+    pub fn addr(&self) -> String {
+        format!("127.0.0.1:{}", self.port)
+    }
+
+    /// Graceful shutdown; returns the directory holding the database.
+    pub async fn stop(mut self) -> Arc<TempDir> {
+        self.stop.take().unwrap().send(()).ok();
+        self.server
+            .take()
+            .unwrap()
+            .await
+            .expect("server task")
+            .expect("server ran cleanly");
+        self.dir.clone()
+    }
+}
+
+pub fn graph(vertex_count: u32, edges: &[u32]) -> Option<proto::Graph> {
+    Some(proto::Graph {
+        vertex_count,
+        edges: edges.to_vec(),
+    })
+}
+
+pub fn geography(vertex_count: u32, edges: &[u32], start: u32) -> proto::PuzzleSpec {
+    proto::PuzzleSpec {
+        game: proto::Game::Geography as i32,
+        graph: graph(vertex_count, edges),
+        start,
+        ..Default::default()
+    }
+}
+
+pub fn solve_request(spec: proto::PuzzleSpec) -> proto::SolveRequest {
+    proto::SolveRequest {
+        spec: Some(spec),
+        include_all_starts: false,
+        include_winning_moves: false,
+    }
+}
+
+pub fn create_request(spec: proto::PuzzleSpec) -> proto::CreatePuzzleRequest {
+    proto::CreatePuzzleRequest {
+        puzzle: Some(proto::Puzzle {
+            spec: Some(spec),
+            ..Default::default()
+        }),
+        request_id: String::new(),
+    }
+}
+
+/// A deterministic pseudo-random simple graph (xorshift; no extra crates).
+pub fn random_graph(n: u32, m: usize, seed: u64) -> Vec<u32> {
+    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut next = || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut seen = std::collections::HashSet::new();
+    let mut edges = Vec::new();
+    let max = (n as usize) * (n as usize - 1) / 2;
+    while seen.len() < m.min(max) {
+        let u = (next() % n as u64) as u32;
+        let v = (next() % n as u64) as u32;
+        if u != v && seen.insert((u.min(v), u.max(v))) {
+            edges.extend([u, v]);
+        }
+    }
+    edges
+}

@@ -1,0 +1,12 @@
+//! Integration tests: a real server on an ephemeral port with a temporary
+//! database, driven through real clients (the generated tonic client, the
+//! reflection clients, and grpcurl when it is enabled).
+
+mod binary;
+mod checker;
+mod crud;
+mod errors;
+mod grpcurl;
+mod helpers;
+mod reflection;
+mod solve;

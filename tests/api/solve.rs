@@ -1,0 +1,326 @@
+//! Solve and SolvePuzzle: verdicts with evidence checked independently,
+//! caching, coalescing.
+
+use super::checker::check_geography;
+use super::helpers::*;
+
+#[tokio::test]
+async fn the_readme_example_is_a_second_player_win_with_matching_1_2() {
+    let mut app = spawn_app().await;
+    let solution = app
+        .client
+        .solve(solve_request(geography(3, &[0, 1, 1, 2], 0)))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(solution.winner, proto::Player::Second as i32);
+    let Some(proto::solution::Detail::Geography(ev)) = &solution.detail else {
+        panic!("{solution:?}")
+    };
+    assert_eq!(ev.matching, vec![1, 2]);
+    assert!(!solution.cached);
+    assert!(solution.canonical_hash.starts_with("sorted-edges-v1:"));
+    assert!(!solution.solver_version.is_empty());
+    check_geography(3, &[0, 1, 1, 2], 0, &solution);
+}
+
+#[tokio::test]
+async fn random_small_graphs_agree_with_game_tree_search() {
+    let mut app = spawn_app().await;
+    for seed in 0..40u64 {
+        let n = 2 + (seed % 10) as u32;
+        let m = (seed as usize * 7) % (n as usize * (n as usize - 1) / 2 + 1);
+        let edges = random_graph(n, m, seed + 1);
+        let start = (seed as u32 * 3) % n;
+        let solution = app
+            .client
+            .solve(proto::SolveRequest {
+                spec: Some(geography(n, &edges, start)),
+                include_all_starts: true,
+                include_winning_moves: true,
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        check_geography(n, &edges, start, &solution);
+    }
+}
+
+#[tokio::test]
+async fn a_larger_graph_has_checkable_evidence() {
+    let mut app = spawn_app().await;
+    let n = 2000;
+    let edges = random_graph(n, 3000, 99);
+    for start in [0, 1, 2, 3] {
+        let solution = app
+            .client
+            .solve(proto::SolveRequest {
+                spec: Some(geography(n, &edges, start)),
+                include_all_starts: true,
+                include_winning_moves: false,
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        check_geography(n, &edges, start, &solution);
+    }
+}
+
+#[tokio::test]
+async fn solve_puzzle_matches_inline_solve_and_the_cache_answers_the_same() {
+    let mut app = spawn_app().await;
+    let edges = [0, 1, 1, 2, 2, 3, 3, 4, 4, 0, 1, 5];
+    let spec = geography(6, &edges, 5);
+    let created = app
+        .client
+        .create_puzzle(create_request(spec.clone()))
+        .await
+        .unwrap()
+        .into_inner();
+    let stored = app
+        .client
+        .solve_puzzle(proto::SolvePuzzleRequest {
+            name: created.name,
+            include_all_starts: true,
+            include_winning_moves: true,
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(!stored.cached);
+    assert_eq!(stored.canonical_hash, created.canonical_hash);
+    check_geography(6, &edges, 5, &stored);
+    // The same puzzle inline, edges reordered and reversed: a cache hit with
+    // exactly the same content.
+    let reordered = [5, 1, 0, 4, 4, 3, 3, 2, 2, 1, 1, 0];
+    let inline = app
+        .client
+        .solve(proto::SolveRequest {
+            spec: Some(geography(6, &reordered, 5)),
+            include_all_starts: true,
+            include_winning_moves: true,
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(inline.cached);
+    assert_eq!(
+        proto::Solution {
+            cached: false,
+            ..inline
+        },
+        stored
+    );
+    // Other options are another cache entry.
+    let plain = app
+        .client
+        .solve(solve_request(spec))
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(!plain.cached);
+    assert!(plain.winning_moves.is_none());
+    check_geography(6, &edges, 5, &plain);
+}
+
+#[tokio::test]
+async fn concurrent_identical_solves_compute_once() {
+    let app = spawn_app().await;
+    let n = 3000;
+    let edges = random_graph(n, 6000, 7);
+    let mut tasks = Vec::new();
+    for _ in 0..8 {
+        let mut client = app.client.clone();
+        let spec = geography(n, &edges, 0);
+        tasks.push(tokio::spawn(async move {
+            client
+                .solve(solve_request(spec))
+                .await
+                .unwrap()
+                .into_inner()
+        }));
+    }
+    let mut solutions = Vec::new();
+    for t in tasks {
+        solutions.push(t.await.unwrap());
+    }
+    let fresh = solutions.iter().filter(|s| !s.cached).count();
+    assert_eq!(fresh, 1, "exactly one request solved; the others shared it");
+    let first = proto::Solution {
+        cached: false,
+        ..solutions[0].clone()
+    };
+    for s in &solutions {
+        assert_eq!(
+            &proto::Solution {
+                cached: false,
+                ..s.clone()
+            },
+            &first
+        );
+    }
+    check_geography(n, &edges, 0, &solutions[0]);
+}
+
+/// One worker and no queue: while a long solve runs, another solve is
+/// refused with RESOURCE_EXHAUSTED at once; afterwards solves run again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_full_solver_pool_refuses_instead_of_queueing_without_bound() {
+    let dir = std::sync::Arc::new(tempfile::tempdir().unwrap());
+    let config = puzzled::config::Config {
+        solve_workers: Some(1),
+        solve_queue: 0,
+        ..test_config(dir.path())
+    };
+    let mut app = spawn_app_with(dir, config).await;
+    let n = 200_000;
+    let edges = random_graph(n, 400_000, 5);
+    let big = app
+        .client
+        .create_puzzle(create_request(geography(n, &edges, 0)))
+        .await
+        .unwrap()
+        .into_inner();
+    // The long solve and a probe can meet the single worker in either order;
+    // when the probe held it, the long solve is the one refused: try again.
+    let mut refused = None;
+    let mut probe = 0u32;
+    for _attempt in 0..5 {
+        let mut client = app.client.clone();
+        let name = big.name.clone();
+        let long = tokio::spawn(async move {
+            client
+                .solve_puzzle(proto::SolvePuzzleRequest {
+                    name,
+                    ..Default::default()
+                })
+                .await
+        });
+        while !long.is_finished() {
+            // A different small puzzle each time, so the cache cannot answer.
+            probe += 1;
+            let spec = geography(3 + probe, &[0, 1, 1, 2], 0);
+            match app.client.solve(solve_request(spec)).await {
+                Ok(_) => tokio::task::yield_now().await,
+                Err(status) => {
+                    refused = Some(status);
+                    break;
+                }
+            }
+        }
+        let long = long.await.unwrap();
+        if refused.is_some() {
+            long.expect("the long solve completes");
+            break;
+        }
+        let status = long.expect_err("no probe was refused, so the long solve must have been");
+        assert_eq!(status.code(), tonic::Code::ResourceExhausted, "{status:?}");
+    }
+    let status = refused.expect("a solve was refused while the only worker was busy");
+    assert_eq!(status.code(), tonic::Code::ResourceExhausted, "{status:?}");
+    assert!(status.message().contains("busy"), "{}", status.message());
+    app.client
+        .solve(solve_request(geography(3, &[0, 1], 2)))
+        .await
+        .expect("solves run again once the worker is free");
+}
+
+fn random_forest_edges(n: u32, seed: u64, drop_every: u32) -> Vec<u32> {
+    // A random tree (each vertex hangs off an earlier one), optionally with
+    // some edges left out to make a forest.
+    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut edges = Vec::new();
+    for v in 1..n {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        if drop_every != 0 && v % drop_every == 0 {
+            continue;
+        }
+        edges.extend([(state % v as u64) as u32, v]);
+    }
+    edges
+}
+
+#[tokio::test]
+async fn edge_game_solutions_agree_with_search() {
+    use super::checker::check_bipartite_edge;
+    let mut app = spawn_app().await;
+    // ABC398 G sample 1 (a path on 4 vertices, renumbered from 0).
+    let mut cases = vec![(4, vec![0, 1, 1, 2, 2, 3])];
+    for seed in 0..30u64 {
+        let n = 1 + (seed % 6) as u32;
+        cases.push((n, random_forest_edges(n, seed, (seed % 3) as u32 + 1)));
+        // Add an even cycle now and then.
+        if n >= 4 && seed % 4 == 0 {
+            cases.push((n, vec![0, 1, 1, 2, 2, 3, 3, 0]));
+        }
+    }
+    for (n, edges) in cases {
+        let spec = proto::PuzzleSpec {
+            game: proto::Game::BipartiteEdge as i32,
+            graph: graph(n, &edges),
+            ..Default::default()
+        };
+        let solution = app
+            .client
+            .solve(proto::SolveRequest {
+                spec: Some(spec),
+                include_all_starts: false,
+                include_winning_moves: true,
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        check_bipartite_edge(n, &edges, &solution);
+    }
+}
+
+#[tokio::test]
+async fn tree_paint_solutions_agree_with_search() {
+    use super::checker::check_tree_paint;
+    let mut app = spawn_app().await;
+    // ABC067 D sample 1, renumbered from 0: the first player (Fennec) wins.
+    let sample = vec![2, 5, 0, 1, 2, 0, 6, 3, 4, 6, 0, 3];
+    let mut cases = vec![(7, sample, None, None)];
+    for seed in 0..30u64 {
+        let n = 2 + (seed % 8) as u32;
+        let edges = random_forest_edges(n, seed, 0);
+        let black = (seed as u32 * 5) % n;
+        let white = (black + 1 + (seed as u32 % (n - 1))) % n;
+        cases.push((n, edges, Some(black), Some(white)));
+    }
+    for (i, (n, edges, black, white)) in cases.into_iter().enumerate() {
+        let spec = proto::PuzzleSpec {
+            game: proto::Game::TreePaint as i32,
+            graph: graph(n, &edges),
+            black,
+            white,
+            ..Default::default()
+        };
+        let solution = app
+            .client
+            .solve(proto::SolveRequest {
+                spec: Some(spec),
+                include_all_starts: false,
+                include_winning_moves: true,
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        if i == 0 {
+            assert_eq!(
+                solution.winner,
+                proto::Player::First as i32,
+                "Fennec wins sample 1"
+            );
+        }
+        check_tree_paint(
+            n,
+            &edges,
+            black.unwrap_or(0),
+            white.unwrap_or(n - 1),
+            &solution,
+        );
+    }
+}
