@@ -435,6 +435,12 @@ struct Colouring {
     component_with_room: Option<(usize, usize)>,
 }
 
+/// Checks that `graph` is a position of this game (no odd cycle), without
+/// solving it. Linear time.
+pub fn check_bipartite(graph: &Graph) -> Result<(), BipartiteEdgeError> {
+    two_colour(graph).map(|_| ())
+}
+
 /// BFS 2-colouring of every component, counting as it goes. Returns the odd
 /// cycle error on the first edge inside a colour class.
 fn two_colour(graph: &Graph) -> Result<Colouring, BipartiteEdgeError> {

@@ -540,8 +540,9 @@ fn paint_code(colour: Colour) -> u8 {
 }
 
 /// A tree: at least 2 vertices, `n − 1` edges, connected (which with `n − 1`
-/// edges rules out cycles).
-fn check_tree(graph: &Graph) -> Result<(), NotATree> {
+/// edges rules out cycles). Linear time; the errors name a cycle or an
+/// unreachable vertex.
+pub fn check_tree(graph: &Graph) -> Result<(), NotATree> {
     let n = graph.vertex_count();
     if n < 2 {
         return Err(NotATree::TooFewVertices {

@@ -1,8 +1,10 @@
-//! An evidence checker written apart from the solver: only connected
-//! components, counting, and (for small graphs) plain game-tree search.
+//! Checks Solutions from the API, apart from the solver: the shared evidence
+//! checker (`tests/checker/`) for matchings and barriers, counting, and (for
+//! small graphs) plain game-tree search.
 
 use std::collections::{HashMap, HashSet};
 
+use super::evidence::{PlainGraph, Winner, check_geography as check_geography_evidence};
 use super::helpers::proto;
 
 fn edge_set(edges: &[u32]) -> HashSet<(u32, u32)> {
@@ -12,96 +14,35 @@ fn edge_set(edges: &[u32]) -> HashSet<(u32, u32)> {
         .collect()
 }
 
-/// Number of odd-sized components of the graph without the vertices in `removed`.
-fn odd_components(n: u32, edges: &[u32], removed: &HashSet<u32>) -> usize {
-    let mut parent: Vec<u32> = (0..n).collect();
-    fn find(parent: &mut [u32], mut x: u32) -> u32 {
-        while parent[x as usize] != x {
-            parent[x as usize] = parent[parent[x as usize] as usize];
-            x = parent[x as usize];
-        }
-        x
-    }
-    for e in edges.chunks_exact(2) {
-        if removed.contains(&e[0]) || removed.contains(&e[1]) {
-            continue;
-        }
-        let (a, b) = (find(&mut parent, e[0]), find(&mut parent, e[1]));
-        parent[a as usize] = b;
-    }
-    let mut sizes: HashMap<u32, usize> = HashMap::new();
-    for v in 0..n {
-        if !removed.contains(&v) {
-            *sizes.entry(find(&mut parent, v)).or_default() += 1;
-        }
-    }
-    sizes.values().filter(|&&s| s % 2 == 1).count()
-}
-
-/// The Tutte–Berge bound of `barrier` on the graph without `removed`.
-fn tutte_berge(n: u32, edges: &[u32], removed: &HashSet<u32>, barrier: &[u32]) -> usize {
-    let mut gone = removed.clone();
-    for &b in barrier {
-        assert!(b < n, "barrier vertex {b} out of range");
-        assert!(!removed.contains(&b), "barrier vertex {b} was removed");
-        assert!(gone.insert(b), "barrier repeats vertex {b}");
-    }
-    let live = n as usize - removed.len();
-    let odd = odd_components(n, edges, &gone);
-    assert!(live + barrier.len() >= odd);
-    (live + barrier.len() - odd) / 2
-}
-
 /// Checks a geography solution of the puzzle (n, edges, start) completely.
 pub fn check_geography(n: u32, edges: &[u32], start: u32, solution: &proto::Solution) {
     let Some(proto::solution::Detail::Geography(ev)) = &solution.detail else {
         panic!("not a geography solution: {solution:?}");
     };
-    let graph = edge_set(edges);
-    let m = &ev.matching;
-    assert_eq!(m.len() % 2, 0, "matching has an odd number of entries");
-    assert_eq!(ev.matching_size as usize, m.len() / 2);
-    let mut covered = HashSet::new();
-    for e in m.chunks_exact(2) {
-        assert!(
-            graph.contains(&(e[0].min(e[1]), e[0].max(e[1]))),
-            "matching edge {e:?} is not an edge of the graph"
-        );
-        assert!(
-            covered.insert(e[0]) && covered.insert(e[1]),
-            "matching edges touch at {e:?}"
-        );
-    }
-    let size = m.len() / 2;
+    // Matching, barrier and start barrier: the shared evidence checker.
+    let matching: Vec<(u32, u32)> = ev.matching.chunks_exact(2).map(|e| (e[0], e[1])).collect();
     assert_eq!(
-        tutte_berge(n, edges, &HashSet::new(), &ev.barrier),
-        size,
-        "the barrier does not prove the matching maximum"
+        ev.matching.len() % 2,
+        0,
+        "matching has an odd number of entries"
     );
+    assert_eq!(ev.matching_size as usize, matching.len());
     let winner = solution.winner;
-    if winner == proto::Player::Second as i32 {
-        assert!(
-            !covered.contains(&start),
-            "second player wins but the matching covers the start"
-        );
-        assert!(ev.start_barrier.is_none());
+    let verdict = if winner == proto::Player::First as i32 {
+        Winner::First
     } else {
-        assert_eq!(winner, proto::Player::First as i32);
-        assert!(
-            covered.contains(&start),
-            "first player wins but the start is exposed"
-        );
-        let sb = ev
-            .start_barrier
-            .as_ref()
-            .expect("start_barrier when the first player wins");
-        let removed = HashSet::from([start]);
-        assert_eq!(
-            tutte_berge(n, edges, &removed, &sb.vertices),
-            size - 1,
-            "start_barrier does not prove that every maximum matching covers the start"
-        );
-    }
+        assert_eq!(winner, proto::Player::Second as i32, "winner must be set");
+        Winner::Second
+    };
+    check_geography_evidence(
+        &PlainGraph::from_flat(n as usize, edges),
+        start,
+        verdict,
+        &matching,
+        &ev.barrier,
+        ev.start_barrier.as_ref().map(|b| b.vertices.as_slice()),
+    )
+    .unwrap_or_else(|e| panic!("geography evidence: {e}"));
     if let Some(d) = &ev.second_player_starts {
         assert_eq!(
             d.vertices.contains(&start),

@@ -6,6 +6,8 @@ mod binary;
 mod checker;
 mod crud;
 mod errors;
+#[path = "../checker/mod.rs"]
+mod evidence;
 mod grpcurl;
 mod helpers;
 mod reflection;
