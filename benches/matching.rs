@@ -86,7 +86,7 @@ fn main() {
     println!(
         "| instance | n | m | ν | read ms | matching ms | geography ms | + winning moves ms |{peer_names} matching / read | geography / read |{peer_ratios} peak MiB | working bytes / edge |"
     );
-    println!("|{}", "---|".repeat(14 + 2 * peers.len()));
+    println!("|{}", "---|".repeat(12 + 2 * peers.len()));
     for file in &files {
         let ours = run_child(&["ours", file, &reps.to_string()], None)
             .unwrap_or_else(|| panic!("our solver failed on {file}"));
