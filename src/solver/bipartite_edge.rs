@@ -1411,16 +1411,7 @@ mod tests {
             })
     }
 
-    /// Two thousand cases a run unless `PROPTEST_CASES` asks for another
-    /// number (proptest's own default of 256 is thin for a rule this
-    /// case-heavy).
-    fn config() -> ProptestConfig {
-        let mut config = ProptestConfig::default();
-        if std::env::var_os("PROPTEST_CASES").is_none() {
-            config.cases = 2000;
-        }
-        config
-    }
+    use crate::solver::test_support::proptest_config as config;
 
     thread_local! {
         static COMPONENT_SEARCH: std::cell::RefCell<ComponentSearch> =

@@ -35,3 +35,17 @@ impl Player {
 /// Names the solver build that produced a verdict; stored beside cached
 /// verdicts so an upgrade can tell its own answers from older ones.
 pub const SOLVER_VERSION: &str = concat!("puzzled-solver/", env!("CARGO_PKG_VERSION"));
+
+#[cfg(test)]
+pub(crate) mod test_support {
+    /// Two thousand cases a property unless `PROPTEST_CASES` asks for another
+    /// number (proptest's own default of 256 is thin for rules this
+    /// case-heavy; a deep run sets the variable).
+    pub fn proptest_config() -> proptest::test_runner::Config {
+        let mut config = proptest::test_runner::Config::default();
+        if std::env::var_os("PROPTEST_CASES").is_none() {
+            config.cases = 2000;
+        }
+        config
+    }
+}

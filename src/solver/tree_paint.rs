@@ -1179,15 +1179,7 @@ mod tests {
             })
     }
 
-    /// Two thousand cases a run unless `PROPTEST_CASES` asks for another
-    /// number.
-    fn config() -> ProptestConfig {
-        let mut config = ProptestConfig::default();
-        if std::env::var_os("PROPTEST_CASES").is_none() {
-            config.cases = 2000;
-        }
-        config
-    }
+    use crate::solver::test_support::proptest_config as config;
 
     proptest! {
         #![proptest_config(config())]
