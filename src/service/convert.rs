@@ -87,9 +87,8 @@ pub fn spec_from_proto(
 /// The spec of a stored puzzle, validated again (without size limits: it
 /// passed the limits in force when it was stored).
 pub fn spec_from_record(record: &PuzzleRecord) -> Result<Spec, ApiError> {
-    let raw = raw_from_record(record);
     Spec::validate(
-        raw,
+        record.spec.clone(),
         Limits {
             max_vertices: u64::MAX,
             max_edges: u64::MAX,
@@ -101,46 +100,21 @@ pub fn spec_from_record(record: &PuzzleRecord) -> Result<Spec, ApiError> {
     })
 }
 
-fn raw_from_record(record: &PuzzleRecord) -> RawSpec {
-    let PuzzleRecord {
-        seq: _,
-        id: _,
-        game,
-        vertex_count,
-        edges,
-        start,
-        black,
-        white,
-        title,
-        author,
-        canonical_hash: _,
-        create_time: _,
-        duplicate_of: _,
-    } = record;
-    RawSpec {
-        game: *game,
-        vertex_count: *vertex_count,
-        edges: edges.clone(),
-        start: *start,
-        black: *black,
-        white: *white,
-        title: title.clone(),
-        author: author.clone(),
-    }
-}
-
 pub fn puzzle_to_proto(record: PuzzleRecord) -> proto::Puzzle {
     let PuzzleRecord {
         seq: _,
         id,
-        game,
-        vertex_count,
-        edges,
-        start,
-        black,
-        white,
-        title,
-        author,
+        spec:
+            RawSpec {
+                game,
+                vertex_count,
+                edges,
+                start,
+                black,
+                white,
+                title,
+                author,
+            },
         canonical_hash,
         create_time,
         duplicate_of,

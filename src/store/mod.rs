@@ -18,7 +18,7 @@ use sqlx::sqlite::{
     SqliteSynchronous,
 };
 
-use crate::puzzle::{Evidence, Game, Verdict, WinningMoves};
+use crate::puzzle::{Evidence, Game, RawSpec, Verdict, WinningMoves};
 use crate::solver::Player;
 
 /// Why a store operation failed.
@@ -56,14 +56,8 @@ pub struct NewPuzzle<'a> {
 pub struct PuzzleRecord {
     pub seq: i64,
     pub id: String,
-    pub game: Game,
-    pub vertex_count: u64,
-    pub edges: Vec<u32>,
-    pub start: u32,
-    pub black: Option<u32>,
-    pub white: Option<u32>,
-    pub title: String,
-    pub author: String,
+    /// The puzzle as it was submitted (labels and edge order kept).
+    pub spec: RawSpec,
     pub canonical_hash: String,
     pub create_time: SystemTime,
     /// The id of the oldest other puzzle with the same canonical hash, when
@@ -357,14 +351,16 @@ fn puzzle_from_row(row: &SqliteRow) -> Result<PuzzleRecord, StoreError> {
     Ok(PuzzleRecord {
         seq: row.try_get("seq")?,
         id: row.try_get("id")?,
-        game,
-        vertex_count: row.try_get::<i64, _>("vertex_count")? as u64,
-        edges: decode_words(&edges)?,
-        start: vertex("start_vertex")?.unwrap_or(0),
-        black: vertex("black")?,
-        white: vertex("white")?,
-        title: row.try_get("title")?,
-        author: row.try_get("author")?,
+        spec: RawSpec {
+            game,
+            vertex_count: row.try_get::<i64, _>("vertex_count")? as u64,
+            edges: decode_words(&edges)?,
+            start: vertex("start_vertex")?.unwrap_or(0),
+            black: vertex("black")?,
+            white: vertex("white")?,
+            title: row.try_get("title")?,
+            author: row.try_get("author")?,
+        },
         canonical_hash: row.try_get("canonical_hash")?,
         create_time: from_micros(row.try_get("create_time_us")?),
         duplicate_of: row.try_get("duplicate_of")?,
