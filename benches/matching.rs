@@ -34,49 +34,64 @@ struct Peer {
     command: Option<Vec<String>>,
 }
 
+/// Benchmark arguments (after `cargo bench --bench matching --`).
+#[derive(clap::Parser)]
+struct Args {
+    /// Repetitions per instance; the table shows medians.
+    #[arg(long, default_value_t = 3)]
+    reps: usize,
+    /// Seconds after which a peer is stopped and reported as "> N s".
+    #[arg(long, default_value_t = 120)]
+    peer_timeout: u64,
+    /// Leave petgraph out.
+    #[arg(long)]
+    no_petgraph: bool,
+    /// Another peer, as NAME=COMMAND (the file is appended to COMMAND).
+    #[arg(long = "peer", value_name = "NAME=COMMAND")]
+    peers: Vec<String>,
+    /// `cargo bench` passes this flag to every bench binary.
+    #[arg(long, hide = true)]
+    bench: bool,
+    /// Graph files in gen.py's layout.
+    files: Vec<String>,
+}
+
 fn main() {
-    let mut args: Vec<String> = std::env::args()
-        .skip(1)
-        .filter(|a| a != "--bench")
-        .collect();
-    if args.first().map(String::as_str) == Some("--child") {
-        child(&args[1..]);
+    let raw: Vec<String> = std::env::args().collect();
+    if raw.get(1).map(String::as_str) == Some("--child") {
+        child(&raw[2..]);
         return;
     }
-    let mut reps = 3usize;
-    let mut peer_timeout = 120u64;
-    let mut peers = vec![Peer {
-        name: "petgraph".into(),
-        command: None,
-    }];
-    let mut files = Vec::new();
-    while !args.is_empty() {
-        let arg = args.remove(0);
-        match arg.as_str() {
-            "--reps" => reps = args.remove(0).parse().expect("--reps takes a number"),
-            "--peer-timeout" => {
-                peer_timeout = args
-                    .remove(0)
-                    .parse()
-                    .expect("--peer-timeout takes seconds")
-            }
-            "--no-petgraph" => peers.retain(|p| p.command.is_some()),
-            "--peer" => {
-                let spec = args.remove(0);
-                let (name, command) = spec.split_once('=').expect("--peer takes NAME=COMMAND");
-                peers.push(Peer {
-                    name: name.to_string(),
-                    command: Some(command.split_whitespace().map(String::from).collect()),
-                });
-            }
-            _ => files.push(arg),
-        }
-    }
+    let Args {
+        reps,
+        peer_timeout,
+        no_petgraph,
+        peers: extra_peers,
+        bench: _,
+        files,
+    } = <Args as clap::Parser>::parse();
     if files.is_empty() {
-        eprintln!(
-            "usage: cargo bench --bench matching -- [--reps N] [--peer-timeout SECS] [--no-petgraph] [--peer NAME=COMMAND]… FILES…"
+        // A plain `cargo bench` runs every bench; this one needs inputs.
+        println!(
+            "matching: no instance files given, nothing measured (cargo bench --bench matching -- --help)"
         );
-        std::process::exit(2);
+        return;
+    }
+    let mut peers = Vec::new();
+    if !no_petgraph {
+        peers.push(Peer {
+            name: "petgraph".into(),
+            command: None,
+        });
+    }
+    for spec in extra_peers {
+        let (name, command) = spec
+            .split_once('=')
+            .unwrap_or_else(|| panic!("--peer takes NAME=COMMAND, not {spec}"));
+        peers.push(Peer {
+            name: name.to_string(),
+            command: Some(command.split_whitespace().map(String::from).collect()),
+        });
     }
     let peer_names: String = peers.iter().map(|p| format!(" {} ms |", p.name)).collect();
     let peer_ratios: String = peers

@@ -245,18 +245,18 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
 
     #[test]
-    fn random_graphs_match_exhaustive_search((n, edges) in any_graph(11)) {
+    fn random_graphs_match_exhaustive_search((n, edges) in any_graph(12)) {
         check_every_start(n, &edges).map_err(TestCaseError::fail)?;
     }
 
     #[test]
-    fn sparse_tree_like_graphs_match_exhaustive_search((n, edges) in tree_like(13)) {
+    fn sparse_tree_like_graphs_match_exhaustive_search((n, edges) in tree_like(14)) {
         check_every_start(n, &edges).map_err(TestCaseError::fail)?;
     }
 
     #[test]
     fn mid_game_positions_match_exhaustive_search(
-        (n, edges) in any_graph(10),
+        (n, edges) in any_graph(12),
         start in any::<u32>(),
         choices in proptest::collection::vec(any::<usize>(), 0..10),
     ) {

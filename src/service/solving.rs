@@ -383,16 +383,10 @@ impl Pool {
                 .map_err(|_| ApiError::internal("solver pool closed"))?
             }
         };
-        let span = tracing::Span::current();
-        tokio::task::spawn_blocking(move || {
+        off_runtime(move || {
             let _permit = permit;
-            let _span = span.enter();
             f()
         })
         .await
-        .map_err(|e| {
-            tracing::error!(error = %e, "solver panicked");
-            ApiError::internal("the solver failed on this input; see the server log")
-        })
     }
 }

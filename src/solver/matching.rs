@@ -487,14 +487,13 @@ impl<'g> Search<'g> {
         }
     }
 
-    /// Merges the set of `v` into the set of `target`, whose base stays.
+    /// Merges the set of `v` into the set of `target`. Linking `v`'s root
+    /// under `target`'s keeps `base[find(target)]` as the merged set's base.
     fn union_into(&mut self, v: Vertex, target: Vertex) {
         let rv = self.find(v);
         let rt = self.find(target);
         if rv != rt {
-            let target_base = self.base[rt as usize];
             self.union_parent[rv as usize] = rt;
-            self.base[rt as usize] = target_base;
         }
     }
 
