@@ -120,7 +120,8 @@ fn serve(config: puzzled::config::Config) -> Result<()> {
         .block_on(async {
             let app = puzzled::service::Application::build(config).await?;
             app.run_until_stopped().await
-        })
+        })?;
+    Ok(())
 }
 
 fn healthcheck(args: HealthcheckArgs) -> Result<()> {

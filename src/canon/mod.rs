@@ -14,7 +14,7 @@
 
 use sha2::{Digest, Sha256};
 
-use crate::puzzle::{Game, Spec};
+use crate::puzzle::Spec;
 use crate::solver::graph::Vertex;
 
 /// The name and version of the canonicaliser, part of every hash it makes.
@@ -73,7 +73,7 @@ pub fn canonicalize(spec: &Spec) -> Canonical {
     let mut form = Vec::with_capacity(64 + 4 * distinguished.len() + 8 * graph.edge_count());
     form.extend_from_slice(CANONICALISER.as_bytes());
     form.push(0);
-    form.extend_from_slice(game_tag(spec.game()).as_bytes());
+    form.extend_from_slice(spec.game().as_str().as_bytes());
     form.push(0);
     let word = |w: u32, form: &mut Vec<u8>| form.extend_from_slice(&w.to_le_bytes());
     word(graph.vertex_count() as u32, &mut form);
@@ -101,14 +101,10 @@ pub fn canonicalize(spec: &Spec) -> Canonical {
     }
 }
 
-fn game_tag(game: Game) -> &'static str {
-    game.as_str()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::puzzle::{Limits, RawSpec};
+    use crate::puzzle::{Game, Limits, RawSpec};
 
     fn spec(game: Game, n: u64, edges: &[u32], start: u32) -> Spec {
         Spec::validate(

@@ -18,7 +18,6 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use anyhow::Context as _;
 use tokio::net::TcpListener;
 use tonic::transport::Server;
 use tonic::transport::server::TcpIncoming;
@@ -54,16 +53,50 @@ pub struct Application {
     config: Config,
 }
 
+/// Why the server could not start, serve, or answer a health check.
+#[derive(Debug, thiserror::Error)]
+pub enum ServerError {
+    #[error("opening the store {url}")]
+    OpenStore {
+        url: String,
+        source: crate::store::StoreError,
+    },
+    #[error("listening on {addr}")]
+    Listen {
+        addr: String,
+        source: std::io::Error,
+    },
+    #[error("installing signal handlers")]
+    Signals(#[source] std::io::Error),
+    #[error("building the reflection service")]
+    Reflection(#[from] tonic_reflection::server::Error),
+    #[error("serving")]
+    Serve(#[source] tonic::transport::Error),
+    #[error("connecting to {addr}")]
+    Connect {
+        addr: String,
+        source: tonic::transport::Error,
+    },
+    #[error("asking {addr} for its health")]
+    HealthCheck { addr: String, source: tonic::Status },
+}
+
 impl Application {
     /// Opens the store and binds the listen address.
-    pub async fn build(config: Config) -> anyhow::Result<Application> {
-        let store = Store::open(&config.database_url)
-            .await
-            .with_context(|| format!("opening the store {}", config.database_url))?;
-        let listener = TcpListener::bind(&config.listen)
-            .await
-            .with_context(|| format!("listening on {}", config.listen))?;
-        let local_addr = listener.local_addr()?;
+    pub async fn build(config: Config) -> Result<Application, ServerError> {
+        let store =
+            Store::open(&config.database_url)
+                .await
+                .map_err(|source| ServerError::OpenStore {
+                    url: config.database_url.clone(),
+                    source,
+                })?;
+        let listen = |source| ServerError::Listen {
+            addr: config.listen.clone(),
+            source,
+        };
+        let listener = TcpListener::bind(&config.listen).await.map_err(listen)?;
+        let local_addr = listener.local_addr().map_err(listen)?;
         Ok(Application {
             listener,
             local_addr,
@@ -82,8 +115,8 @@ impl Application {
     }
 
     /// Serves until SIGINT or SIGTERM.
-    pub async fn run_until_stopped(self) -> anyhow::Result<()> {
-        let signal = shutdown_signal().context("installing signal handlers")?;
+    pub async fn run_until_stopped(self) -> Result<(), ServerError> {
+        let signal = shutdown_signal().map_err(ServerError::Signals)?;
         self.run_until(signal).await
     }
 
@@ -93,7 +126,7 @@ impl Application {
     pub async fn run_until(
         self,
         shutdown: impl Future<Output = ()> + Send + 'static,
-    ) -> anyhow::Result<()> {
+    ) -> Result<(), ServerError> {
         let Application {
             listener,
             local_addr,
@@ -184,7 +217,7 @@ impl Application {
         };
         store.close().await;
         tracing::info!("store closed");
-        served.context("serving")
+        served.map_err(ServerError::Serve)
     }
 }
 
@@ -233,19 +266,28 @@ fn reflection() -> tonic_reflection::server::Builder<'static> {
 
 /// Asks the server at `addr` (e.g. `http://127.0.0.1:50051`) whether the
 /// whole server is SERVING, through `grpc.health.v1.Health/Check`.
-pub async fn health_check(addr: &str, timeout: Duration) -> anyhow::Result<bool> {
+pub async fn health_check(addr: &str, timeout: Duration) -> Result<bool, ServerError> {
     use tonic_health::pb::health_check_response::ServingStatus;
-    let channel = tonic::transport::Endpoint::from_shared(addr.to_owned())?
+    let connect = |source| ServerError::Connect {
+        addr: addr.to_owned(),
+        source,
+    };
+    let channel = tonic::transport::Endpoint::from_shared(addr.to_owned())
+        .map_err(connect)?
         .connect_timeout(timeout)
         .timeout(timeout)
         .connect()
         .await
-        .with_context(|| format!("connecting to {addr}"))?;
+        .map_err(connect)?;
     let status = tonic_health::pb::health_client::HealthClient::new(channel)
         .check(tonic_health::pb::HealthCheckRequest {
             service: String::new(),
         })
-        .await?
+        .await
+        .map_err(|source| ServerError::HealthCheck {
+            addr: addr.to_owned(),
+            source,
+        })?
         .into_inner()
         .status;
     Ok(status == ServingStatus::Serving as i32)

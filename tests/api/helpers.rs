@@ -21,7 +21,7 @@ pub struct TestApp {
     pub dir: Arc<TempDir>,
     pub config: Config,
     stop: Option<oneshot::Sender<()>>,
-    server: Option<JoinHandle<anyhow::Result<()>>>,
+    server: Option<JoinHandle<Result<(), puzzled::service::ServerError>>>,
 }
 
 fn init_logs() {
