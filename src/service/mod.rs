@@ -27,6 +27,7 @@ use crate::config::Config;
 use crate::puzzle::{Limits, SolveOptions, Spec};
 use crate::store::{NewPuzzle, Store};
 use error::ApiError;
+pub use solving::SolvesRunning;
 use solving::{Solver, off_runtime};
 
 /// Generated code for `proto/puzzled/v1`.
@@ -50,6 +51,7 @@ pub struct Application {
     listener: TcpListener,
     local_addr: SocketAddr,
     store: Store,
+    solver: Solver,
     config: Config,
 }
 
@@ -97,12 +99,25 @@ impl Application {
         };
         let listener = TcpListener::bind(&config.listen).await.map_err(listen)?;
         let local_addr = listener.local_addr().map_err(listen)?;
+        let solver = Solver::new(
+            store.clone(),
+            config.workers(),
+            config.solve_queue,
+            config.cache_bytes,
+        );
         Ok(Application {
             listener,
             local_addr,
             store,
+            solver,
             config,
         })
+    }
+
+    /// The live count of solves holding a worker: lets a caller (a test, a
+    /// metrics probe) see that a solve has really started on the server.
+    pub fn solves_running(&self) -> SolvesRunning {
+        self.solver.solves_running()
     }
 
     /// The bound port (useful with port 0).
@@ -131,18 +146,14 @@ impl Application {
             listener,
             local_addr,
             store,
+            solver,
             config,
         } = self;
         let (health, health_service) = tonic_health::server::health_reporter();
         health.set_serving::<PuzzleServiceServer<PuzzleApi>>().await;
         let api = PuzzleApi {
             store: store.clone(),
-            solver: Solver::new(
-                store.clone(),
-                config.workers(),
-                config.solve_queue,
-                config.cache_bytes,
-            ),
+            solver,
             limits: Limits {
                 max_vertices: config.max_vertices,
                 max_edges: config.max_edges,

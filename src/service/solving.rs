@@ -50,6 +50,33 @@ struct Pool {
     permits: Arc<Semaphore>,
     waiting: AtomicUsize,
     max_waiting: usize,
+    running: SolvesRunning,
+}
+
+/// How many solves hold a worker right now (queued ones not counted). A
+/// handle on the live count: clones share it.
+#[derive(Clone, Debug, Default)]
+pub struct SolvesRunning(Arc<AtomicUsize>);
+
+impl SolvesRunning {
+    pub fn get(&self) -> usize {
+        self.0.load(Ordering::SeqCst)
+    }
+
+    /// Counts one running solve until the returned guard is dropped.
+    fn enter(&self) -> Running {
+        self.0.fetch_add(1, Ordering::SeqCst);
+        Running(self.0.clone())
+    }
+}
+
+/// One running solve, counted in [`SolvesRunning`] while it lives.
+struct Running(Arc<AtomicUsize>);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
 }
 
 /// Counts a solve as waiting for a worker until dropped.
@@ -108,9 +135,15 @@ impl Solver {
                 permits: Arc::new(Semaphore::new(workers.max(1))),
                 waiting: AtomicUsize::new(0),
                 max_waiting,
+                running: SolvesRunning::default(),
             }),
             in_flight: Arc::default(),
         }
+    }
+
+    /// The live count of solves that hold a worker.
+    pub fn solves_running(&self) -> SolvesRunning {
+        self.pool.running.clone()
     }
 
     /// The verdict for `spec`, from the cache when it has one. `deadline`
@@ -383,8 +416,10 @@ impl Pool {
                 .map_err(|_| ApiError::internal("solver pool closed"))?
             }
         };
+        let running = self.running.enter();
         off_runtime(move || {
             let _permit = permit;
+            let _running = running;
             f()
         })
         .await

@@ -20,6 +20,8 @@ pub struct TestApp {
     /// Keeps the database directory alive for restarts.
     pub dir: Arc<TempDir>,
     pub config: Config,
+    /// The server's live count of running solves.
+    pub solves_running: puzzled::service::SolvesRunning,
     stop: Option<oneshot::Sender<()>>,
     server: Option<JoinHandle<Result<(), puzzled::service::ServerError>>>,
 }
@@ -62,6 +64,7 @@ pub async fn spawn_app_with(dir: Arc<TempDir>, config: Config) -> TestApp {
         .await
         .expect("the server builds");
     let port = app.port();
+    let solves_running = app.solves_running();
     let (stop, stopped) = oneshot::channel::<()>();
     let server = tokio::spawn(app.run_until(async move {
         let _ = stopped.await;
@@ -80,6 +83,7 @@ pub async fn spawn_app_with(dir: Arc<TempDir>, config: Config) -> TestApp {
         channel,
         dir,
         config,
+        solves_running,
         stop: Some(stop),
         server: Some(server),
     }
@@ -91,8 +95,22 @@ impl TestApp {
     }
 
     /// Graceful shutdown; returns the directory holding the database.
-    pub async fn stop(mut self) -> Arc<TempDir> {
+    pub async fn stop(self) -> Arc<TempDir> {
+        self.request_stop().finish().await
+    }
+
+    /// Asks the server to shut down and returns at once; `finish` waits for
+    /// it to have stopped.
+    pub fn request_stop(mut self) -> Self {
         self.stop.take().unwrap().send(()).ok();
+        self
+    }
+
+    /// Waits until the server has stopped (after `request_stop`).
+    pub async fn finish(mut self) -> Arc<TempDir> {
+        if let Some(stop) = self.stop.take() {
+            stop.send(()).ok();
+        }
         self.server
             .take()
             .unwrap()
@@ -100,6 +118,13 @@ impl TestApp {
             .expect("server task")
             .expect("server ran cleanly");
         self.dir.clone()
+    }
+
+    /// Waits (polling) until at least one solve holds a worker on the server.
+    pub async fn until_a_solve_runs(&self) {
+        while self.solves_running.get() == 0 {
+            tokio::time::sleep(std::time::Duration::from_millis(1)).await;
+        }
     }
 }
 
