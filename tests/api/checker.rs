@@ -14,11 +14,53 @@ fn edge_set(edges: &[u32]) -> HashSet<(u32, u32)> {
         .collect()
 }
 
+/// The optional evidence a request asked for: it must be in the answer
+/// exactly when asked.
+#[derive(Debug, Clone, Copy)]
+pub struct Asked {
+    pub all_starts: bool,
+    pub winning_moves: bool,
+}
+
+impl Asked {
+    pub const NOTHING: Asked = Asked {
+        all_starts: false,
+        winning_moves: false,
+    };
+    pub const EVERYTHING: Asked = Asked {
+        all_starts: true,
+        winning_moves: true,
+    };
+
+    pub fn of(request: &proto::SolveRequest) -> Asked {
+        Asked {
+            all_starts: request.include_all_starts,
+            winning_moves: request.include_winning_moves,
+        }
+    }
+}
+
 /// Checks a geography solution of the puzzle (n, edges, start) completely.
-pub fn check_geography(n: u32, edges: &[u32], start: u32, solution: &proto::Solution) {
+pub fn check_geography(
+    n: u32,
+    edges: &[u32],
+    start: u32,
+    asked: Asked,
+    solution: &proto::Solution,
+) {
     let Some(proto::solution::Detail::Geography(ev)) = &solution.detail else {
         panic!("not a geography solution: {solution:?}");
     };
+    assert_eq!(
+        ev.second_player_starts.is_some(),
+        asked.all_starts,
+        "second_player_starts must be present exactly when asked ({asked:?})"
+    );
+    assert_eq!(
+        solution.winning_moves.is_some(),
+        asked.winning_moves,
+        "winning_moves must be present exactly when asked ({asked:?})"
+    );
     // Matching, barrier and start barrier: the shared evidence checker.
     let matching: Vec<(u32, u32)> = ev.matching.chunks_exact(2).map(|e| (e[0], e[1])).collect();
     assert_eq!(
@@ -190,10 +232,15 @@ fn edge_game_to_move_wins(n: u32, edges: &[u32], memo: &mut HashMap<Vec<u32>, bo
 
 /// Checks an edge-game solution: counts from an independent 2-colouring,
 /// and for small graphs the verdict and every winning move by search.
-pub fn check_bipartite_edge(n: u32, edges: &[u32], solution: &proto::Solution) {
+pub fn check_bipartite_edge(n: u32, edges: &[u32], asked: Asked, solution: &proto::Solution) {
     let Some(proto::solution::Detail::BipartiteEdge(ev)) = &solution.detail else {
         panic!("not an edge-game solution: {solution:?}");
     };
+    assert_eq!(
+        solution.winning_moves.is_some(),
+        asked.winning_moves,
+        "winning_moves must be present exactly when asked ({asked:?})"
+    );
     let parts = bipartition(n, edges).expect("the input is bipartite");
     let m = (edges.len() / 2) as u64;
     let x: u64 = parts.iter().map(|&(a, b)| a * b).sum::<u64>() - m;
@@ -228,6 +275,17 @@ pub fn check_bipartite_edge(n: u32, edges: &[u32], solution: &proto::Solution) {
     assert_eq!(ev.winning_move.is_some(), first_wins);
     if let Some(e) = &ev.winning_move {
         legal_and_winning(e, &mut memo);
+    }
+    assert_eq!(
+        !ev.winning_move_classes.is_empty(),
+        asked.winning_moves && first_wins,
+        "winning_move_classes are listed exactly when asked and the first player wins"
+    );
+    if let Some(w) = &solution.winning_moves {
+        let classes: u64 = ev.winning_move_classes.iter().map(|c| c.edge_count).sum();
+        assert_eq!(w.count, classes, "the classes hold every winning edge");
+        assert_eq!(w.moves.len(), ev.winning_move_classes.len());
+        assert_eq!(w.complete, w.count == w.moves.len() as u64);
     }
     for class in &ev.winning_move_classes {
         legal_and_winning(class.example.as_ref().unwrap(), &mut memo);
@@ -304,10 +362,21 @@ fn paint_to_move_wins(
 
 /// Checks a tree-painting solution: counts from distances, and for small
 /// trees the verdict and the winning moves by search.
-pub fn check_tree_paint(n: u32, edges: &[u32], black: u32, white: u32, solution: &proto::Solution) {
+pub fn check_tree_paint(
+    n: u32,
+    edges: &[u32],
+    (black, white): (u32, u32),
+    asked: Asked,
+    solution: &proto::Solution,
+) {
     let Some(proto::solution::Detail::TreePaint(ev)) = &solution.detail else {
         panic!("not a tree-paint solution: {solution:?}");
     };
+    assert_eq!(
+        solution.winning_moves.is_some(),
+        asked.winning_moves,
+        "winning_moves must be present exactly when asked ({asked:?})"
+    );
     let adj = adjacency(n, edges);
     let (db, dw) = (distances(&adj, black), distances(&adj, white));
     let black_count = (0..n as usize).filter(|&v| db[v] <= dw[v]).count() as u64;

@@ -1,7 +1,7 @@
 //! Solve and SolvePuzzle: verdicts with evidence checked independently,
 //! caching, coalescing.
 
-use super::checker::check_geography;
+use super::checker::{Asked, check_geography};
 use super::helpers::*;
 
 #[tokio::test]
@@ -21,7 +21,7 @@ async fn the_readme_example_is_a_second_player_win_with_matching_1_2() {
     assert!(!solution.cached);
     assert!(solution.canonical_hash.starts_with("sorted-edges-v1:"));
     assert!(!solution.solver_version.is_empty());
-    check_geography(3, &[0, 1, 1, 2], 0, &solution);
+    check_geography(3, &[0, 1, 1, 2], 0, Asked::NOTHING, &solution);
 }
 
 #[tokio::test]
@@ -32,17 +32,15 @@ async fn random_small_graphs_agree_with_game_tree_search() {
         let m = (seed as usize * 7) % (n as usize * (n as usize - 1) / 2 + 1);
         let edges = random_graph(n, m, seed + 1);
         let start = (seed as u32 * 3) % n;
-        let solution = app
-            .client
-            .solve(proto::SolveRequest {
-                spec: Some(geography(n, &edges, start)),
-                include_all_starts: true,
-                include_winning_moves: true,
-            })
-            .await
-            .unwrap()
-            .into_inner();
-        check_geography(n, &edges, start, &solution);
+        // Every combination of the optional evidence, in turn.
+        let request = proto::SolveRequest {
+            spec: Some(geography(n, &edges, start)),
+            include_all_starts: seed % 2 == 0,
+            include_winning_moves: seed % 4 < 2,
+        };
+        let asked = Asked::of(&request);
+        let solution = app.client.solve(request).await.unwrap().into_inner();
+        check_geography(n, &edges, start, asked, &solution);
     }
 }
 
@@ -62,7 +60,11 @@ async fn a_larger_graph_has_checkable_evidence() {
             .await
             .unwrap()
             .into_inner();
-        check_geography(n, &edges, start, &solution);
+        let asked = Asked {
+            all_starts: true,
+            winning_moves: false,
+        };
+        check_geography(n, &edges, start, asked, &solution);
     }
 }
 
@@ -89,7 +91,7 @@ async fn solve_puzzle_matches_inline_solve_and_the_cache_answers_the_same() {
         .into_inner();
     assert!(!stored.cached);
     assert_eq!(stored.canonical_hash, created.canonical_hash);
-    check_geography(6, &edges, 5, &stored);
+    check_geography(6, &edges, 5, Asked::EVERYTHING, &stored);
     // The same puzzle inline, edges reordered and reversed: a cache hit with
     // exactly the same content.
     let reordered = [5, 1, 0, 4, 4, 3, 3, 2, 2, 1, 1, 0];
@@ -120,7 +122,7 @@ async fn solve_puzzle_matches_inline_solve_and_the_cache_answers_the_same() {
         .into_inner();
     assert!(!plain.cached);
     assert!(plain.winning_moves.is_none());
-    check_geography(6, &edges, 5, &plain);
+    check_geography(6, &edges, 5, Asked::NOTHING, &plain);
 }
 
 #[tokio::test]
@@ -159,7 +161,7 @@ async fn concurrent_identical_solves_compute_once() {
             &first
         );
     }
-    check_geography(n, &edges, 0, &solutions[0]);
+    check_geography(n, &edges, 0, Asked::NOTHING, &solutions[0]);
 }
 
 /// One worker and no queue: while a long solve runs, another solve is
@@ -256,23 +258,25 @@ async fn edge_game_solutions_agree_with_search() {
             cases.push((n, vec![0, 1, 1, 2, 2, 3, 3, 0]));
         }
     }
-    for (n, edges) in cases {
+    for (i, (n, edges)) in cases.into_iter().enumerate() {
         let spec = proto::PuzzleSpec {
             game: proto::Game::BipartiteEdge as i32,
             graph: graph(n, &edges),
             ..Default::default()
         };
-        let solution = app
-            .client
-            .solve(proto::SolveRequest {
-                spec: Some(spec),
-                include_all_starts: false,
-                include_winning_moves: true,
-            })
-            .await
-            .unwrap()
-            .into_inner();
-        check_bipartite_edge(n, &edges, &solution);
+        // Winning moves asked for in two cases out of three; include_all_starts
+        // means nothing to this game and must not add anything.
+        let request = proto::SolveRequest {
+            spec: Some(spec),
+            include_all_starts: i % 2 == 1,
+            include_winning_moves: i % 3 != 2,
+        };
+        let asked = Asked {
+            all_starts: false,
+            ..Asked::of(&request)
+        };
+        let solution = app.client.solve(request).await.unwrap().into_inner();
+        check_bipartite_edge(n, &edges, asked, &solution);
     }
 }
 
@@ -298,16 +302,16 @@ async fn tree_paint_solutions_agree_with_search() {
             white,
             ..Default::default()
         };
-        let solution = app
-            .client
-            .solve(proto::SolveRequest {
-                spec: Some(spec),
-                include_all_starts: false,
-                include_winning_moves: true,
-            })
-            .await
-            .unwrap()
-            .into_inner();
+        let request = proto::SolveRequest {
+            spec: Some(spec),
+            include_all_starts: i % 2 == 1,
+            include_winning_moves: i % 3 != 2,
+        };
+        let asked = Asked {
+            all_starts: false,
+            ..Asked::of(&request)
+        };
+        let solution = app.client.solve(request).await.unwrap().into_inner();
         if i == 0 {
             assert_eq!(
                 solution.winner,
@@ -318,8 +322,8 @@ async fn tree_paint_solutions_agree_with_search() {
         check_tree_paint(
             n,
             &edges,
-            black.unwrap_or(0),
-            white.unwrap_or(n - 1),
+            (black.unwrap_or(0), white.unwrap_or(n - 1)),
+            asked,
             &solution,
         );
     }
