@@ -150,40 +150,72 @@ async fn every_acknowledged_puzzle_survives_kill_9() {
         (child, format!("http://{addr}"))
     }
 
+    /// The puzzle written as the `i`-th of the stream: its size, edges,
+    /// start and title all depend on `i`, so a row mixed up with another
+    /// or half written cannot pass for it.
+    fn puzzle(i: u32) -> proto::PuzzleSpec {
+        let n = 2 + i % 50;
+        let edges: Vec<u32> = (1..n.min(2 + i % 7)).flat_map(|v| [v - 1, v]).collect();
+        proto::PuzzleSpec {
+            title: format!("crash test {i}"),
+            ..geography(n, &edges, i % n)
+        }
+    }
+
+    const SENT: u32 = 10_000;
+    const KILL_AFTER: usize = 300;
+
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("crash.db");
     let (mut server, url) = start(&db);
     let mut client = PuzzleServiceClient::connect(url).await.unwrap();
-    let mut acknowledged = Vec::new();
+    let (count_tx, mut count_rx) = tokio::sync::watch::channel(0usize);
     let writer = tokio::spawn(async move {
-        for i in 0..10_000u32 {
-            match client
-                .create_puzzle(create_request(geography(2 + i % 50, &[0, 1], 0)))
-                .await
-            {
-                Ok(p) => acknowledged.push(p.into_inner().name),
+        let mut acknowledged = Vec::new();
+        for i in 0..SENT {
+            match client.create_puzzle(create_request(puzzle(i))).await {
+                Ok(p) => {
+                    acknowledged.push((i, p.into_inner().name));
+                    count_tx.send_replace(acknowledged.len());
+                }
                 Err(_) => break,
             }
         }
         acknowledged
     });
-    // Let some writes land, then kill the server without warning.
-    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    // Kill the server without warning once a fixed number of writes were
+    // acknowledged, while the writer keeps sending.
+    count_rx
+        .wait_for(|&acknowledged| acknowledged >= KILL_AFTER)
+        .await
+        .expect("the writer acknowledges writes");
     Command::new("kill")
         .args(["-KILL", &server.id().to_string()])
         .status()
         .unwrap();
     server.wait().unwrap();
     let acknowledged = writer.await.unwrap();
-    assert!(!acknowledged.is_empty(), "some writes were acknowledged");
+    assert!(acknowledged.len() >= KILL_AFTER);
+    assert!(
+        acknowledged.len() < SENT as usize,
+        "the kill landed in the middle of the stream ({} of {SENT} acknowledged)",
+        acknowledged.len()
+    );
 
     let (mut server, url) = start(&db);
     let mut client = PuzzleServiceClient::connect(url).await.unwrap();
-    for name in &acknowledged {
-        client
+    for (i, name) in &acknowledged {
+        let stored = client
             .get_puzzle(proto::GetPuzzleRequest { name: name.clone() })
             .await
-            .unwrap_or_else(|e| panic!("{name} was acknowledged but is gone: {e:?}"));
+            .unwrap_or_else(|e| panic!("{name} was acknowledged but is gone: {e:?}"))
+            .into_inner();
+        assert_eq!(stored.name, *name);
+        assert_eq!(
+            stored.spec,
+            Some(puzzle(*i)),
+            "{name} holds what was written as puzzle {i}"
+        );
     }
     Command::new("kill")
         .args(["-TERM", &server.id().to_string()])

@@ -74,6 +74,27 @@ fn run(command: &str) -> String {
     stdout
 }
 
+fn json(out: &str) -> serde_json::Value {
+    serde_json::from_str(out).unwrap_or_else(|e| panic!("grpcurl printed no JSON ({e}): {out}"))
+}
+
+/// The winner the README's prose gives for each solve recipe: the path
+/// 0–1–2 from its end is a second-player win; the 5-cycle with a tail has a
+/// perfect matching, so the first player wins from every vertex; the two
+/// contest samples are first-player wins.
+fn readme_winner(command: &str) -> &'static str {
+    if command.contains("/SolvePuzzle")
+        || command.contains("GAME_TREE_PAINT")
+        || command.contains("GAME_BIPARTITE_EDGE")
+    {
+        "PLAYER_FIRST"
+    } else if command.contains(r#""vertex_count":3,"edges":[0,1,1,2]},"start":0"#) {
+        "PLAYER_SECOND"
+    } else {
+        panic!("a solve recipe the test does not know: {command}")
+    }
+}
+
 // grpcurl runs as a blocking child process: the server needs its own threads.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_readme_recipes_work_with_grpcurl() {
@@ -115,12 +136,27 @@ async fn the_readme_recipes_work_with_grpcurl() {
             assert!(out.contains("rpc SolvePuzzle"), "{out}");
         }
         if command.contains("/CreatePuzzle") && name.is_none() {
-            let start = out.find("\"puzzles/").expect("a name in the reply") + 1;
-            let end = start + out[start..].find('"').unwrap();
-            name = Some(out[start..end].to_owned());
+            let reply = json(&out);
+            name = Some(
+                reply["name"]
+                    .as_str()
+                    .expect("a name in the reply")
+                    .to_owned(),
+            );
+        }
+        if command.contains("/GetPuzzle") {
+            assert_eq!(
+                json(&out)["name"].as_str(),
+                name.as_deref(),
+                "GetPuzzle returns the puzzle CreatePuzzle named"
+            );
         }
         if command.contains("/Solve") {
-            assert!(out.contains("\"winner\": \"PLAYER_"), "{out}");
+            assert_eq!(
+                json(&out)["winner"].as_str(),
+                Some(readme_winner(&command)),
+                "the winner the README states, for {command}"
+            );
         }
         if command.contains("Health/Check") {
             assert!(out.contains("SERVING"), "{out}");
