@@ -1111,7 +1111,7 @@ mod tests {
         for &edge in returned {
             let after = with_edge(g, edge).expect("the move adds a new edge");
             assert!(
-                solve(&after).is_ok(),
+                is_two_colourable(&after),
                 "{edge:?} makes an odd cycle in {g:?}"
             );
             let next = normalised(component_shapes(&after));
@@ -1198,18 +1198,65 @@ mod tests {
         let m = 2 * u64::from(half) - 1;
         assert_eq!(solution.counts.m, m);
         assert_eq!(solution.counts.x, 10_000_000_000 - m);
-        // Every missing cross edge stays inside the component: all x of them
-        // are legal, and each either wins or loses together.
-        let inside = solution
-            .winning_moves
-            .classes
-            .iter()
-            .find(|c| c.class == MoveClass::InsideComponent);
-        if let Some(class) = inside {
-            assert_eq!(class.edge_count, solution.counts.x);
-            let (u, v) = class.example;
-            assert!(!g.has_edge(u, v) && (u < half) != (v < half));
-        }
+        // One component and no other: the game adds exactly the x missing
+        // cross edges, whatever the order, so the first player wins iff x is
+        // odd (10^10 − 199,999 is), and every one of them wins.
+        assert_eq!(solution.winner, Player::First);
+        let [class] = &solution.winning_moves.classes[..] else {
+            panic!("one class: {:?}", solution.winning_moves.classes);
+        };
+        assert_eq!(class.class, MoveClass::InsideComponent);
+        assert_eq!(class.edge_count, solution.counts.x);
+        assert_eq!(solution.winning_moves.edge_count, solution.counts.x);
+        let (u, v) = class.example;
+        assert!(!g.has_edge(u, v) && (u < half) != (v < half));
+    }
+
+    #[test]
+    fn every_component_kind_is_counted_in_its_own_class() {
+        // Three paths of 3 (parts 2 and 1), one edge (1 and 1), a path of 4
+        // (2 and 2) and an isolated vertex.
+        let g = graph(
+            16,
+            &[
+                (0, 1),
+                (1, 2),
+                (3, 4),
+                (4, 5),
+                (6, 7),
+                (7, 8),
+                (9, 10),
+                (11, 12),
+                (12, 13),
+                (13, 14),
+            ],
+        );
+        let solution = solve(&g).unwrap();
+        assert_eq!(
+            solution.counts,
+            BipartiteCounts {
+                n: 16,
+                m: 10,
+                // 3·(2·1) + 1·1 + 2·2 − 10
+                x: 1,
+                iso: 1,
+                oo: 1,
+                eo: 3,
+                ee: 1,
+            }
+        );
+        // N even, eo ≥ 3: first wins iff oo + x is odd, and 1 + 1 is not.
+        assert_eq!(solution.winner, Player::Second);
+    }
+
+    #[test]
+    fn check_bipartite_names_an_odd_cycle() {
+        let triangle = graph(4, &[(0, 1), (1, 2), (2, 0), (2, 3)]);
+        let Err(BipartiteEdgeError::OddCycle { cycle }) = check_bipartite(&triangle) else {
+            panic!("a triangle is not bipartite");
+        };
+        assert_is_odd_cycle(&triangle, &cycle);
+        assert_eq!(check_bipartite(&graph(3, &[(0, 1), (1, 2)])), Ok(()));
     }
 
     #[test]

@@ -97,14 +97,7 @@ impl Graph {
         edge_count: usize,
         edge: impl Fn(usize) -> (u32, u32),
     ) -> Result<Graph, GraphError> {
-        if vertex_count > MAX_VERTICES {
-            return Err(GraphError::TooManyVertices { vertex_count });
-        }
-        if edge_count as u64 > MAX_EDGES {
-            return Err(GraphError::TooManyEdges {
-                edge_count: edge_count as u64,
-            });
-        }
+        check_size_limits(vertex_count, edge_count as u64)?;
         let n = vertex_count as usize;
         let mut offsets = vec![0u32; n + 1];
         for i in 0..edge_count {
@@ -252,6 +245,18 @@ impl Graph {
     }
 }
 
+/// Checks the sizes a [`Graph`] can index with `u32` ids and offsets, before
+/// anything is allocated.
+pub fn check_size_limits(vertex_count: u64, edge_count: u64) -> Result<(), GraphError> {
+    if vertex_count > MAX_VERTICES {
+        return Err(GraphError::TooManyVertices { vertex_count });
+    }
+    if edge_count > MAX_EDGES {
+        return Err(GraphError::TooManyEdges { edge_count });
+    }
+    Ok(())
+}
+
 /// Checks that `vertex` (the value of the input field `field`) names a vertex
 /// of a graph with `vertex_count` vertices.
 pub fn check_vertex(
@@ -358,6 +363,46 @@ mod tests {
             Err(GraphError::TooManyVertices {
                 vertex_count: 4_000_000_000_000
             })
+        );
+    }
+
+    #[test]
+    fn size_limits_sit_exactly_at_the_u32_ranges() {
+        assert_eq!(check_size_limits(MAX_VERTICES, MAX_EDGES), Ok(()));
+        assert_eq!(
+            check_size_limits(MAX_VERTICES + 1, 0),
+            Err(GraphError::TooManyVertices {
+                vertex_count: u64::from(u32::MAX)
+            })
+        );
+        assert_eq!(
+            check_size_limits(0, MAX_EDGES + 1),
+            Err(GraphError::TooManyEdges {
+                edge_count: 1 << 31
+            })
+        );
+        // The limit is checked before the edges are read.
+        assert_eq!(
+            Graph::from_pairs(MAX_VERTICES + 1, &[(0, 0)]),
+            Err(GraphError::TooManyVertices {
+                vertex_count: MAX_VERTICES + 1
+            })
+        );
+    }
+
+    #[test]
+    fn heap_bytes_counts_offsets_and_targets() {
+        let g = Graph::from_pairs(4, &[(0, 1)]).unwrap();
+        // 5 offsets and 2 targets of 4 bytes each.
+        assert_eq!(g.heap_bytes(), 28);
+    }
+
+    #[test]
+    fn debug_lists_the_edges() {
+        let g = Graph::from_pairs(3, &[(1, 2), (0, 1)]).unwrap();
+        assert_eq!(
+            format!("{g:?}"),
+            "Graph { vertex_count: 3, edges: [(0, 1), (1, 2)] }"
         );
     }
 

@@ -576,6 +576,35 @@ mod tests {
         assert!(a.barrier().is_empty());
     }
 
+    fn complete_graph(n: Vertex) -> Graph {
+        let edges: Vec<_> = (0..n)
+            .flat_map(|u| (u + 1..n).map(move |v| (u, v)))
+            .collect();
+        graph(n.into(), &edges)
+    }
+
+    #[test]
+    fn dense_graphs_start_from_a_maximal_first_fit_matching() {
+        // Average degree 33 and 34: above DENSE_AVERAGE_DEGREE.
+        for n in [34, 35] {
+            let g = complete_graph(n);
+            let mut mate = vec![NONE; n as usize];
+            greedy_start(&g, &mut mate);
+            assert_is_matching(&g, &mate);
+            let exposed = mate.iter().filter(|&&m| m == NONE).count();
+            assert_eq!(exposed, n as usize % 2, "first fit on K{n} is maximum");
+
+            let a = MatchingAnalysis::new(&g);
+            assert_eq!(a.size(), 17);
+            let class = if n % 2 == 0 {
+                VertexClass::C
+            } else {
+                VertexClass::D
+            };
+            assert_eq!(a.vertices_in(class).len(), n as usize);
+        }
+    }
+
     #[test]
     fn empty_graph() {
         let a = MatchingAnalysis::new(&graph(0, &[]));

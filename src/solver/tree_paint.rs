@@ -1053,13 +1053,31 @@ mod tests {
     #[test]
     fn every_position_on_every_tree_shape_up_to_8_vertices() {
         let shapes = rooted_shapes(8);
-        let (mut positions, mut single_vertex_starts) = (0, 0);
         for parents in shapes.iter().skip(2).flatten() {
             let g = tree_of_parents(parents);
             let n = g.vertex_count();
-            single_vertex_starts += 2 * n * (n - 1);
             let mut search = PaintSearch::new(&g);
-            for (black, white) in all_positions(&g) {
+            let positions = all_positions(&g);
+            // The enumeration is complete where it can be counted by hand:
+            // every start (one black, one white vertex) is there, once.
+            let starts = positions
+                .iter()
+                .filter(|(black, white)| black.len() == 1 && white.len() == 1)
+                .count();
+            assert_eq!(starts, n * (n - 1), "starts on {g:?}");
+            // A path has n(n+1)/2 connected sets (its intervals); two
+            // disjoint ones form a position.
+            if (0..n as Vertex).all(|v| g.neighbors(v).len() <= 2) {
+                let intervals: Vec<(usize, usize)> =
+                    (0..n).flat_map(|a| (a..n).map(move |b| (a, b))).collect();
+                let disjoint = intervals
+                    .iter()
+                    .flat_map(|x| intervals.iter().map(move |y| (x, y)))
+                    .filter(|(x, y)| x.1 < y.0 || y.1 < x.0)
+                    .count();
+                assert_eq!(positions.len(), disjoint, "positions on the path {g:?}");
+            }
+            for (black, white) in positions {
                 for to_move in [Player::First, Player::Second] {
                     let position = TreePaintPosition {
                         black: black.clone(),
@@ -1067,12 +1085,9 @@ mod tests {
                         to_move,
                     };
                     check_position(&mut search, &position);
-                    positions += 1;
                 }
             }
         }
-        // The enumeration includes at least every start with either side to move.
-        assert!(positions > single_vertex_starts, "{positions}");
     }
 
     #[test]
@@ -1093,21 +1108,28 @@ mod tests {
         }
     }
 
+    /// Every start up to symmetry: a start (black b, white w) on a tree is
+    /// the rooted tree (tree, b) with w marked, and every rooted tree is
+    /// isomorphic to one of `rooted_shapes` with its root as vertex 0. So
+    /// black on the root against every other vertex covers every start of
+    /// every tree with 11 or 12 vertices.
     #[test]
-    fn starts_on_every_tree_shape_of_11_and_12_vertices() {
+    fn every_start_up_to_symmetry_on_every_tree_of_11_and_12_vertices() {
         let shapes = rooted_shapes(12);
         // OEIS A000081 again, for the larger sizes.
         let counts: Vec<usize> = shapes[11..].iter().map(Vec::len).collect();
         assert_eq!(counts, [1842, 4766]);
+        let mut starts = 0;
         for parents in shapes[11..].iter().flatten() {
             let g = tree_of_parents(parents);
             let mut search = PaintSearch::new(&g);
             let n = g.vertex_count() as Vertex;
-            // The root against the last vertex (a leaf), and a vertex in the
-            // middle of the numbering against it.
-            check_start(&mut search, 0, n - 1);
-            check_start(&mut search, n - 1, n / 2);
+            for white in 1..n {
+                check_start(&mut search, 0, white);
+                starts += 1;
+            }
         }
+        assert_eq!(starts, 1842 * 10 + 4766 * 11);
     }
 
     /// A uniformly random labelled tree with `2..=max` vertices, from a
@@ -1267,10 +1289,18 @@ mod tests {
         };
         assert_eq!(unreached, 3);
         assert_is_cycle(&g, &cycle);
-        assert!(
-            err(&g)
-                .to_string()
-                .starts_with("tree paint needs a tree, and this graph is not connected: vertex 3 cannot be reached from vertex 0")
+        assert_eq!(
+            err(&g).to_string(),
+            "tree paint needs a tree, and this graph is not connected: vertex 3 cannot be reached from vertex 0 (and vertices 2-1-0 form a cycle)"
+        );
+        // The cycle may lie in the part that vertex 0 does not reach.
+        let g = tree(5, &[(0, 1), (2, 3), (3, 4), (4, 2)]);
+        assert_eq!(
+            err(&g),
+            TreePaintError::NotATree(NotATree::NotConnected {
+                unreached: 2,
+                cycle: vec![4, 3, 2]
+            })
         );
     }
 
