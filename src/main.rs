@@ -114,13 +114,17 @@ fn serve(config: puzzled::config::Config) -> Result<()> {
         .with_target(false)
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stdout()))
         .init();
-    tokio::runtime::Builder::new_multi_thread()
+    let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
-        .build()?
-        .block_on(async {
-            let app = puzzled::service::Application::build(config).await?;
-            app.run_until_stopped().await
-        })?;
+        .build()?;
+    let served = runtime.block_on(async {
+        let app = puzzled::service::Application::build(config).await?;
+        app.run_until_stopped().await
+    });
+    // The grace period is over: solves were told to stop, and whatever
+    // still runs on the blocking pool must not hold the exit.
+    runtime.shutdown_timeout(std::time::Duration::from_millis(500));
+    served?;
     Ok(())
 }
 

@@ -39,6 +39,8 @@ pub enum ApiError {
     Unauthenticated,
     PermissionDenied,
     DeadlineExceeded,
+    /// The server stopped this call's solve because it is shutting down.
+    ShuttingDown,
     /// The solve queue is full.
     Busy {
         message: String,
@@ -162,6 +164,11 @@ impl From<ApiError> for Status {
                 Code::DeadlineExceeded,
                 "the deadline passed before the solve finished",
                 info("DEADLINE_EXCEEDED"),
+            ),
+            ApiError::ShuttingDown => Status::with_error_details(
+                Code::Unavailable,
+                "the server is shutting down and stopped this solve; try again",
+                info("SHUTTING_DOWN"),
             ),
             ApiError::Busy { message } => Status::with_error_details(
                 Code::ResourceExhausted,

@@ -5,6 +5,7 @@
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use crate::puzzle::{EdgeClass, Evidence, Game, Move, SolveOptions, Verdict, WinningMoves};
+use crate::solver::cancel::{Cancel, Cancelled};
 use crate::solver::graph::{Graph, Vertex};
 use crate::solver::{SOLVER_VERSION, bipartite_edge, geography, tree_paint};
 
@@ -14,16 +15,21 @@ pub enum GameError {
     /// The solver refused a spec that validation accepted: the two disagree.
     #[error("{0}")]
     Rejected(String),
+    /// Every caller waiting for the verdict has gone.
+    #[error(transparent)]
+    Cancelled(#[from] Cancelled),
 }
 
 /// Solves `game` on `graph` (a validated spec's graph, in canonical labels)
-/// with the game's distinguished vertices (see `Spec::distinguished`).
-/// CPU-bound: call it off the async runtime.
+/// with the game's distinguished vertices (see `Spec::distinguished`),
+/// stopping soon after `cancel` fires. CPU-bound: call it off the async
+/// runtime.
 pub fn solve(
     game: Game,
     graph: &Graph,
     distinguished: &[Vertex],
     options: SolveOptions,
+    cancel: &Cancel,
 ) -> Result<Verdict, GameError> {
     // Times are kept to the microsecond, as the store keeps them, so a
     // verdict read back from the store equals the fresh one.
@@ -38,14 +44,15 @@ pub fn solve(
     let (winner, evidence, winning_moves) = match game {
         Game::Geography => {
             let start = distinguished[0];
-            let s = geography::solve(
+            let s = geography::solve_with_cancel(
                 graph,
                 start,
                 geography::GeographyOptions {
                     all_starts: options.all_starts,
                     winning_moves: options.winning_moves,
                 },
-            );
+                cancel,
+            )?;
             let geography::GeographySolution {
                 winner,
                 matching,
@@ -67,8 +74,8 @@ pub fn solve(
             )
         }
         Game::BipartiteEdge => {
-            let solution =
-                bipartite_edge::solve(graph).map_err(|e| GameError::Rejected(e.to_string()))?;
+            let solution = bipartite_edge::solve_with_cancel(graph, cancel)?
+                .map_err(|e| GameError::Rejected(e.to_string()))?;
             let bipartite_edge::BipartiteEdgeSolution {
                 winner,
                 counts,
@@ -129,7 +136,7 @@ pub fn solve(
         }
         Game::TreePaint => {
             let (black, white) = (distinguished[0], distinguished[1]);
-            let solution = tree_paint::solve(graph, black, white)
+            let solution = tree_paint::solve_with_cancel(graph, black, white, cancel)?
                 .map_err(|e| GameError::Rejected(e.to_string()))?;
             let tree_paint::TreePaintSolution {
                 winner,

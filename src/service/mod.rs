@@ -27,7 +27,7 @@ use crate::config::Config;
 use crate::puzzle::{Limits, SolveOptions, Spec};
 use crate::store::{NewPuzzle, Store};
 use error::ApiError;
-pub use solving::SolvesRunning;
+pub use solving::Gauge;
 use solving::{Solver, off_runtime};
 
 /// Generated code for `proto/puzzled/v1`.
@@ -116,8 +116,13 @@ impl Application {
 
     /// The live count of solves holding a worker: lets a caller (a test, a
     /// metrics probe) see that a solve has really started on the server.
-    pub fn solves_running(&self) -> SolvesRunning {
+    pub fn solves_running(&self) -> Gauge {
         self.solver.solves_running()
+    }
+
+    /// The live count of calls waiting for a solve, queued or running.
+    pub fn callers_waiting(&self) -> Gauge {
+        self.solver.callers_waiting()
     }
 
     /// The bound port (useful with port 0).
@@ -153,7 +158,7 @@ impl Application {
         health.set_serving::<PuzzleServiceServer<PuzzleApi>>().await;
         let api = PuzzleApi {
             store: store.clone(),
-            solver,
+            solver: solver.clone(),
             limits: Limits {
                 max_vertices: config.max_vertices,
                 max_edges: config.max_edges,
@@ -220,7 +225,8 @@ impl Application {
                 match tokio::time::timeout(config.shutdown_grace(), &mut server).await {
                     Ok(result) => result,
                     Err(_) => {
-                        tracing::warn!("in-flight calls did not finish within the grace period");
+                        tracing::warn!("in-flight calls did not finish within the grace period; stopping their solves");
+                        solver.cancel_all();
                         Ok(())
                     }
                 }

@@ -1,6 +1,11 @@
-//! Verdicts through two cache levels: a bounded in-memory cache that
-//! coalesces concurrent identical solves (moka), then the store's verdicts
-//! table, then the solver on a bounded blocking pool.
+//! Verdicts through three levels: a bounded in-memory cache, then the
+//! store's verdicts table, then the solver on a bounded blocking pool.
+//!
+//! Identical concurrent misses share one *flight*: a task that looks in the
+//! store and solves, whose outcome every waiter receives. Each waiter's
+//! deadline bounds its own wait alone; the flight stops (cooperatively, see
+//! `solver::cancel`) when its last waiter has gone, frees its worker within
+//! milliseconds, and stores nothing.
 //!
 //! The cache is never a source of truth: entries are keyed by canonical hash
 //! plus the options that shape the evidence, a stored entry is used only when
@@ -13,12 +18,13 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use moka::future::Cache;
-use tokio::sync::{Semaphore, TryAcquireError, watch};
+use tokio::sync::{Notify, Semaphore, TryAcquireError, watch};
 
 use super::error::ApiError;
 use super::games::{self, GameError};
 use crate::canon::{self, Canonical};
 use crate::puzzle::{Evidence, SolveOptions, Spec, Verdict};
+use crate::solver::cancel::Cancel;
 use crate::store::Store;
 
 /// A verdict in canonical labels and where it came from.
@@ -42,38 +48,41 @@ pub struct Solver {
     cache: Cache<String, Arc<Entry>>,
     store: Store,
     pool: Arc<Pool>,
-    /// Solves running now, by cache key.
-    in_flight: Arc<Mutex<HashMap<String, InFlightResult>>>,
+    /// Solves running or queued now, by cache key.
+    flights: Flights,
+    callers_waiting: Gauge,
 }
 
 struct Pool {
     permits: Arc<Semaphore>,
     waiting: AtomicUsize,
     max_waiting: usize,
-    running: SolvesRunning,
+    /// Solves holding a worker (queued ones not counted).
+    running: Gauge,
 }
 
-/// How many solves hold a worker right now (queued ones not counted). A
-/// handle on the live count: clones share it.
+/// A live count the solver keeps (solves holding a worker, callers waiting
+/// for a solve), readable from outside: lets a test or a metrics probe see
+/// what the server is doing. Clones share the count.
 #[derive(Clone, Debug, Default)]
-pub struct SolvesRunning(Arc<AtomicUsize>);
+pub struct Gauge(Arc<AtomicUsize>);
 
-impl SolvesRunning {
+impl Gauge {
     pub fn get(&self) -> usize {
         self.0.load(Ordering::SeqCst)
     }
 
-    /// Counts one running solve until the returned guard is dropped.
-    fn enter(&self) -> Running {
+    /// Counts one more until the returned guard is dropped.
+    fn enter(&self) -> Counted {
         self.0.fetch_add(1, Ordering::SeqCst);
-        Running(self.0.clone())
+        Counted(self.0.clone())
     }
 }
 
-/// One running solve, counted in [`SolvesRunning`] while it lives.
-struct Running(Arc<AtomicUsize>);
+/// One unit of a [`Gauge`], counted while it lives.
+struct Counted(Arc<AtomicUsize>);
 
-impl Drop for Running {
+impl Drop for Counted {
     fn drop(&mut self) {
         self.0.fetch_sub(1, Ordering::SeqCst);
     }
@@ -135,19 +144,36 @@ impl Solver {
                 permits: Arc::new(Semaphore::new(workers.max(1))),
                 waiting: AtomicUsize::new(0),
                 max_waiting,
-                running: SolvesRunning::default(),
+                running: Gauge::default(),
             }),
-            in_flight: Arc::default(),
+            flights: Arc::default(),
+            callers_waiting: Gauge::default(),
         }
     }
 
     /// The live count of solves that hold a worker.
-    pub fn solves_running(&self) -> SolvesRunning {
+    pub fn solves_running(&self) -> Gauge {
         self.pool.running.clone()
     }
 
+    /// The live count of callers waiting for a solve (queued or running).
+    pub fn callers_waiting(&self) -> Gauge {
+        self.callers_waiting.clone()
+    }
+
+    /// Stops every solve still running or queued; their callers get
+    /// UNAVAILABLE. For shutdown, once the grace period is over.
+    pub fn cancel_all(&self) {
+        let flights = std::mem::take(&mut *lock(&self.flights));
+        for (_, slot) in flights {
+            slot.flight.abandon();
+        }
+    }
+
     /// The verdict for `spec`, from the cache when it has one. `deadline`
-    /// bounds the whole call; a solve still queued when it passes is dropped.
+    /// bounds this caller's wait and no one else's: a solve shared with
+    /// other callers goes on when this one leaves, and stops when the last
+    /// one has left.
     pub async fn solve(
         &self,
         spec: Arc<Spec>,
@@ -164,14 +190,13 @@ impl Solver {
             return Err(ApiError::DeadlineExceeded);
         }
         let key = format!("{}#{}", canonical.hash, options_key(options));
-        let work = self.lookup(spec, &canonical, &key, options, deadline);
-        let (entry, fresh) = match deadline {
+        let work = self.lookup(spec, &canonical, &key, options);
+        let (entry, cached) = match deadline {
             Some(deadline) => tokio::time::timeout_at(deadline.into(), work)
                 .await
                 .map_err(|_| ApiError::DeadlineExceeded)??,
             None => work.await?,
         };
-        let cached = !fresh || entry.from_store;
         let labelling = &canonical.labelling;
         let verdict = if labelling.is_identity() {
             entry.verdict.clone()
@@ -185,173 +210,231 @@ impl Solver {
         })
     }
 
-    /// The cache entry for `key` and whether this call made it.
+    /// The entry for `key` and whether it counts as cached for this caller
+    /// (found in memory or in the store, or shared from a solve another
+    /// caller started).
     async fn lookup(
         &self,
         spec: &Arc<Spec>,
         canonical: &Canonical,
         key: &str,
         options: SolveOptions,
-        deadline: Option<Instant>,
     ) -> Result<(Arc<Entry>, bool), ApiError> {
-        for _ in 0..2 {
-            let entry = self
-                .cache
-                .entry_by_ref(key)
-                .or_try_insert_with(self.load_or_solve(key, spec, canonical, options, deadline))
-                .await
-                .map_err(|e| (*e).clone())?;
-            let fresh = entry.is_fresh();
-            let value = entry.into_value();
+        if let Some(entry) = self.cache.get(key).await {
             // Canonical graph == the spec's graph while labelling is identity.
-            if fresh || !canonical.labelling.is_identity() || fits(&value, spec).await? {
-                return Ok((value, fresh));
+            if !canonical.labelling.is_identity() || fits(&entry, spec).await? {
+                return Ok((entry, true));
             }
             tracing::warn!(key, "cached verdict does not fit its graph; solving again");
             self.cache.invalidate(key).await;
         }
-        Err(ApiError::internal(
-            "the cache keeps returning a verdict that does not fit",
-        ))
+        let (waiter, started) = self.join_or_start(key, spec, canonical, options);
+        let entry = waiter.outcome().await?;
+        Ok((entry.clone(), !started || entry.from_store))
     }
 
-    /// The miss path: the store's verdict if it is for this very canonical
-    /// form, else a fresh solve that is then stored.
-    async fn load_or_solve(
+    /// Joins the flight for `key`, starting it if there is none. The
+    /// returned waiter counts this caller until it is dropped.
+    fn join_or_start(
         &self,
         key: &str,
         spec: &Arc<Spec>,
         canonical: &Canonical,
         options: SolveOptions,
-        deadline: Option<Instant>,
-    ) -> Result<Arc<Entry>, ApiError> {
-        let options_key = options_key(options);
-        if let Some(stored) = self.store.get_verdict(&canonical.hash, options_key).await? {
-            if stored.canonical_form == canonical.form
-                && (!canonical.labelling.is_identity() || stored.verdict.fits(spec.graph()))
-            {
-                return Ok(Arc::new(Entry {
-                    verdict: stored.verdict,
-                    from_store: true,
-                }));
-            }
-            tracing::warn!(hash = %canonical.hash, "stored verdict is for another canonical form; solving again");
-        }
-        let result = self
-            .solve_once(key, spec, canonical, options, deadline)
-            .await?;
-        Ok(Arc::new(Entry {
-            verdict: result,
-            from_store: false,
-        }))
-    }
-
-    /// Solves in a task of its own, shared by every caller that asks for the
-    /// same key while it runs. If every caller gives up, a solve that already
-    /// started still finishes and lands in the store, and a caller that comes
-    /// back joins it instead of starting another.
-    async fn solve_once(
-        &self,
-        key: &str,
-        spec: &Arc<Spec>,
-        canonical: &Canonical,
-        options: SolveOptions,
-        deadline: Option<Instant>,
-    ) -> Result<Verdict, ApiError> {
-        loop {
-            let mut result = {
-                let mut in_flight = self.in_flight.lock().unwrap_or_else(|e| e.into_inner());
-                match in_flight.get(key) {
-                    Some(rx) => rx.clone(),
-                    None => {
-                        let (tx, rx) = watch::channel(None);
-                        in_flight.insert(key.to_owned(), rx.clone());
-                        self.spawn_solve(key, spec, canonical, options, deadline, tx);
-                        rx
-                    }
-                }
+    ) -> (Waiter, bool) {
+        let mut flights = lock(&self.flights);
+        if let Some(slot) = flights.get_mut(key) {
+            slot.waiters += 1;
+            let waiter = Waiter {
+                flights: self.flights.clone(),
+                key: key.to_owned(),
+                flight: slot.flight.clone(),
+                _counted: self.callers_waiting.enter(),
             };
-            let outcome = result
-                .wait_for(Option::is_some)
-                .await
-                .map_err(|_| ApiError::internal("the solve task ended without a result"))?
-                .clone()
-                .expect("waited for a result");
-            // A joined solve dropped for its starter's deadline is no answer
-            // for a caller whose own deadline has not passed: start again.
-            let mine_passed = deadline.is_some_and(|d| Instant::now() >= d);
-            if outcome != Err(ApiError::DeadlineExceeded) || mine_passed {
-                return outcome;
-            }
+            return (waiter, false);
         }
+        let flight = Arc::new(Flight {
+            outcome: watch::channel(None).0,
+            cancel: Cancel::new(),
+            abandoned: Notify::new(),
+        });
+        flights.insert(
+            key.to_owned(),
+            Slot {
+                flight: flight.clone(),
+                waiters: 1,
+            },
+        );
+        drop(flights);
+        self.spawn_flight(key, spec, canonical, options, flight.clone());
+        let waiter = Waiter {
+            flights: self.flights.clone(),
+            key: key.to_owned(),
+            flight,
+            _counted: self.callers_waiting.enter(),
+        };
+        (waiter, true)
     }
 
-    fn spawn_solve(
+    /// The miss path in a task of its own: the store's verdict if it is for
+    /// this very canonical form, else a fresh solve that is then stored. It
+    /// stops (storing nothing) as soon as its last waiter has gone.
+    fn spawn_flight(
         &self,
         key: &str,
         spec: &Arc<Spec>,
         canonical: &Canonical,
         options: SolveOptions,
-        deadline: Option<Instant>,
-        tx: watch::Sender<Option<Result<Verdict, ApiError>>>,
+        flight: Arc<Flight>,
     ) {
         let store = self.store.clone();
         let pool = self.pool.clone();
-        let game = spec.game();
+        let cache = self.cache.clone();
+        let flights = self.flights.clone();
+        let key = key.to_owned();
         let spec = spec.clone();
         let labelling = canonical.labelling.clone();
-        let distinguished: Vec<u32> = spec
-            .distinguished()
-            .into_iter()
-            .map(|v| labelling.to_canonical(v))
-            .collect();
         let hash = canonical.hash.clone();
         let form = canonical.form.clone();
         let options_key = options_key(options);
-        let done = InFlightGuard {
-            map: self.in_flight.clone(),
-            key: key.to_owned(),
-        };
         tokio::spawn(async move {
-            let outcome = async {
+            let work = async {
+                if let Some(stored) = store.get_verdict(&hash, options_key).await? {
+                    if stored.canonical_form == form
+                        && (!labelling.is_identity() || stored.verdict.fits(spec.graph()))
+                    {
+                        return Ok(Arc::new(Entry {
+                            verdict: stored.verdict,
+                            from_store: true,
+                        }));
+                    }
+                    tracing::warn!(%hash, "stored verdict is for another canonical form; solving again");
+                }
+                let game = spec.game();
+                let distinguished: Vec<u32> = spec
+                    .distinguished()
+                    .into_iter()
+                    .map(|v| labelling.to_canonical(v))
+                    .collect();
+                let cancel = flight.cancel.clone();
+                let solve_spec = spec.clone();
                 let verdict = pool
-                    .run(deadline, move || {
-                        games::solve(game, spec.graph(), &distinguished, options)
+                    .run(move || {
+                        let graph = solve_spec.graph();
+                        tracing::debug!(
+                            ?game,
+                            vertices = graph.vertex_count(),
+                            edges = graph.edge_count(),
+                            "solve started"
+                        );
+                        games::solve(game, solve_spec.graph(), &distinguished, options, &cancel)
                     })
                     .await?
-                    .map_err(|GameError::Rejected(message)| {
-                        tracing::error!(%message, "the solver rejected a validated puzzle");
-                        ApiError::internal(format!("the solver rejected this puzzle: {message}"))
+                    .map_err(|error| match error {
+                        GameError::Rejected(message) => {
+                            tracing::error!(%message, "the solver rejected a validated puzzle");
+                            ApiError::internal(format!(
+                                "the solver rejected this puzzle: {message}"
+                            ))
+                        }
+                        GameError::Cancelled(_) => ApiError::ShuttingDown,
                     })?;
                 if let Err(e) = store.put_verdict(&hash, options_key, &form, &verdict).await {
                     tracing::error!(error = %e, "could not store a verdict; serving it anyway");
                 }
-                Ok(verdict)
+                Ok(Arc::new(Entry {
+                    verdict,
+                    from_store: false,
+                }))
+            };
+            let outcome = tokio::select! {
+                outcome = work => outcome,
+                () = flight.abandoned.notified() => Err(ApiError::ShuttingDown),
+            };
+            if let Ok(entry) = &outcome {
+                cache.insert(key.clone(), entry.clone()).await;
             }
-            .await;
-            // Leave the in-flight map before answering: later callers find
-            // the verdict in the store (or start afresh after an error).
-            drop(done);
-            let _ = tx.send(Some(outcome));
+            // Leave the map only now: a caller arriving from here on finds
+            // the verdict in the cache (or starts afresh after an error).
+            let mut map = lock(&flights);
+            if map
+                .get(&key)
+                .is_some_and(|slot| Arc::ptr_eq(&slot.flight, &flight))
+            {
+                map.remove(&key);
+            }
+            drop(map);
+            flight.outcome.send_replace(Some(outcome));
         });
     }
 }
 
-/// Removes a key from the in-flight map when its solve task ends, however
-/// it ends.
-struct InFlightGuard {
-    map: Arc<Mutex<HashMap<String, InFlightResult>>>,
-    key: String,
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-type InFlightResult = watch::Receiver<Option<Result<Verdict, ApiError>>>;
+/// One solve in progress, shared by every caller that asks for its key
+/// while it runs.
+struct Flight {
+    outcome: watch::Sender<Option<Result<Arc<Entry>, ApiError>>>,
+    /// Fired, with `abandoned` notified, when the last waiter leaves.
+    cancel: Cancel,
+    abandoned: Notify,
+}
 
-impl Drop for InFlightGuard {
+impl Flight {
+    fn abandon(&self) {
+        self.cancel.fire();
+        self.abandoned.notify_one();
+    }
+}
+
+/// A flight and how many callers wait for it. Invariant: `waiters` counts
+/// the live [`Waiter`]s of `flight`; both change under the map's lock.
+struct Slot {
+    flight: Arc<Flight>,
+    waiters: usize,
+}
+
+type Flights = Arc<Mutex<HashMap<String, Slot>>>;
+
+/// One caller waiting for a flight. Dropping it (the call finished, its
+/// deadline passed, or the client went away) leaves the flight; the last
+/// one to leave stops it.
+struct Waiter {
+    flights: Flights,
+    key: String,
+    flight: Arc<Flight>,
+    _counted: Counted,
+}
+
+impl Waiter {
+    async fn outcome(&self) -> Result<Arc<Entry>, ApiError> {
+        let mut outcome = self.flight.outcome.subscribe();
+        outcome
+            .wait_for(Option::is_some)
+            .await
+            .map_err(|_| ApiError::internal("the solve task ended without a result"))?
+            .clone()
+            .expect("waited for an outcome")
+    }
+}
+
+impl Drop for Waiter {
     fn drop(&mut self) {
-        self.map
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .remove(&self.key);
+        let mut flights = lock(&self.flights);
+        let Some(slot) = flights.get_mut(&self.key) else {
+            return;
+        };
+        if !Arc::ptr_eq(&slot.flight, &self.flight) {
+            return;
+        }
+        slot.waiters -= 1;
+        if slot.waiters == 0 {
+            flights.remove(&self.key);
+            drop(flights);
+            self.flight.abandon();
+        }
     }
 }
 
@@ -385,11 +468,10 @@ pub async fn off_runtime<T: Send + 'static>(
 
 impl Pool {
     /// Runs `f` on the blocking pool once a worker is free; refuses when too
-    /// many solves already wait, and drops the job if `deadline` passes
-    /// while it waits.
+    /// many solves already wait. Dropping the future while it waits leaves
+    /// the queue; once `f` runs, only its own cancellation stops it.
     async fn run<T: Send + 'static>(
         &self,
-        deadline: Option<Instant>,
         f: impl FnOnce() -> T + Send + 'static,
     ) -> Result<T, ApiError> {
         let permit = match self.permits.clone().try_acquire_owned() {
@@ -406,14 +488,11 @@ impl Pool {
                     });
                 }
                 let _waiting = Waiting(&self.waiting);
-                let acquire = self.permits.clone().acquire_owned();
-                match deadline {
-                    Some(d) => tokio::time::timeout_at(d.into(), acquire)
-                        .await
-                        .map_err(|_| ApiError::DeadlineExceeded)?,
-                    None => acquire.await,
-                }
-                .map_err(|_| ApiError::internal("solver pool closed"))?
+                self.permits
+                    .clone()
+                    .acquire_owned()
+                    .await
+                    .map_err(|_| ApiError::internal("solver pool closed"))?
             }
         };
         let running = self.running.enter();

@@ -15,6 +15,7 @@
 use serde::Serialize;
 
 use super::Player;
+use super::cancel::{Cancel, Cancelled, uncancelled};
 use super::graph::{Graph, Vertex};
 
 /// The counts the verdict is computed from, all 64-bit (`x` alone reaches
@@ -217,7 +218,20 @@ const UNSEEN: u8 = 2;
 /// assert_eq!(solve(&after).unwrap().winner, Player::Second);
 /// ```
 pub fn solve(graph: &Graph) -> Result<BipartiteEdgeSolution, BipartiteEdgeError> {
-    let colouring = two_colour(graph)?;
+    uncancelled(solve_with_cancel(graph, &Cancel::never()))
+}
+
+/// [`solve`] that stops with [`Cancelled`] soon after `cancel` fires (the
+/// 2-colouring pass looks at it). The outer result says whether the solve
+/// ran to the end, the inner one is its answer.
+pub fn solve_with_cancel(
+    graph: &Graph,
+    cancel: &Cancel,
+) -> Result<Result<BipartiteEdgeSolution, BipartiteEdgeError>, Cancelled> {
+    let colouring = match two_colour(graph, cancel)? {
+        Ok(colouring) => colouring,
+        Err(invalid) => return Ok(Err(invalid)),
+    };
     let counts = colouring.counts;
     let winner = if counts.first_player_wins() {
         Player::First
@@ -234,12 +248,12 @@ pub fn solve(graph: &Graph) -> Result<BipartiteEdgeSolution, BipartiteEdgeError>
         }
     };
     let winning_move = winning_moves.classes.first().map(|class| class.example);
-    Ok(BipartiteEdgeSolution {
+    Ok(Ok(BipartiteEdgeSolution {
         winner,
         counts,
         winning_move,
         winning_moves,
-    })
+    }))
 }
 
 /// Why a move of a move list is illegal.
@@ -287,9 +301,10 @@ pub fn position_after_moves(
     for (u, v) in graph.edges() {
         if !parity.join_opposite(u, v) {
             // Report the cycle the way `solve` does.
-            let BipartiteEdgeError::OddCycle { cycle } = two_colour(graph)
-                .err()
-                .expect("an edge inside a colour class means an odd cycle");
+            let BipartiteEdgeError::OddCycle { cycle } =
+                uncancelled(two_colour(graph, &Cancel::never()))
+                    .err()
+                    .expect("an edge inside a colour class means an odd cycle");
             return Err(BipartiteEdgeError::OddCycle { cycle }.into());
         }
     }
@@ -438,12 +453,15 @@ struct Colouring {
 /// Checks that `graph` is a position of this game (no odd cycle), without
 /// solving it. Linear time.
 pub fn check_bipartite(graph: &Graph) -> Result<(), BipartiteEdgeError> {
-    two_colour(graph).map(|_| ())
+    uncancelled(two_colour(graph, &Cancel::never())).map(|_| ())
 }
 
 /// BFS 2-colouring of every component, counting as it goes. Returns the odd
 /// cycle error on the first edge inside a colour class.
-fn two_colour(graph: &Graph) -> Result<Colouring, BipartiteEdgeError> {
+fn two_colour(
+    graph: &Graph,
+    cancel: &Cancel,
+) -> Result<Result<Colouring, BipartiteEdgeError>, Cancelled> {
     let n = graph.vertex_count();
     let mut colour = vec![UNSEEN; n];
     let mut order: Vec<Vertex> = Vec::with_capacity(n);
@@ -474,6 +492,7 @@ fn two_colour(graph: &Graph) -> Result<Colouring, BipartiteEdgeError> {
         let mut representative = [root; 2];
         let mut degree_sum = 0u64;
         while head < order.len() {
+            cancel.check_every(head)?;
             let u = order[head];
             head += 1;
             let cu = colour[u as usize];
@@ -495,9 +514,9 @@ fn two_colour(graph: &Graph) -> Result<Colouring, BipartiteEdgeError> {
                     colour[w as usize] = 1 - cu;
                     order.push(w);
                 } else if cw == cu {
-                    return Err(BipartiteEdgeError::OddCycle {
+                    return Ok(Err(BipartiteEdgeError::OddCycle {
                         cycle: odd_cycle_from(graph, root),
-                    });
+                    }));
                 }
             }
         }
@@ -530,14 +549,14 @@ fn two_colour(graph: &Graph) -> Result<Colouring, BipartiteEdgeError> {
         }
         ordinal += 1;
     }
-    Ok(Colouring {
+    Ok(Ok(Colouring {
         counts,
         tallies,
         odd_even_cross,
         colour,
         order,
         component_with_room,
-    })
+    }))
 }
 
 /// Finds an odd cycle in the component of `root`, which is known to contain

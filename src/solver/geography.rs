@@ -8,6 +8,7 @@
 use serde::Serialize;
 
 use super::Player;
+use super::cancel::{Cancel, Cancelled, uncancelled};
 use super::graph::{Graph, Vertex};
 use super::matching::{MatchingAnalysis, NONE, VertexClass, pairs_of};
 
@@ -56,7 +57,18 @@ pub struct WinningMoves {
 /// started from the first matching. Time `O(V·E·α)` in the worst case,
 /// near-linear on sparse graphs; memory `O(V + E)`.
 pub fn solve(graph: &Graph, start: Vertex, options: GeographyOptions) -> GeographySolution {
-    let analysis = MatchingAnalysis::new(graph);
+    uncancelled(solve_with_cancel(graph, start, options, &Cancel::never()))
+}
+
+/// [`solve`] that stops with [`Cancelled`] soon after `cancel` fires (both
+/// matching runs look at it; building `G − start` is one linear pass).
+pub fn solve_with_cancel(
+    graph: &Graph,
+    start: Vertex,
+    options: GeographyOptions,
+    cancel: &Cancel,
+) -> Result<GeographySolution, Cancelled> {
+    let analysis = MatchingAnalysis::with_cancel(graph, cancel)?;
     let barrier = analysis.barrier();
     let second_player_starts = options
         .all_starts
@@ -71,27 +83,34 @@ pub fn solve(graph: &Graph, start: Vertex, options: GeographyOptions) -> Geograp
             (Player::First, analysis.pairs(), Some(start_barrier))
         }
     };
-    let winning_moves = options.winning_moves.then(|| match winner {
-        Player::First => first_moves_into_d(graph, &analysis, start),
-        Player::Second => WinningMoves {
+    let winning_moves = match (options.winning_moves, winner) {
+        (false, _) => None,
+        (true, Player::First) => Some(first_moves_into_d(graph, &analysis, start, cancel)?),
+        (true, Player::Second) => Some(WinningMoves {
             moves: Vec::new(),
             unique: false,
-        },
-    });
-    GeographySolution {
+        }),
+    };
+    Ok(GeographySolution {
         winner,
         matching,
         barrier,
         start_barrier,
         second_player_starts,
         winning_moves,
-    }
+    })
 }
 
 /// The winning first moves when every maximum matching covers `start`: a move
 /// to `u` wins iff the opponent, now first to move from `u` in `G − start`,
 /// loses, i.e. iff `u ∈ D(G − start)`.
-fn first_moves_into_d(graph: &Graph, analysis: &MatchingAnalysis, start: Vertex) -> WinningMoves {
+fn first_moves_into_d(
+    graph: &Graph,
+    analysis: &MatchingAnalysis,
+    start: Vertex,
+    cancel: &Cancel,
+) -> Result<WinningMoves, Cancelled> {
+    cancel.check()?;
     let mut removed = vec![false; graph.vertex_count()];
     removed[start as usize] = true;
     let rest = graph.without_vertices(&removed);
@@ -103,7 +122,7 @@ fn first_moves_into_d(graph: &Graph, analysis: &MatchingAnalysis, start: Vertex)
     debug_assert_ne!(partner, NONE);
     mate[start as usize] = NONE;
     mate[partner as usize] = NONE;
-    let rest_analysis = MatchingAnalysis::from_matching(&rest, mate);
+    let rest_analysis = MatchingAnalysis::from_matching_with_cancel(&rest, mate, cancel)?;
     debug_assert_eq!(rest_analysis.size() + 1, analysis.size());
     let moves: Vec<Vertex> = graph
         .neighbors(start)
@@ -112,7 +131,7 @@ fn first_moves_into_d(graph: &Graph, analysis: &MatchingAnalysis, start: Vertex)
         .filter(|&u| rest_analysis.class(u) == VertexClass::D)
         .collect();
     let unique = moves.len() == 1;
-    WinningMoves { moves, unique }
+    Ok(WinningMoves { moves, unique })
 }
 
 /// A mid-game position: who is to move, who wins from here with perfect

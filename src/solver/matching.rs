@@ -31,6 +31,7 @@ use std::collections::VecDeque;
 
 use serde::Serialize;
 
+use super::cancel::{Cancel, Cancelled, uncancelled};
 use super::graph::{Graph, Vertex};
 
 /// "No vertex": the mate of an exposed vertex, the parent of a root.
@@ -85,24 +86,47 @@ struct Forest {
 impl MatchingAnalysis {
     /// Computes a maximum matching of `graph` and its Gallai–Edmonds forest.
     pub fn new(graph: &Graph) -> MatchingAnalysis {
+        uncancelled(Self::with_cancel(graph, &Cancel::never()))
+    }
+
+    /// [`MatchingAnalysis::new`] that stops with [`Cancelled`] soon after
+    /// `cancel` fires.
+    pub fn with_cancel(graph: &Graph, cancel: &Cancel) -> Result<MatchingAnalysis, Cancelled> {
         let mut mate = vec![NONE; graph.vertex_count()];
-        greedy_start(graph, &mut mate);
-        Self::from_matching(graph, mate)
+        greedy_start(graph, &mut mate, cancel)?;
+        Self::from_matching_with_cancel(graph, mate, cancel)
     }
 
     /// Like [`MatchingAnalysis::new`], but starts from `mate`, which must be a
     /// matching of `graph` (`mate[v] == u` iff `mate[u] == v`, and `{u, v}` an
     /// edge). Used when a near-maximum matching is already known.
     pub fn from_matching(graph: &Graph, mate: Vec<Vertex>) -> MatchingAnalysis {
+        uncancelled(Self::from_matching_with_cancel(
+            graph,
+            mate,
+            &Cancel::never(),
+        ))
+    }
+
+    /// [`MatchingAnalysis::from_matching`] that stops with [`Cancelled`]
+    /// soon after `cancel` fires: it looks at the handle before every root
+    /// and every [`CHECK_EVERY`](super::cancel::CHECK_EVERY) steps of a
+    /// tree's growth.
+    pub fn from_matching_with_cancel(
+        graph: &Graph,
+        mate: Vec<Vertex>,
+        cancel: &Cancel,
+    ) -> Result<MatchingAnalysis, Cancelled> {
         let mut search = Search::new(graph, mate);
         for root in 0..graph.vertex_count() as Vertex {
+            cancel.check_every(root as usize)?;
             if search.mate[root as usize] == NONE && search.forest.stamp[root as usize] != FROZEN {
-                search.grow_from(root);
+                search.grow_from(root, cancel)?;
             }
         }
         let Search { mate, forest, .. } = search;
         let size = mate.iter().filter(|&&m| m != NONE).count() / 2;
-        MatchingAnalysis { mate, size, forest }
+        Ok(MatchingAnalysis { mate, size, forest })
     }
 
     /// The number of edges in the maximum matching, `ν(G)`.
@@ -180,18 +204,19 @@ pub fn pairs_of(mate: &[Vertex]) -> Vec<(Vertex, Vertex)> {
 const DENSE_AVERAGE_DEGREE: usize = 32;
 
 /// A greedy matching to start the searches from.
-fn greedy_start(graph: &Graph, mate: &mut [Vertex]) {
+fn greedy_start(graph: &Graph, mate: &mut [Vertex], cancel: &Cancel) -> Result<(), Cancelled> {
     let n = graph.vertex_count();
     if n > 0 && 2 * graph.edge_count() / n > DENSE_AVERAGE_DEGREE {
-        first_fit_start(graph, mate);
+        first_fit_start(graph, mate, cancel)
     } else {
-        karp_sipser_start(graph, mate);
+        karp_sipser_start(graph, mate, cancel)
     }
 }
 
 /// Each unmatched vertex, in order, takes its first unmatched neighbour.
-fn first_fit_start(graph: &Graph, mate: &mut [Vertex]) {
+fn first_fit_start(graph: &Graph, mate: &mut [Vertex], cancel: &Cancel) -> Result<(), Cancelled> {
     for v in 0..graph.vertex_count() as Vertex {
+        cancel.check_every(v as usize)?;
         if mate[v as usize] != NONE {
             continue;
         }
@@ -204,6 +229,7 @@ fn first_fit_start(graph: &Graph, mate: &mut [Vertex]) {
             mate[u as usize] = v;
         }
     }
+    Ok(())
 }
 
 /// Karp–Sipser: degree-1 vertices first (always safe), otherwise a vertex
@@ -212,7 +238,7 @@ fn first_fit_start(graph: &Graph, mate: &mut [Vertex]) {
 /// `mate` must start all [`NONE`]. The loop reads only `residual` (one
 /// array, so one cache miss per vertex touched: on a long path with
 /// scattered ids every step is a miss) and only writes `mate`.
-fn karp_sipser_start(graph: &Graph, mate: &mut [Vertex]) {
+fn karp_sipser_start(graph: &Graph, mate: &mut [Vertex], cancel: &Cancel) -> Result<(), Cancelled> {
     /// `residual` of a matched vertex.
     const MATCHED: u32 = u32::MAX;
     let n = graph.vertex_count();
@@ -226,7 +252,8 @@ fn karp_sipser_start(graph: &Graph, mate: &mut [Vertex]) {
         .collect();
     let mut next_fallback: Vertex = 0;
     let usable = |r: u32| r != MATCHED && r != 0;
-    loop {
+    for step in 0usize.. {
+        cancel.check_every(step)?;
         let v = if let Some(v) = pending.pop_front() {
             if !usable(residual[v as usize]) {
                 continue;
@@ -264,6 +291,7 @@ fn karp_sipser_start(graph: &Graph, mate: &mut [Vertex]) {
             }
         }
     }
+    Ok(())
 }
 
 /// The state of the alternating-tree searches.
@@ -396,7 +424,7 @@ impl<'g> Search<'g> {
     /// Grows an alternating tree from the exposed vertex `root`; augments and
     /// returns `true` on the first augmenting path, otherwise freezes the
     /// (Hungarian) tree and returns `false`.
-    fn grow_from(&mut self, root: Vertex) -> bool {
+    fn grow_from(&mut self, root: Vertex, cancel: &Cancel) -> Result<bool, Cancelled> {
         self.current += 1;
         let current = self.current;
         self.queue.clear();
@@ -406,6 +434,7 @@ impl<'g> Search<'g> {
         let graph = self.graph;
         let mut head = 0;
         while head < self.queue.len() {
+            cancel.check_every(head)?;
             let v = self.queue[head];
             head += 1;
             for &w in graph.neighbors(v) {
@@ -418,7 +447,7 @@ impl<'g> Search<'g> {
                     let m = self.mate[wi];
                     if m == NONE {
                         self.augment(v, w);
-                        return true;
+                        return Ok(true);
                     }
                     self.label(w, ODD);
                     self.forest.parent[wi] = v;
@@ -438,7 +467,7 @@ impl<'g> Search<'g> {
         for &v in &self.touched {
             self.forest.stamp[v as usize] = FROZEN;
         }
-        false
+        Ok(false)
     }
 
     /// The base of the smallest blossom-to-be containing the bases `a` and
@@ -589,7 +618,7 @@ mod tests {
         for n in [34, 35] {
             let g = complete_graph(n);
             let mut mate = vec![NONE; n as usize];
-            greedy_start(&g, &mut mate);
+            greedy_start(&g, &mut mate, &Cancel::never()).unwrap();
             assert_is_matching(&g, &mate);
             let exposed = mate.iter().filter(|&&m| m == NONE).count();
             assert_eq!(exposed, n as usize % 2, "first fit on K{n} is maximum");

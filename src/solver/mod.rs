@@ -6,6 +6,7 @@
 //! without trusting this module.
 
 pub mod bipartite_edge;
+pub mod cancel;
 pub mod geography;
 pub mod graph;
 pub mod matching;

@@ -25,6 +25,7 @@
 use serde::Serialize;
 
 use super::Player;
+use super::cancel::{Cancel, Cancelled, uncancelled};
 use super::geography::WinningMoves;
 use super::graph::{Graph, Vertex, VertexFieldError, check_vertex};
 
@@ -241,23 +242,43 @@ pub fn solve(
     black: Vertex,
     white: Vertex,
 ) -> Result<TreePaintSolution, TreePaintError> {
+    uncancelled(solve_with_cancel(graph, black, white, &Cancel::never()))
+}
+
+/// [`solve`] that stops with [`Cancelled`] soon after `cancel` fires (the
+/// peeling loop looks at it). The outer result says whether the solve ran to
+/// the end, the inner one is its answer.
+pub fn solve_with_cancel(
+    graph: &Graph,
+    black: Vertex,
+    white: Vertex,
+    cancel: &Cancel,
+) -> Result<Result<TreePaintSolution, TreePaintError>, Cancelled> {
     let n = graph.vertex_count();
     if n < 2 {
-        return Err(NotATree::TooFewVertices {
+        return Ok(Err(NotATree::TooFewVertices {
             vertex_count: n as u64,
         }
-        .into());
+        .into()));
     }
-    let black = check_vertex("black", u64::from(black), n)?;
-    let white = check_vertex("white", u64::from(white), n)?;
+    let endpoints = check_vertex("black", u64::from(black), n)
+        .and_then(|black| Ok((black, check_vertex("white", u64::from(white), n)?)));
+    let (black, white) = match endpoints {
+        Ok(endpoints) => endpoints,
+        Err(e) => return Ok(Err(e.into())),
+    };
     if black == white {
         // Still say first if the graph is not a tree: that is the bigger problem.
-        check_tree(graph)?;
-        return Err(TreePaintError::SameVertex { vertex: black });
+        return Ok(Err(match check_tree(graph) {
+            Err(not_a_tree) => not_a_tree.into(),
+            Ok(()) => TreePaintError::SameVertex { vertex: black },
+        }));
     }
-    let Some(path) = path_with_weights(graph, black, white) else {
-        check_tree(graph)?;
-        unreachable!("peeling fails only on graphs that are not trees");
+    let Some(path) = path_with_weights(graph, black, white, cancel)? else {
+        let Err(not_a_tree) = check_tree(graph) else {
+            unreachable!("peeling fails only on graphs that are not trees");
+        };
+        return Ok(Err(not_a_tree.into()));
     };
     let d = path.len() - 1;
     // Uncoloured vertices only: p_0 = black and p_d = white are painted.
@@ -280,7 +301,7 @@ pub fn solve(
         vec![path[1].0]
     };
     let winning_move = black_wins.then(|| if d >= 2 { path[1].0 } else { moves[0] });
-    Ok(TreePaintSolution {
+    Ok(Ok(TreePaintSolution {
         winner: if black_wins {
             Player::First
         } else {
@@ -295,7 +316,7 @@ pub fn solve(
             unique: moves.len() == 1,
             moves,
         },
-    })
+    }))
 }
 
 /// Marks an idle peeling chain (never a vertex: see `graph::MAX_VERTICES`).
@@ -316,17 +337,23 @@ struct PeelRecord {
 
 /// The path from `black` to `white` as `(p_i, s_i)`: the path vertices in
 /// order and their weights (the vertex plus the subtrees hanging off it),
-/// or `None` if the graph is not a tree.
+/// or `None` if the graph is not a tree; [`Cancelled`] soon after `cancel`
+/// fires.
 ///
 /// Peels leaves other than the two ends. Each peel removes one edge, so if
 /// the graph has `n − 1` edges, the unpeeled vertices walk as a simple path
 /// from `black` to `white`, and peeled + path vertices = `n`, every edge is
 /// accounted for and every vertex hangs off the path: a tree. A cycle never
 /// peels, so any other graph fails one of those checks.
-fn path_with_weights(graph: &Graph, black: Vertex, white: Vertex) -> Option<Vec<(Vertex, u64)>> {
+fn path_with_weights(
+    graph: &Graph,
+    black: Vertex,
+    white: Vertex,
+    cancel: &Cancel,
+) -> Result<Option<Vec<(Vertex, u64)>>, Cancelled> {
     let n = graph.vertex_count();
     if graph.edge_count() != n - 1 {
-        return None;
+        return Ok(None);
     }
     // Sequential over the CSR arrays: cheap.
     let mut records: Vec<PeelRecord> = (0..n as Vertex)
@@ -348,7 +375,8 @@ fn path_with_weights(graph: &Graph, black: Vertex, white: Vertex) -> Option<Vec<
     let mut chains = [NO_VERTEX; CHAINS];
     let mut next_start: Vertex = 0;
     let mut peeled = 0usize;
-    loop {
+    for round in 0usize.. {
+        cancel.check_every(round)?;
         for chain in chains.iter_mut().filter(|chain| **chain == NO_VERTEX) {
             while (next_start as usize) < n && !is_leaf(&records, next_start) {
                 next_start += 1;
@@ -386,14 +414,15 @@ fn path_with_weights(graph: &Graph, black: Vertex, white: Vertex) -> Option<Vec<
     let mut path = Vec::new();
     let (mut previous, mut current) = (Vertex::MAX, black);
     loop {
+        cancel.check_every(path.len())?;
         let record = records[current as usize];
         path.push((current, u64::from(record.weight)));
         if current == white {
-            break (record.degree == 1 && peeled + path.len() == n).then_some(path);
+            break Ok((record.degree == 1 && peeled + path.len() == n).then_some(path));
         }
         let expected_degree = if current == black { 1 } else { 2 };
         if record.degree != expected_degree || path.len() == n {
-            return None;
+            return Ok(None);
         }
         let next = if current == black {
             record.neighbour_xor

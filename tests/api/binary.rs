@@ -231,3 +231,71 @@ async fn every_acknowledged_puzzle_survives_kill_9() {
         .unwrap();
     assert_eq!(integrity, "ok");
 }
+
+/// SIGTERM while a long solve runs: the call gets the grace period, then the
+/// solve is stopped and the process exits, within grace + 1 s.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigterm_during_a_long_solve_exits_within_the_grace_period() {
+    use super::helpers::{geography, proto, random_graph, solve_request};
+    use proto::puzzle_service_client::PuzzleServiceClient;
+
+    const GRACE_SECS: u64 = 1;
+    let dir = tempfile::tempdir().unwrap();
+    let mut server = Command::new(BIN)
+        .args(["serve", "--listen", "127.0.0.1:0", "--database"])
+        .arg(format!("sqlite://{}", dir.path().join("data.db").display()))
+        .env("PUZZLED_SHUTDOWN_GRACE_SECS", GRACE_SECS.to_string())
+        .env("PUZZLED_LOG", "info,puzzled=debug")
+        .env("NO_COLOR", "1")
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (line_tx, line_rx) = std::sync::mpsc::channel::<String>();
+    let stdout = server.stdout.take().unwrap();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            let _ = line_tx.send(line);
+        }
+    });
+    let first = line_rx.recv().unwrap();
+    let addr = first
+        .split_whitespace()
+        .skip_while(|w| *w != "on")
+        .nth(1)
+        .unwrap()
+        .trim_end_matches(',')
+        .to_owned();
+    let mut client = PuzzleServiceClient::connect(format!("http://{addr}"))
+        .await
+        .unwrap()
+        .max_encoding_message_size(usize::MAX);
+    let n = 1_000_000;
+    let spec = geography(n, &random_graph(n, 2_000_000, 35), 0);
+    let call = tokio::spawn(async move { client.solve(solve_request(spec)).await });
+    let started = tokio::task::spawn_blocking(move || {
+        line_rx
+            .iter()
+            .find(|line| line.contains("solve started"))
+            .is_some()
+    });
+    assert!(started.await.unwrap(), "the server logs the solve's start");
+
+    let asked = std::time::Instant::now();
+    let killed = Command::new("kill")
+        .args(["-TERM", &server.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let status = tokio::task::spawn_blocking(move || server.wait().unwrap())
+        .await
+        .unwrap();
+    let took = asked.elapsed();
+    eprintln!("exited {took:?} after SIGTERM, grace {GRACE_SECS} s");
+    assert!(status.success(), "{status:?}");
+    assert!(
+        took < std::time::Duration::from_secs(GRACE_SECS + 1),
+        "exit took {took:?}"
+    );
+    let outcome = call.await.unwrap();
+    assert!(outcome.is_err(), "the solve was cut short: {outcome:?}");
+}

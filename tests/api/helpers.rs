@@ -21,7 +21,9 @@ pub struct TestApp {
     pub dir: Arc<TempDir>,
     pub config: Config,
     /// The server's live count of running solves.
-    pub solves_running: puzzled::service::SolvesRunning,
+    pub solves_running: puzzled::service::Gauge,
+    /// The server's live count of calls waiting for a solve.
+    pub callers_waiting: puzzled::service::Gauge,
     stop: Option<oneshot::Sender<()>>,
     server: Option<JoinHandle<Result<(), puzzled::service::ServerError>>>,
 }
@@ -65,6 +67,7 @@ pub async fn spawn_app_with(dir: Arc<TempDir>, config: Config) -> TestApp {
         .expect("the server builds");
     let port = app.port();
     let solves_running = app.solves_running();
+    let callers_waiting = app.callers_waiting();
     let (stop, stopped) = oneshot::channel::<()>();
     let server = tokio::spawn(app.run_until(async move {
         let _ = stopped.await;
@@ -84,6 +87,7 @@ pub async fn spawn_app_with(dir: Arc<TempDir>, config: Config) -> TestApp {
         dir,
         config,
         solves_running,
+        callers_waiting,
         stop: Some(stop),
         server: Some(server),
     }
@@ -122,9 +126,20 @@ impl TestApp {
 
     /// Waits (polling) until at least one solve holds a worker on the server.
     pub async fn until_a_solve_runs(&self) {
-        while self.solves_running.get() == 0 {
-            tokio::time::sleep(std::time::Duration::from_millis(1)).await;
-        }
+        until(|| self.solves_running.get() > 0).await;
+    }
+}
+
+/// Polls `condition` every millisecond until it holds; a minute without it
+/// fails the test rather than hanging the suite.
+pub async fn until(condition: impl Fn() -> bool) {
+    let give_up = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while !condition() {
+        assert!(
+            std::time::Instant::now() < give_up,
+            "the awaited condition did not hold within a minute"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(1)).await;
     }
 }
 

@@ -3,6 +3,7 @@
 //! reflection clients, and grpcurl when it is enabled).
 
 mod binary;
+mod cancel;
 mod checker;
 mod crud;
 mod errors;

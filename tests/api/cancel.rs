@@ -1,0 +1,215 @@
+//! Solves that stop: a solve whose callers have all gone frees its worker
+//! and stores nothing; a caller leaving (deadline or cancellation) never
+//! fails another caller waiting for the same solve; SIGTERM during a long
+//! solve exits within the grace period.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use tonic::Code;
+
+use crate::helpers::*;
+
+/// These tests each keep a core busy for seconds and time what happens
+/// while a solve runs; run together they would stretch each other's solves
+/// past the windows they observe, so they take turns.
+static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+/// A sparse graph whose solve takes seconds in a test build.
+fn slow_spec(seed: u64) -> proto::PuzzleSpec {
+    let n = 1_500_000;
+    geography(n, &random_graph(n, 3_000_000, seed), 0)
+}
+
+/// The call ended at its deadline: either the server answered
+/// DEADLINE_EXCEEDED or the client's own timer (the same `grpc-timeout`)
+/// fired first and tonic reports CANCELLED "Timeout expired"; which one wins
+/// is a race on loopback.
+fn assert_deadline_passed(status: &tonic::Status) {
+    let by_server = status.code() == Code::DeadlineExceeded;
+    let by_client = status.code() == Code::Cancelled && status.message() == "Timeout expired";
+    assert!(by_server || by_client, "not a deadline: {status:?}");
+}
+
+fn with_timeout<T>(message: T, timeout: Duration) -> tonic::Request<T> {
+    let mut request = tonic::Request::new(message);
+    request.set_timeout(timeout);
+    request
+}
+
+async fn verdict_rows(app: &TestApp) -> i64 {
+    use sqlx::Connection;
+    let mut db = sqlx::SqliteConnection::connect(&app.config.database_url)
+        .await
+        .unwrap();
+    let (rows,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM verdicts")
+        .fetch_one(&mut db)
+        .await
+        .unwrap();
+    rows
+}
+
+fn one_worker() -> (Arc<tempfile::TempDir>, puzzled::config::Config) {
+    let dir = Arc::new(tempfile::tempdir().unwrap());
+    let config = puzzled::config::Config {
+        solve_workers: Some(1),
+        ..test_config(dir.path())
+    };
+    (dir, config)
+}
+
+/// Sends `spec` with a deadline that passes while its solve runs, and
+/// returns the caller's error. How long the request takes to reach the
+/// solver (encoding, transfer, validation, hashing) depends on the machine's
+/// load, so a deadline that passes before the solve starts is retried with
+/// a longer one; such an attempt never starts a solve.
+async fn abandon_a_running_solve(app: &TestApp, spec: proto::PuzzleSpec) -> tonic::Status {
+    let mut deadline = Duration::from_secs(6);
+    for _attempt in 0..5 {
+        let mut client = app.client.clone();
+        let request = with_timeout(solve_request(spec.clone()), deadline);
+        let mut call = tokio::spawn(async move { client.solve(request).await });
+        tokio::select! {
+            () = app.until_a_solve_runs() => {
+                return call
+                    .await
+                    .unwrap()
+                    .expect_err("the solve outlives its caller's deadline");
+            }
+            ended = &mut call => {
+                let status = ended.unwrap().expect_err("no solve ran, so the call cannot succeed");
+                assert_deadline_passed(&status);
+                deadline = deadline * 3 / 2;
+            }
+        }
+    }
+    panic!("the request never reached the solver within {deadline:?}");
+}
+
+/// With one worker, a solve abandoned at its deadline gives the worker back
+/// at once: the next small Solve is answered, and nothing was stored.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_abandoned_solve_frees_its_worker_and_stores_nothing() {
+    let _turn = ONE_AT_A_TIME.lock().await;
+    let (dir, config) = one_worker();
+    let app = spawn_app_with(dir, config).await;
+    let status = abandon_a_running_solve(&app, slow_spec(31)).await;
+    assert_deadline_passed(&status);
+    let gone = Instant::now();
+    until(|| app.solves_running.get() == 0).await;
+    let freed = gone.elapsed();
+    eprintln!("worker freed {freed:?} after the caller's deadline");
+    assert!(
+        freed < Duration::from_secs(2),
+        "the worker was held {freed:?} after its only caller left"
+    );
+    let small = app
+        .client
+        .clone()
+        .solve(with_timeout(
+            solve_request(geography(3, &[0, 1, 1, 2], 0)),
+            Duration::from_secs(10),
+        ))
+        .await
+        .expect("the freed worker takes the next solve")
+        .into_inner();
+    assert!(!small.cached);
+    // Only the small solve's verdict was stored.
+    assert_eq!(verdict_rows(&app).await, 1);
+    app.stop().await;
+}
+
+/// A patient caller and an impatient one on the same puzzle: the impatient
+/// one's deadline fails it alone, and the patient one gets the verdict.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_short_deadline_fails_only_its_own_caller() {
+    let _turn = ONE_AT_A_TIME.lock().await;
+    let app = spawn_app().await;
+    let spec = slow_spec(32);
+    let mut client = app.client.clone();
+    let patient_spec = spec.clone();
+    let patient = tokio::spawn(async move { client.solve(solve_request(patient_spec)).await });
+    app.until_a_solve_runs().await;
+    let impatient = app
+        .client
+        .clone()
+        .solve(with_timeout(
+            solve_request(spec),
+            Duration::from_millis(1500),
+        ))
+        .await
+        .expect_err("the impatient caller's deadline passes first");
+    assert_deadline_passed(&impatient);
+    assert_eq!(
+        app.solves_running.get(),
+        1,
+        "the solve goes on for the patient caller"
+    );
+    let solution = patient
+        .await
+        .unwrap()
+        .expect("the patient caller gets the verdict")
+        .into_inner();
+    assert!(!solution.cached, "the patient caller started the solve");
+    app.stop().await;
+}
+
+/// Two callers share one solve and one of them goes away (its call is
+/// cancelled): the other still gets the verdict from that same solve. The
+/// solve runs in a task of its own, so which of the two started it makes no
+/// difference; they are sent together so both are waiting while it runs.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_solve_goes_on_when_one_of_its_callers_leaves() {
+    let _turn = ONE_AT_A_TIME.lock().await;
+    let app = spawn_app().await;
+    let spec = slow_spec(33);
+    let mut calls = Vec::new();
+    for _ in 0..2 {
+        let mut client = app.client.clone();
+        let spec = spec.clone();
+        calls.push(tokio::spawn(async move {
+            client.solve(solve_request(spec)).await
+        }));
+    }
+    until(|| app.callers_waiting.get() == 2 && app.solves_running.get() == 1).await;
+    let staying = calls.pop().unwrap();
+    let leaving = calls.pop().unwrap();
+    leaving.abort();
+    assert!(leaving.await.unwrap_err().is_cancelled());
+    until(|| app.callers_waiting.get() == 1).await;
+    assert_eq!(app.solves_running.get(), 1, "the shared solve goes on");
+    staying
+        .await
+        .unwrap()
+        .expect("the caller that stayed gets the verdict");
+    assert_eq!(verdict_rows(&app).await, 1, "one solve, one verdict");
+    app.stop().await;
+}
+
+/// When every caller of a shared solve has gone, the solve stops.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_solve_stops_when_its_last_caller_leaves() {
+    let _turn = ONE_AT_A_TIME.lock().await;
+    let app = spawn_app().await;
+    let spec = slow_spec(34);
+    let mut callers = Vec::new();
+    for _ in 0..2 {
+        let mut client = app.client.clone();
+        let spec = spec.clone();
+        callers.push(tokio::spawn(async move {
+            client.solve(solve_request(spec)).await
+        }));
+    }
+    until(|| app.callers_waiting.get() == 2 && app.solves_running.get() == 1).await;
+    for caller in &callers {
+        caller.abort();
+    }
+    until(|| app.solves_running.get() == 0).await;
+    assert_eq!(app.callers_waiting.get(), 0);
+    assert_eq!(
+        verdict_rows(&app).await,
+        0,
+        "a cancelled solve stores nothing"
+    );
+    app.stop().await;
+}
