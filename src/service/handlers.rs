@@ -1,0 +1,220 @@
+//! The handlers of `puzzled.v1.PuzzleService`: each takes its request
+//! apart, checks it, and calls the store or the solver.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use tonic::{Request, Response, Status};
+
+use super::convert;
+use super::error::ApiError;
+use super::middleware::{check_admin, check_deadline, deadline, within};
+use super::proto;
+use super::proto::puzzle_service_server::PuzzleService;
+use super::solving::{Solver, off_runtime};
+use crate::puzzle::{Limits, SolveOptions, Spec};
+use crate::store::{NewPuzzle, Store};
+
+const DEFAULT_PAGE_SIZE: u32 = 50;
+const MAX_PAGE_SIZE: u32 = 1000;
+const MAX_REQUEST_ID_CHARS: usize = 100;
+
+/// The handlers of `puzzled.v1.PuzzleService`.
+pub struct PuzzleApi {
+    store: Store,
+    solver: Solver,
+    limits: Limits,
+    admin_token: Option<String>,
+}
+
+impl PuzzleApi {
+    pub(super) fn new(
+        store: Store,
+        solver: Solver,
+        limits: Limits,
+        admin_token: Option<String>,
+    ) -> PuzzleApi {
+        PuzzleApi {
+            store,
+            solver,
+            limits,
+            admin_token,
+        }
+    }
+
+    async fn solve_spec(
+        &self,
+        spec: Arc<Spec>,
+        options: SolveOptions,
+        deadline: Option<Instant>,
+    ) -> Result<proto::Solution, ApiError> {
+        check_deadline(deadline)?;
+        let solved = self.solver.solve(spec, options, deadline).await?;
+        Ok(convert::solution_to_proto(
+            solved.verdict,
+            solved.canonical_hash,
+            solved.cached,
+        ))
+    }
+}
+
+#[tonic::async_trait]
+impl PuzzleService for PuzzleApi {
+    async fn create_puzzle(
+        &self,
+        request: Request<proto::CreatePuzzleRequest>,
+    ) -> Result<Response<proto::Puzzle>, Status> {
+        let proto::CreatePuzzleRequest { puzzle, request_id } = request.into_inner();
+        let puzzle = puzzle.ok_or_else(|| ApiError::missing("puzzle"))?;
+        // Output-only fields are ignored, as AIP-203 asks.
+        let proto::Puzzle {
+            name: _,
+            spec,
+            canonical_hash: _,
+            duplicate_of: _,
+            create_time: _,
+        } = puzzle;
+        if request_id.chars().count() > MAX_REQUEST_ID_CHARS {
+            return Err(ApiError::invalid(
+                "request_id",
+                "TEXT_TOO_LONG",
+                format!("request_id: more than {MAX_REQUEST_ID_CHARS} characters"),
+            )
+            .into());
+        }
+        let limits = self.limits;
+        let (spec, canonical) = off_runtime(move || {
+            let spec = convert::spec_from_proto(spec, "puzzle.spec", limits)?;
+            let canonical = crate::canon::canonicalize(&spec);
+            Ok::<_, ApiError>((spec, canonical))
+        })
+        .await??;
+        let raw = spec.raw();
+        let record = self
+            .store
+            .create_puzzle(NewPuzzle {
+                game: raw.game,
+                vertex_count: raw.vertex_count,
+                edges: &raw.edges,
+                start: raw.start,
+                black: raw.black,
+                white: raw.white,
+                title: &raw.title,
+                author: &raw.author,
+                canonical_hash: &canonical.hash,
+                request_id: Some(request_id.as_str()).filter(|r| !r.is_empty()),
+            })
+            .await
+            .map_err(ApiError::from)?;
+        Ok(Response::new(convert::puzzle_to_proto(record)))
+    }
+
+    async fn get_puzzle(
+        &self,
+        request: Request<proto::GetPuzzleRequest>,
+    ) -> Result<Response<proto::Puzzle>, Status> {
+        let proto::GetPuzzleRequest { name } = request.into_inner();
+        let id = convert::id_from_name(&name, "name")?;
+        let record = self.store.get_puzzle(id).await.map_err(ApiError::from)?;
+        Ok(Response::new(convert::puzzle_to_proto(record)))
+    }
+
+    async fn list_puzzles(
+        &self,
+        request: Request<proto::ListPuzzlesRequest>,
+    ) -> Result<Response<proto::ListPuzzlesResponse>, Status> {
+        let proto::ListPuzzlesRequest {
+            page_size,
+            page_token,
+            game,
+        } = request.into_inner();
+        let game = convert::game_filter_from_proto(game, "game")?;
+        let page_size = match page_size {
+            0 => DEFAULT_PAGE_SIZE,
+            n if n < 0 => {
+                return Err(ApiError::invalid(
+                    "page_size",
+                    "NEGATIVE_PAGE_SIZE",
+                    format!("page_size: {n} is negative"),
+                )
+                .into());
+            }
+            n => (n as u32).min(MAX_PAGE_SIZE),
+        };
+        let before = convert::page_token::decode(&page_token, game)?;
+        let page = self
+            .store
+            .list_puzzles(game, before, page_size)
+            .await
+            .map_err(ApiError::from)?;
+        Ok(Response::new(proto::ListPuzzlesResponse {
+            next_page_token: page
+                .next_before
+                .map(|b| convert::page_token::encode(b, game))
+                .unwrap_or_default(),
+            puzzles: page
+                .puzzles
+                .into_iter()
+                .map(convert::puzzle_to_proto)
+                .collect(),
+        }))
+    }
+
+    async fn delete_puzzle(
+        &self,
+        request: Request<proto::DeletePuzzleRequest>,
+    ) -> Result<Response<()>, Status> {
+        check_admin(self.admin_token.as_deref(), &request)?;
+        let proto::DeletePuzzleRequest { name } = request.into_inner();
+        let id = convert::id_from_name(&name, "name")?;
+        self.store.delete_puzzle(id).await.map_err(ApiError::from)?;
+        Ok(Response::new(()))
+    }
+
+    async fn solve_puzzle(
+        &self,
+        request: Request<proto::SolvePuzzleRequest>,
+    ) -> Result<Response<proto::Solution>, Status> {
+        let deadline = deadline(&request);
+        let proto::SolvePuzzleRequest {
+            name,
+            include_all_starts,
+            include_winning_moves,
+        } = request.into_inner();
+        let work = async {
+            let id = convert::id_from_name(&name, "name")?;
+            let record = self.store.get_puzzle(id).await?;
+            check_deadline(deadline)?;
+            let spec = off_runtime(move || convert::spec_from_record(&record)).await??;
+            let options = SolveOptions {
+                all_starts: include_all_starts,
+                winning_moves: include_winning_moves,
+            };
+            self.solve_spec(Arc::new(spec), options, deadline).await
+        };
+        Ok(Response::new(within(deadline, work).await?))
+    }
+
+    async fn solve(
+        &self,
+        request: Request<proto::SolveRequest>,
+    ) -> Result<Response<proto::Solution>, Status> {
+        let deadline = deadline(&request);
+        let proto::SolveRequest {
+            spec,
+            include_all_starts,
+            include_winning_moves,
+        } = request.into_inner();
+        let limits = self.limits;
+        let work = async {
+            let spec =
+                off_runtime(move || convert::spec_from_proto(spec, "spec", limits)).await??;
+            let options = SolveOptions {
+                all_starts: include_all_starts,
+                winning_moves: include_winning_moves,
+            };
+            self.solve_spec(Arc::new(spec), options, deadline).await
+        };
+        Ok(Response::new(within(deadline, work).await?))
+    }
+}
