@@ -118,6 +118,7 @@ pub fn puzzle_to_proto(record: PuzzleRecord) -> proto::Puzzle {
         canonical_hash,
         create_time,
         duplicate_of,
+        edge_count,
     } = record;
     proto::Puzzle {
         name: format!("puzzles/{id}"),
@@ -138,7 +139,39 @@ pub fn puzzle_to_proto(record: PuzzleRecord) -> proto::Puzzle {
             .map(|d| format!("puzzles/{d}"))
             .unwrap_or_default(),
         create_time: Some(timestamp(create_time)),
+        edge_count,
     }
+}
+
+/// Whether a read returns edge lists (AIP-157 views).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum View {
+    Basic,
+    Full,
+}
+
+/// The view asked for in `field`, `default` when unspecified.
+pub fn view_from_proto(value: i32, field: &str, default: View) -> Result<View, ApiError> {
+    match proto::PuzzleView::try_from(value) {
+        Ok(proto::PuzzleView::Unspecified) => Ok(default),
+        Ok(proto::PuzzleView::Basic) => Ok(View::Basic),
+        Ok(proto::PuzzleView::Full) => Ok(View::Full),
+        Err(_) => Err(ApiError::invalid(
+            field,
+            "UNKNOWN_VIEW",
+            format!("{field}: {value} is not a PuzzleView"),
+        )),
+    }
+}
+
+/// An upper bound on the encoded size of `puzzle` once `edge_words` more
+/// edge-list words are put in it: a packed `uint32` takes at most 5 bytes.
+pub fn encoded_len_with_edges(puzzle: &proto::Puzzle, edge_words: u64) -> u64 {
+    use prost::Message as _;
+    // The packed field's tag and length prefix, and the Graph and
+    // PuzzleSpec length prefixes growing by up to 5 bytes each.
+    const PREFIXES: u64 = 32;
+    puzzle.encoded_len() as u64 + 5 * edge_words + PREFIXES
 }
 
 /// The id in a resource name `puzzles/{id}`.

@@ -41,6 +41,10 @@ pub enum ApiError {
     DeadlineExceeded,
     /// The server stopped this call's solve because it is shutting down.
     ShuttingDown,
+    /// A response that would pass the message size limit.
+    ResponseTooLarge {
+        message: String,
+    },
     /// The solve queue is full.
     Busy {
         message: String,
@@ -169,6 +173,11 @@ impl From<ApiError> for Status {
                 Code::Unavailable,
                 "the server is shutting down and stopped this solve; try again",
                 info("SHUTTING_DOWN"),
+            ),
+            ApiError::ResponseTooLarge { message } => Status::with_error_details(
+                Code::ResourceExhausted,
+                message,
+                info("RESPONSE_TOO_LARGE"),
             ),
             ApiError::Busy { message } => Status::with_error_details(
                 Code::ResourceExhausted,

@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use tonic::{Request, Response, Status};
 
-use super::convert;
+use super::convert::{self, View};
 use super::error::ApiError;
 use super::middleware::{check_admin, check_deadline, deadline, within};
 use super::proto;
@@ -25,6 +25,8 @@ pub struct PuzzleApi {
     solver: Solver,
     limits: Limits,
     admin_token: Option<String>,
+    /// The largest message the server sends; a full list page stays under it.
+    max_message_bytes: usize,
 }
 
 impl PuzzleApi {
@@ -33,12 +35,14 @@ impl PuzzleApi {
         solver: Solver,
         limits: Limits,
         admin_token: Option<String>,
+        max_message_bytes: usize,
     ) -> PuzzleApi {
         PuzzleApi {
             store,
             solver,
             limits,
             admin_token,
+            max_message_bytes,
         }
     }
 
@@ -72,6 +76,7 @@ impl PuzzleService for PuzzleApi {
             spec,
             canonical_hash: _,
             duplicate_of: _,
+            edge_count: _,
             create_time: _,
         } = puzzle;
         if request_id.chars().count() > MAX_REQUEST_ID_CHARS {
@@ -113,9 +118,14 @@ impl PuzzleService for PuzzleApi {
         &self,
         request: Request<proto::GetPuzzleRequest>,
     ) -> Result<Response<proto::Puzzle>, Status> {
-        let proto::GetPuzzleRequest { name } = request.into_inner();
+        let proto::GetPuzzleRequest { name, view } = request.into_inner();
         let id = convert::id_from_name(&name, "name")?;
-        let record = self.store.get_puzzle(id).await.map_err(ApiError::from)?;
+        let view = convert::view_from_proto(view, "view", View::Full)?;
+        let record = match view {
+            View::Full => self.store.get_puzzle(id).await,
+            View::Basic => self.store.get_puzzle_summary(id).await,
+        }
+        .map_err(ApiError::from)?;
         Ok(Response::new(convert::puzzle_to_proto(record)))
     }
 
@@ -127,8 +137,10 @@ impl PuzzleService for PuzzleApi {
             page_size,
             page_token,
             game,
+            view,
         } = request.into_inner();
         let game = convert::game_filter_from_proto(game, "game")?;
+        let view = convert::view_from_proto(view, "view", View::Basic)?;
         let page_size = match page_size {
             0 => DEFAULT_PAGE_SIZE,
             n if n < 0 => {
@@ -147,16 +159,52 @@ impl PuzzleService for PuzzleApi {
             .list_puzzles(game, before, page_size)
             .await
             .map_err(ApiError::from)?;
+        let mut next_before = page.next_before;
+        let mut puzzles: Vec<proto::Puzzle> = Vec::with_capacity(page.puzzles.len());
+        match view {
+            View::Basic => puzzles.extend(page.puzzles.into_iter().map(convert::puzzle_to_proto)),
+            View::Full => {
+                // Room for the response's own fields around the puzzles.
+                let budget = (self.max_message_bytes as u64).saturating_sub(1024);
+                let mut used = 0;
+                for record in page.puzzles {
+                    let (seq, id, words) = (record.seq, record.id.clone(), 2 * record.edge_count);
+                    let mut puzzle = convert::puzzle_to_proto(record);
+                    let bound = convert::encoded_len_with_edges(&puzzle, words);
+                    if used + bound > budget {
+                        if puzzles.is_empty() {
+                            return Err(ApiError::ResponseTooLarge {
+                                message: format!(
+                                    "{}: its edge list ({} edges) does not fit in the \
+                                     {}-byte message limit; list with view \
+                                     PUZZLE_VIEW_BASIC",
+                                    puzzle.name, puzzle.edge_count, self.max_message_bytes
+                                ),
+                            }
+                            .into());
+                        }
+                        // The page ends here; the next one starts at this puzzle.
+                        next_before = Some(seq + 1);
+                        break;
+                    }
+                    // A puzzle deleted since the page was read is left out.
+                    let Some(edges) = self.store.puzzle_edges(&id).await.map_err(ApiError::from)?
+                    else {
+                        continue;
+                    };
+                    if let Some(graph) = puzzle.spec.as_mut().and_then(|s| s.graph.as_mut()) {
+                        graph.edges = edges;
+                    }
+                    used += bound;
+                    puzzles.push(puzzle);
+                }
+            }
+        }
         Ok(Response::new(proto::ListPuzzlesResponse {
-            next_page_token: page
-                .next_before
+            next_page_token: next_before
                 .map(|b| convert::page_token::encode(b, game))
                 .unwrap_or_default(),
-            puzzles: page
-                .puzzles
-                .into_iter()
-                .map(convert::puzzle_to_proto)
-                .collect(),
+            puzzles,
         }))
     }
 

@@ -136,6 +136,7 @@ impl Application {
                 max_edges: config.max_edges,
             },
             config.admin_token.clone().filter(|t| !t.is_empty()),
+            config.max_message_bytes,
         );
         let puzzles = PuzzleServiceServer::new(api)
             .max_decoding_message_size(config.max_message_bytes)

@@ -63,6 +63,8 @@ pub struct PuzzleRecord {
     /// The id of the oldest other puzzle with the same canonical hash, when
     /// that one is older than this one.
     pub duplicate_of: Option<String>,
+    /// The number of edges, also when `spec.edges` was not read.
+    pub edge_count: u64,
 }
 
 /// A verdict read back from the store, with the canonical form it was
@@ -73,7 +75,8 @@ pub struct StoredVerdict {
     pub verdict: Verdict,
 }
 
-/// A page of puzzles, newest first.
+/// A page of puzzles, newest first, without their edge lists
+/// (`spec.edges` empty, `edge_count` set).
 #[derive(Debug, Clone)]
 pub struct Page {
     pub puzzles: Vec<PuzzleRecord>,
@@ -87,8 +90,11 @@ pub struct Store {
     pool: SqlitePool,
 }
 
-const PUZZLE_COLUMNS: &str = "p.seq, p.id, p.game, p.vertex_count, p.edges, p.start_vertex, \
+/// Every column of a puzzle but its edge list. `length()` of a blob column
+/// reads the blob's size from the record header, not the blob itself.
+const SUMMARY_COLUMNS: &str = "p.seq, p.id, p.game, p.vertex_count, p.start_vertex, \
      p.black, p.white, p.title, p.author, p.canonical_hash, p.create_time_us, \
+     length(p.edges) / 8 AS edge_count, \
      (SELECT d.id FROM puzzles d WHERE d.canonical_hash = p.canonical_hash AND d.seq < p.seq \
       ORDER BY d.seq LIMIT 1) AS duplicate_of";
 
@@ -173,10 +179,26 @@ impl Store {
         self.get_puzzle(&id).await
     }
 
-    /// The puzzle with `id`.
+    /// The puzzle with `id`, edges included.
     pub async fn get_puzzle(&self, id: &str) -> Result<PuzzleRecord, StoreError> {
         let sql = sqlx::AssertSqlSafe(format!(
-            "SELECT {PUZZLE_COLUMNS} FROM puzzles p WHERE p.id = ?"
+            "SELECT {SUMMARY_COLUMNS}, p.edges FROM puzzles p WHERE p.id = ?"
+        ));
+        let row = sqlx::query(sql)
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?
+            .ok_or_else(|| StoreError::NotFound(id.to_owned()))?;
+        let mut record = puzzle_from_row(&row)?;
+        let edges: Vec<u8> = row.try_get("edges")?;
+        record.spec.edges = decode_words(&edges)?;
+        Ok(record)
+    }
+
+    /// The puzzle with `id` without its edge list (`spec.edges` empty).
+    pub async fn get_puzzle_summary(&self, id: &str) -> Result<PuzzleRecord, StoreError> {
+        let sql = sqlx::AssertSqlSafe(format!(
+            "SELECT {SUMMARY_COLUMNS} FROM puzzles p WHERE p.id = ?"
         ));
         let row = sqlx::query(sql)
             .bind(id)
@@ -184,6 +206,15 @@ impl Store {
             .await?
             .ok_or_else(|| StoreError::NotFound(id.to_owned()))?;
         puzzle_from_row(&row)
+    }
+
+    /// The edge list of the puzzle with `id`, or `None` once it is deleted.
+    pub async fn puzzle_edges(&self, id: &str) -> Result<Option<Vec<u32>>, StoreError> {
+        let edges: Option<Vec<u8>> = sqlx::query_scalar("SELECT edges FROM puzzles WHERE id = ?")
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        edges.map(|bytes| decode_words(&bytes)).transpose()
     }
 
     /// Up to `limit` puzzles with `seq < before` (all when `None`), newest
@@ -333,15 +364,15 @@ impl Store {
 fn list_sql(by_game: bool) -> String {
     let filter = if by_game { "p.game = ? AND " } else { "" };
     format!(
-        "SELECT {PUZZLE_COLUMNS} FROM puzzles p WHERE {filter}p.seq < ? ORDER BY p.seq DESC LIMIT ?"
+        "SELECT {SUMMARY_COLUMNS} FROM puzzles p WHERE {filter}p.seq < ? ORDER BY p.seq DESC LIMIT ?"
     )
 }
 
+/// A puzzle from the [`SUMMARY_COLUMNS`] of `row`, with no edges read.
 fn puzzle_from_row(row: &SqliteRow) -> Result<PuzzleRecord, StoreError> {
     let game: String = row.try_get("game")?;
     let game =
         Game::from_name(&game).ok_or_else(|| StoreError::Corrupt(format!("game {game:?}")))?;
-    let edges: Vec<u8> = row.try_get("edges")?;
     let vertex = |name: &str| -> Result<Option<u32>, StoreError> {
         let value: Option<i64> = row.try_get(name)?;
         value
@@ -354,7 +385,7 @@ fn puzzle_from_row(row: &SqliteRow) -> Result<PuzzleRecord, StoreError> {
         spec: RawSpec {
             game,
             vertex_count: row.try_get::<i64, _>("vertex_count")? as u64,
-            edges: decode_words(&edges)?,
+            edges: Vec::new(),
             start: vertex("start_vertex")?.unwrap_or(0),
             black: vertex("black")?,
             white: vertex("white")?,
@@ -364,6 +395,7 @@ fn puzzle_from_row(row: &SqliteRow) -> Result<PuzzleRecord, StoreError> {
         canonical_hash: row.try_get("canonical_hash")?,
         create_time: from_micros(row.try_get("create_time_us")?),
         duplicate_of: row.try_get("duplicate_of")?,
+        edge_count: row.try_get::<i64, _>("edge_count")?.max(0) as u64,
     })
 }
 
@@ -510,6 +542,44 @@ mod tests {
             .unwrap();
         assert_eq!(store.get_puzzle(&created.id).await.unwrap(), created);
         assert!(is_well_formed_id(&created.id));
+    }
+
+    /// Summaries carry the edge count without the edge list; the edges are
+    /// read on their own, and are gone with their puzzle.
+    #[tokio::test]
+    async fn summaries_count_edges_without_reading_them() {
+        let store = Store::open("sqlite::memory:").await.unwrap();
+        let edges = [0, 1, 1, 2, 2, 3];
+        let created = store
+            .create_puzzle(NewPuzzle {
+                game: Game::Geography,
+                vertex_count: 4,
+                edges: &edges,
+                start: 0,
+                black: None,
+                white: None,
+                title: "",
+                author: "",
+                canonical_hash: "h",
+                request_id: None,
+            })
+            .await
+            .unwrap();
+        assert_eq!(created.edge_count, 3);
+        assert_eq!(created.spec.edges, edges);
+        let summary = store.get_puzzle_summary(&created.id).await.unwrap();
+        let listed = store.list_puzzles(None, None, 10).await.unwrap().puzzles;
+        for record in [&summary, &listed[0]] {
+            assert_eq!(record.edge_count, 3);
+            assert!(record.spec.edges.is_empty());
+            assert_eq!(record.spec.vertex_count, 4);
+        }
+        assert_eq!(
+            store.puzzle_edges(&created.id).await.unwrap(),
+            Some(edges.to_vec())
+        );
+        store.delete_puzzle(&created.id).await.unwrap();
+        assert_eq!(store.puzzle_edges(&created.id).await.unwrap(), None);
     }
 
     #[tokio::test]

@@ -206,7 +206,10 @@ async fn every_acknowledged_puzzle_survives_kill_9() {
     let mut client = PuzzleServiceClient::connect(url).await.unwrap();
     for (i, name) in &acknowledged {
         let stored = client
-            .get_puzzle(proto::GetPuzzleRequest { name: name.clone() })
+            .get_puzzle(proto::GetPuzzleRequest {
+                name: name.clone(),
+                ..Default::default()
+            })
             .await
             .unwrap_or_else(|e| panic!("{name} was acknowledged but is gone: {e:?}"))
             .into_inner();

@@ -41,6 +41,7 @@ async fn create_then_get_returns_the_same_puzzle_in_its_own_labels() {
         .client
         .get_puzzle(proto::GetPuzzleRequest {
             name: created.name.clone(),
+            ..Default::default()
         })
         .await
         .unwrap()
@@ -148,6 +149,7 @@ async fn listing_is_newest_first_paged_filtered_and_survives_inserts() {
             page_size: 2,
             page_token: String::new(),
             game: proto::Game::Geography as i32,
+            ..Default::default()
         })
         .await
         .unwrap()
@@ -170,6 +172,7 @@ async fn listing_is_newest_first_paged_filtered_and_survives_inserts() {
                 page_size: 2,
                 page_token: token,
                 game: proto::Game::Geography as i32,
+                ..Default::default()
             })
             .await
             .unwrap()
@@ -223,6 +226,7 @@ async fn delete_removes_the_puzzle() {
         .client
         .get_puzzle(proto::GetPuzzleRequest {
             name: created.name.clone(),
+            ..Default::default()
         })
         .await
         .unwrap_err();
@@ -273,6 +277,7 @@ async fn delete_needs_the_admin_token_when_one_is_set() {
     app.client
         .get_puzzle(proto::GetPuzzleRequest {
             name: created.name.clone(),
+            ..Default::default()
         })
         .await
         .unwrap();
@@ -312,6 +317,7 @@ async fn puzzles_and_cached_verdicts_survive_a_restart() {
         .client
         .get_puzzle(proto::GetPuzzleRequest {
             name: created.name.clone(),
+            ..Default::default()
         })
         .await
         .unwrap()

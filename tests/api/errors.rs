@@ -327,7 +327,10 @@ async fn names_page_tokens_and_page_sizes_are_checked() {
     ] {
         let status = app
             .client
-            .get_puzzle(proto::GetPuzzleRequest { name: name.into() })
+            .get_puzzle(proto::GetPuzzleRequest {
+                name: name.into(),
+                ..Default::default()
+            })
             .await
             .unwrap_err();
         assert_bad(
@@ -352,6 +355,7 @@ async fn names_page_tokens_and_page_sizes_are_checked() {
         .client
         .get_puzzle(proto::GetPuzzleRequest {
             name: unknown.into(),
+            ..Default::default()
         })
         .await
         .unwrap_err();
@@ -406,6 +410,7 @@ async fn names_page_tokens_and_page_sizes_are_checked() {
             page_size: 1,
             page_token: page.next_page_token,
             game: proto::Game::Geography as i32,
+            ..Default::default()
         })
         .await
         .unwrap_err();

@@ -13,3 +13,4 @@ mod grpcurl;
 mod helpers;
 mod reflection;
 mod solve;
+mod views;

@@ -1,0 +1,273 @@
+//! Read views (AIP-157): lists leave edge lists out unless asked, and a
+//! full page never passes the server's message size limit.
+
+use std::sync::Arc;
+
+use prost::Message as _;
+use tonic::Code;
+use tonic_types::StatusExt;
+
+use crate::helpers::*;
+
+fn list(view: proto::PuzzleView, page_size: i32, page_token: String) -> proto::ListPuzzlesRequest {
+    proto::ListPuzzlesRequest {
+        page_size,
+        page_token,
+        view: view as i32,
+        ..Default::default()
+    }
+}
+
+fn get(name: &str, view: proto::PuzzleView) -> proto::GetPuzzleRequest {
+    proto::GetPuzzleRequest {
+        name: name.to_owned(),
+        view: view as i32,
+    }
+}
+
+fn edges_of(puzzle: &proto::Puzzle) -> &[u32] {
+    &puzzle.spec.as_ref().unwrap().graph.as_ref().unwrap().edges
+}
+
+fn vertex_count_of(puzzle: &proto::Puzzle) -> u32 {
+    puzzle
+        .spec
+        .as_ref()
+        .unwrap()
+        .graph
+        .as_ref()
+        .unwrap()
+        .vertex_count
+}
+
+/// Every page of a listing, walked by its tokens.
+async fn all_pages(
+    app: &TestApp,
+    view: proto::PuzzleView,
+    page_size: i32,
+) -> Vec<proto::ListPuzzlesResponse> {
+    let mut pages = Vec::new();
+    let mut token = String::new();
+    loop {
+        let page = app
+            .client
+            .clone()
+            .list_puzzles(list(view, page_size, token))
+            .await
+            .expect("a page")
+            .into_inner();
+        token = page.next_page_token.clone();
+        pages.push(page);
+        if token.is_empty() {
+            return pages;
+        }
+    }
+}
+
+#[tokio::test]
+async fn lists_leave_edges_out_by_default_and_full_views_carry_them() {
+    let app = spawn_app().await;
+    let mut created = Vec::new();
+    for (n, seed) in [(30, 1), (40, 2), (50, 3)] {
+        let mut spec = geography(n, &random_graph(n, 2 * n as usize, seed), 0);
+        spec.title = format!("puzzle on {n} vertices");
+        let puzzle = app
+            .client
+            .clone()
+            .create_puzzle(create_request(spec))
+            .await
+            .unwrap()
+            .into_inner();
+        assert_eq!(puzzle.edge_count, 2 * n as u64);
+        created.push(puzzle);
+    }
+    created.reverse(); // lists are newest first
+
+    let basic = app
+        .client
+        .clone()
+        .list_puzzles(proto::ListPuzzlesRequest::default())
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(basic.puzzles.len(), 3);
+    for (listed, full) in basic.puzzles.iter().zip(&created) {
+        assert!(
+            edges_of(listed).is_empty(),
+            "the default list view has no edges"
+        );
+        let mut without_edges = full.clone();
+        without_edges
+            .spec
+            .as_mut()
+            .unwrap()
+            .graph
+            .as_mut()
+            .unwrap()
+            .edges
+            .clear();
+        assert_eq!(*listed, without_edges, "everything else is there");
+        assert_eq!(vertex_count_of(listed), vertex_count_of(full));
+    }
+
+    let full = app
+        .client
+        .clone()
+        .list_puzzles(list(proto::PuzzleView::Full, 0, String::new()))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(full.puzzles, created);
+
+    let name = &created[0].name;
+    let by_default = app
+        .client
+        .clone()
+        .get_puzzle(get(name, proto::PuzzleView::Unspecified))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(
+        by_default, created[0],
+        "GetPuzzle defaults to the full view"
+    );
+    let summary = app
+        .client
+        .clone()
+        .get_puzzle(get(name, proto::PuzzleView::Basic))
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(edges_of(&summary).is_empty());
+    assert_eq!(summary.edge_count, created[0].edge_count);
+    app.stop().await;
+}
+
+/// With a 1 MiB message limit and five puzzles of 40,000 edges (up to
+/// 400 kB each once encoded), a full listing comes in pages of at most two
+/// puzzles, each under the limit, and the pages together hold every puzzle
+/// once; the basic view lists all five in one page.
+#[tokio::test]
+async fn a_full_page_never_passes_the_message_limit() {
+    let dir = Arc::new(tempfile::tempdir().unwrap());
+    let limit = 1 << 20;
+    let config = puzzled::config::Config {
+        max_message_bytes: limit,
+        ..test_config(dir.path())
+    };
+    let app = spawn_app_with(dir, config).await;
+    let n = 30_000;
+    let mut names = Vec::new();
+    for seed in 0..5 {
+        let spec = geography(n, &random_graph(n, 40_000, 100 + seed), 0);
+        let puzzle = app
+            .client
+            .clone()
+            .create_puzzle(create_request(spec))
+            .await
+            .unwrap()
+            .into_inner();
+        names.push(puzzle.name);
+    }
+    names.reverse();
+
+    let pages = all_pages(&app, proto::PuzzleView::Full, 50).await;
+    assert!(pages.len() >= 3, "{} pages", pages.len());
+    let mut listed = Vec::new();
+    for page in &pages {
+        assert!(!page.puzzles.is_empty());
+        assert!(
+            page.encoded_len() <= limit,
+            "a page of {} bytes",
+            page.encoded_len()
+        );
+        for puzzle in &page.puzzles {
+            assert_eq!(edges_of(puzzle).len(), 80_000);
+            listed.push(puzzle.name.clone());
+        }
+    }
+    assert_eq!(listed, names);
+
+    let basic = all_pages(&app, proto::PuzzleView::Basic, 50).await;
+    assert_eq!(basic.len(), 1);
+    assert_eq!(basic[0].puzzles.len(), 5);
+    app.stop().await;
+}
+
+/// A puzzle stored under a larger limit cannot be sent whole under a
+/// smaller one: the full list says so and names it, the basic list works.
+#[tokio::test]
+async fn a_puzzle_too_large_for_the_limit_is_named() {
+    let app = spawn_app().await;
+    let n = 30_000;
+    let puzzle = app
+        .client
+        .clone()
+        .create_puzzle(create_request(geography(n, &random_graph(n, 60_000, 7), 0)))
+        .await
+        .unwrap()
+        .into_inner();
+    let dir = app.stop().await;
+    let config = puzzled::config::Config {
+        max_message_bytes: 100_000,
+        ..test_config(dir.path())
+    };
+    let app = spawn_app_with(dir, config).await;
+    let status = app
+        .client
+        .clone()
+        .list_puzzles(list(proto::PuzzleView::Full, 0, String::new()))
+        .await
+        .unwrap_err();
+    assert_eq!(status.code(), Code::ResourceExhausted, "{status:?}");
+    assert!(status.message().contains(&puzzle.name), "{status:?}");
+    assert!(status.message().contains("PUZZLE_VIEW_BASIC"), "{status:?}");
+    let info = status
+        .get_error_details()
+        .error_info()
+        .cloned()
+        .expect("ErrorInfo");
+    assert_eq!(info.reason, "RESPONSE_TOO_LARGE");
+    let basic = app
+        .client
+        .clone()
+        .list_puzzles(proto::ListPuzzlesRequest::default())
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(basic.puzzles[0].name, puzzle.name);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn an_unknown_view_is_invalid() {
+    let app = spawn_app().await;
+    for status in [
+        app.client
+            .clone()
+            .list_puzzles(proto::ListPuzzlesRequest {
+                view: 9,
+                ..Default::default()
+            })
+            .await
+            .unwrap_err(),
+        app.client
+            .clone()
+            .get_puzzle(proto::GetPuzzleRequest {
+                name: "puzzles/0123456789abcdef0123".into(),
+                view: 9,
+            })
+            .await
+            .unwrap_err(),
+    ] {
+        assert_eq!(status.code(), Code::InvalidArgument, "{status:?}");
+        assert_eq!(status.message(), "view: 9 is not a PuzzleView");
+        let details = status.get_error_details();
+        assert_eq!(details.error_info().unwrap().reason, "UNKNOWN_VIEW");
+        assert_eq!(
+            details.bad_request().unwrap().field_violations[0].field,
+            "view"
+        );
+    }
+    app.stop().await;
+}
