@@ -18,6 +18,8 @@ pub const DEFAULT_MAX_MESSAGE_BYTES: usize = 256 * 1024 * 1024;
 pub const DEFAULT_SOLVE_QUEUE: usize = 64;
 /// Default memory for cached verdicts.
 pub const DEFAULT_CACHE_BYTES: u64 = 256 * 1024 * 1024;
+/// Default disk budget for stored verdicts.
+pub const DEFAULT_VERDICT_STORE_BYTES: u64 = crate::store::DEFAULT_VERDICT_BYTES;
 /// Default bound on draining in-flight requests at shutdown.
 pub const DEFAULT_SHUTDOWN_GRACE_SECS: u64 = 30;
 
@@ -48,6 +50,10 @@ pub struct Config {
     /// Memory for cached verdicts, in bytes (approximate).
     #[arg(long, env = "PUZZLED_CACHE_BYTES", default_value_t = DEFAULT_CACHE_BYTES)]
     pub cache_bytes: u64,
+    /// Bytes of stored verdicts kept in the database; past it the least
+    /// recently used verdicts of puzzles nobody stored are evicted.
+    #[arg(long, env = "PUZZLED_VERDICT_STORE_BYTES", default_value_t = DEFAULT_VERDICT_STORE_BYTES)]
+    pub verdict_store_bytes: u64,
     /// Token that DeletePuzzle requires as "authorization: Bearer TOKEN"; no token, no check.
     #[arg(long, env = "PUZZLED_ADMIN_TOKEN", hide_env_values = true)]
     pub admin_token: Option<String>,
@@ -67,6 +73,7 @@ impl Default for Config {
             solve_workers: None,
             solve_queue: DEFAULT_SOLVE_QUEUE,
             cache_bytes: DEFAULT_CACHE_BYTES,
+            verdict_store_bytes: DEFAULT_VERDICT_STORE_BYTES,
             admin_token: None,
             shutdown_grace_secs: DEFAULT_SHUTDOWN_GRACE_SECS,
         }

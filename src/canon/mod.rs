@@ -20,14 +20,17 @@ use crate::solver::graph::Vertex;
 /// The name and version of the canonicaliser, part of every hash it makes.
 pub const CANONICALISER: &str = "sorted-edges-v1";
 
-/// A puzzle in canonical form.
+/// A puzzle's canonical hash and what a stored verdict is checked against.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Canonical {
-    /// `"{CANONICALISER}:{hex sha-256 of form}"`.
+    /// `"{CANONICALISER}:{hex sha-256 of the canonical form}"`.
     pub hash: String,
-    /// The canonical form itself, stored beside cached verdicts so that a
-    /// hash collision or a canonicaliser change is detected, not trusted.
-    pub form: Vec<u8>,
+    /// Vertex and edge counts of the canonical graph. SHA-256 makes a
+    /// collision practically impossible, so the form itself is not kept:
+    /// the counts are a cheap check that a stored verdict is about a graph
+    /// of the same shape (they catch a corrupted or hand-edited row).
+    pub vertex_count: u64,
+    pub edge_count: u64,
     /// How the request's vertex labels map to canonical ones.
     pub labelling: Labelling,
 }
@@ -70,24 +73,34 @@ impl Labelling {
 pub fn canonicalize(spec: &Spec) -> Canonical {
     let graph = spec.graph();
     let distinguished = spec.distinguished();
-    let mut form = Vec::with_capacity(64 + 4 * distinguished.len() + 8 * graph.edge_count());
-    form.extend_from_slice(CANONICALISER.as_bytes());
-    form.push(0);
-    form.extend_from_slice(spec.game().as_str().as_bytes());
-    form.push(0);
-    let word = |w: u32, form: &mut Vec<u8>| form.extend_from_slice(&w.to_le_bytes());
-    word(graph.vertex_count() as u32, &mut form);
-    word(distinguished.len() as u32, &mut form);
+    // The form is hashed as it is produced, a block of words at a time,
+    // rather than built whole: at 2·10^7 edges it would take 160 MB.
+    let mut hasher = Sha256::new();
+    hasher.update(CANONICALISER.as_bytes());
+    hasher.update([0]);
+    hasher.update(spec.game().as_str().as_bytes());
+    hasher.update([0]);
+    let mut block: Vec<u8> = Vec::with_capacity(BLOCK_BYTES + 8);
+    let mut word = |w: u32, hasher: &mut Sha256| {
+        block.extend_from_slice(&w.to_le_bytes());
+        if block.len() >= BLOCK_BYTES {
+            hasher.update(&block);
+            block.clear();
+        }
+    };
+    word(graph.vertex_count() as u32, &mut hasher);
+    word(distinguished.len() as u32, &mut hasher);
     for &v in &distinguished {
-        word(v, &mut form);
+        word(v, &mut hasher);
     }
-    word(graph.edge_count() as u32, &mut form);
+    word(graph.edge_count() as u32, &mut hasher);
     // `Graph::edges` yields every edge once as (u, v), u < v, ascending.
     for (u, v) in graph.edges() {
-        word(u, &mut form);
-        word(v, &mut form);
+        word(u, &mut hasher);
+        word(v, &mut hasher);
     }
-    let digest = Sha256::digest(&form);
+    hasher.update(&block);
+    let digest = hasher.finalize();
     let mut hash = String::with_capacity(CANONICALISER.len() + 1 + 64);
     hash.push_str(CANONICALISER);
     hash.push(':');
@@ -96,9 +109,21 @@ pub fn canonicalize(spec: &Spec) -> Canonical {
     }
     Canonical {
         hash,
-        form,
+        vertex_count: graph.vertex_count() as u64,
+        edge_count: graph.edge_count() as u64,
         labelling: Labelling::Identity,
     }
+}
+
+/// Bytes of the form hashed at a time.
+const BLOCK_BYTES: usize = 64 * 1024;
+
+/// Whether a hash made by the canonicaliser it names keeps the request's
+/// vertex labels, so that a verdict stored under it is already in the
+/// labels of every puzzle stored with that hash.
+pub fn keeps_labels(hash: &str) -> bool {
+    hash.strip_prefix(CANONICALISER)
+        .is_some_and(|rest| rest.starts_with(':'))
 }
 
 #[cfg(test)]
@@ -166,6 +191,47 @@ mod tests {
             let b = canonicalize(&spec(Game::Geography, n.into(), &other, 0));
             proptest::prop_assert_eq!(a, b);
         }
+    }
+
+    /// The streamed hash is the SHA-256 of the documented form, built whole
+    /// here, so hashes stored before it was streamed still match.
+    #[test]
+    fn the_hash_is_sha256_of_the_documented_form() {
+        let n = 20_000u32;
+        let edges: Vec<u32> = (0..n - 1).flat_map(|v| [v + 1, v]).collect();
+        let canonical = canonicalize(&{
+            let mut raw = spec(Game::Geography, 2, &[0, 1], 1).raw().clone();
+            raw.vertex_count = n.into();
+            raw.edges = edges;
+            Spec::validate(
+                raw,
+                Limits {
+                    max_vertices: n.into(),
+                    max_edges: n.into(),
+                },
+            )
+            .unwrap()
+        });
+        let mut form = b"sorted-edges-v1\0geography\0".to_vec();
+        for w in [n, 1, 1, n - 1] {
+            form.extend_from_slice(&w.to_le_bytes());
+        }
+        for v in 0..n - 1 {
+            form.extend_from_slice(&v.to_le_bytes());
+            form.extend_from_slice(&(v + 1).to_le_bytes());
+        }
+        let expected: String = Sha256::digest(&form)
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        assert_eq!(canonical.hash, format!("sorted-edges-v1:{expected}"));
+        assert_eq!(
+            (canonical.vertex_count, canonical.edge_count),
+            (20_000, 19_999)
+        );
+        assert!(keeps_labels(&canonical.hash));
+        assert!(!keeps_labels("traces-v1:00"));
+        assert!(!keeps_labels("sorted-edges-v10:00"));
     }
 
     #[test]

@@ -11,7 +11,7 @@ use super::error::ApiError;
 use super::middleware::{check_admin, check_deadline, deadline, within};
 use super::proto;
 use super::proto::puzzle_service_server::PuzzleService;
-use super::solving::{Solver, off_runtime};
+use super::solving::{Solver, StoredPuzzle, off_runtime};
 use crate::puzzle::{Limits, SolveOptions, Spec};
 use crate::store::{NewPuzzle, Store};
 
@@ -229,16 +229,29 @@ impl PuzzleService for PuzzleApi {
             include_all_starts,
             include_winning_moves,
         } = request.into_inner();
+        let options = SolveOptions {
+            all_starts: include_all_starts,
+            winning_moves: include_winning_moves,
+        };
         let work = async {
             let id = convert::id_from_name(&name, "name")?;
-            let record = self.store.get_puzzle(id).await?;
+            // The summary holds the hash and shape; the edges are read only
+            // when the verdict must be computed.
+            let record = self.store.get_puzzle_summary(id).await?;
             check_deadline(deadline)?;
-            let spec = off_runtime(move || convert::spec_from_record(&record)).await??;
-            let options = SolveOptions {
-                all_starts: include_all_starts,
-                winning_moves: include_winning_moves,
+            let stored = StoredPuzzle {
+                id: record.id,
+                game: record.spec.game,
+                canonical_hash: record.canonical_hash,
+                vertex_count: record.spec.vertex_count,
+                edge_count: record.edge_count,
             };
-            self.solve_spec(Arc::new(spec), options, deadline).await
+            let solved = self.solver.solve_stored(stored, options, deadline).await?;
+            Ok(convert::solution_to_proto(
+                solved.verdict,
+                solved.canonical_hash,
+                solved.cached,
+            ))
         };
         Ok(Response::new(within(deadline, work).await?))
     }

@@ -22,16 +22,49 @@ use tokio::sync::{Notify, Semaphore, TryAcquireError, watch};
 
 use super::error::ApiError;
 use super::games::{self, GameError};
+use super::middleware::within;
 use crate::canon::{self, Canonical};
-use crate::puzzle::{Evidence, SolveOptions, Spec, Verdict};
+use crate::puzzle::{Evidence, Game, SolveOptions, Spec, Verdict};
+use crate::solver::SOLVER_VERSION;
 use crate::solver::cancel::Cancel;
-use crate::store::Store;
+use crate::store::{Retained, Store, VerdictKey};
 
-/// A verdict in canonical labels and where it came from.
+/// A verdict in canonical labels, the shape of the canonical graph it is
+/// about, and where it came from.
 #[derive(Debug)]
 struct Entry {
     verdict: Verdict,
+    vertex_count: u64,
+    edge_count: u64,
     from_store: bool,
+}
+
+impl Entry {
+    fn has_shape(&self, vertex_count: u64, edge_count: u64) -> bool {
+        (self.vertex_count, self.edge_count) == (vertex_count, edge_count)
+    }
+}
+
+/// A stored puzzle as `SolvePuzzle` sees it before reading its edges: the
+/// hash and shape it was stored with are enough to find its verdict.
+#[derive(Debug, Clone)]
+pub struct StoredPuzzle {
+    pub id: String,
+    pub game: Game,
+    pub canonical_hash: String,
+    pub vertex_count: u64,
+    pub edge_count: u64,
+}
+
+/// What a flight solves when it finds no verdict in the store.
+enum Source {
+    /// A validated request and its canonical form.
+    Inline {
+        spec: Arc<Spec>,
+        canonical: Canonical,
+    },
+    /// A stored puzzle, read and validated only when it must be solved.
+    Stored { id: String },
 }
 
 /// The result of one solve request, relabelled for the request.
@@ -190,13 +223,8 @@ impl Solver {
             return Err(ApiError::DeadlineExceeded);
         }
         let key = format!("{}#{}", canonical.hash, options_key(options));
-        let work = self.lookup(spec, &canonical, &key, options);
-        let (entry, cached) = match deadline {
-            Some(deadline) => tokio::time::timeout_at(deadline.into(), work)
-                .await
-                .map_err(|_| ApiError::DeadlineExceeded)??,
-            None => work.await?,
-        };
+        let work = self.lookup_inline(spec, &canonical, &key, options);
+        let (entry, cached) = within(deadline, work).await?;
         let labelling = &canonical.labelling;
         let verdict = if labelling.is_identity() {
             entry.verdict.clone()
@@ -210,10 +238,53 @@ impl Solver {
         })
     }
 
+    /// The verdict for a stored puzzle, found by the hash it was stored
+    /// with: a hit is served without reading its edges (the hash, the shape
+    /// and the solver version must match); the puzzle is read, validated
+    /// and hashed only when it must be solved. Its verdict is in its own
+    /// labels when the canonicaliser that named its hash keeps labels;
+    /// otherwise it goes the inline way.
+    pub async fn solve_stored(
+        &self,
+        stored: StoredPuzzle,
+        options: SolveOptions,
+        deadline: Option<Instant>,
+    ) -> Result<Solved, ApiError> {
+        if !canon::keeps_labels(&stored.canonical_hash) {
+            let spec = within(deadline, load_stored(&self.store, &stored.id)).await?;
+            return self.solve(spec, options, deadline).await;
+        }
+        let options = games::effective_options(stored.game, options);
+        let key = format!("{}#{}", stored.canonical_hash, options_key(options));
+        let work = async {
+            if let Some(entry) = self.cache.get(&key).await {
+                if entry.has_shape(stored.vertex_count, stored.edge_count) {
+                    return Ok((entry, true));
+                }
+                tracing::warn!(key, "cached verdict has another shape; solving again");
+                self.cache.invalidate(&key).await;
+            }
+            let source = Source::Stored {
+                id: stored.id.clone(),
+            };
+            let shape = (stored.vertex_count, stored.edge_count);
+            let (waiter, started) =
+                self.join_or_start(&key, &stored.canonical_hash, shape, options, source);
+            let entry = waiter.outcome().await?;
+            Ok((entry.clone(), !started || entry.from_store))
+        };
+        let (entry, cached) = within(deadline, work).await?;
+        Ok(Solved {
+            verdict: entry.verdict.clone(),
+            canonical_hash: stored.canonical_hash,
+            cached,
+        })
+    }
+
     /// The entry for `key` and whether it counts as cached for this caller
     /// (found in memory or in the store, or shared from a solve another
     /// caller started).
-    async fn lookup(
+    async fn lookup_inline(
         &self,
         spec: &Arc<Spec>,
         canonical: &Canonical,
@@ -222,25 +293,34 @@ impl Solver {
     ) -> Result<(Arc<Entry>, bool), ApiError> {
         if let Some(entry) = self.cache.get(key).await {
             // Canonical graph == the spec's graph while labelling is identity.
-            if !canonical.labelling.is_identity() || fits(&entry, spec).await? {
+            if entry.has_shape(canonical.vertex_count, canonical.edge_count)
+                && (!canonical.labelling.is_identity() || fits(&entry, spec).await?)
+            {
                 return Ok((entry, true));
             }
             tracing::warn!(key, "cached verdict does not fit its graph; solving again");
             self.cache.invalidate(key).await;
         }
-        let (waiter, started) = self.join_or_start(key, spec, canonical, options);
+        let source = Source::Inline {
+            spec: spec.clone(),
+            canonical: canonical.clone(),
+        };
+        let shape = (canonical.vertex_count, canonical.edge_count);
+        let (waiter, started) = self.join_or_start(key, &canonical.hash, shape, options, source);
         let entry = waiter.outcome().await?;
         Ok((entry.clone(), !started || entry.from_store))
     }
 
-    /// Joins the flight for `key`, starting it if there is none. The
-    /// returned waiter counts this caller until it is dropped.
+    /// Joins the flight for `key`, starting it (to find or compute the
+    /// verdict of `source`) if there is none. The returned waiter counts
+    /// this caller until it is dropped.
     fn join_or_start(
         &self,
         key: &str,
-        spec: &Arc<Spec>,
-        canonical: &Canonical,
+        hash: &str,
+        shape: (u64, u64),
         options: SolveOptions,
+        source: Source,
     ) -> (Waiter, bool) {
         let mut flights = lock(&self.flights);
         if let Some(slot) = flights.get_mut(key) {
@@ -266,7 +346,7 @@ impl Solver {
             },
         );
         drop(flights);
-        self.spawn_flight(key, spec, canonical, options, flight.clone());
+        self.spawn_flight(key, hash, shape, options, source, flight.clone());
         let waiter = Waiter {
             flights: self.flights.clone(),
             key: key.to_owned(),
@@ -277,14 +357,15 @@ impl Solver {
     }
 
     /// The miss path in a task of its own: the store's verdict if it is for
-    /// this very canonical form, else a fresh solve that is then stored. It
-    /// stops (storing nothing) as soon as its last waiter has gone.
+    /// this hash, shape and solver, else a fresh solve that is then stored.
+    /// It stops (storing nothing) as soon as its last waiter has gone.
     fn spawn_flight(
         &self,
         key: &str,
-        spec: &Arc<Spec>,
-        canonical: &Canonical,
+        hash: &str,
+        (vertex_count, edge_count): (u64, u64),
         options: SolveOptions,
+        source: Source,
         flight: Arc<Flight>,
     ) {
         let store = self.store.clone();
@@ -292,23 +373,54 @@ impl Solver {
         let cache = self.cache.clone();
         let flights = self.flights.clone();
         let key = key.to_owned();
-        let spec = spec.clone();
-        let labelling = canonical.labelling.clone();
-        let hash = canonical.hash.clone();
-        let form = canonical.form.clone();
+        let hash = hash.to_owned();
         let options_key = options_key(options);
         tokio::spawn(async move {
+            let verdict_key = VerdictKey {
+                canonical_hash: &hash,
+                options: options_key,
+                vertex_count,
+                edge_count,
+                solver_version: SOLVER_VERSION,
+            };
             let work = async {
-                if let Some(stored) = store.get_verdict(&hash, options_key).await? {
-                    if stored.canonical_form == form
-                        && (!labelling.is_identity() || stored.verdict.fits(spec.graph()))
-                    {
+                let stored = store.get_verdict(verdict_key).await?;
+                let (spec, canonical) = match source {
+                    Source::Inline { spec, canonical } => (spec, canonical),
+                    Source::Stored { id } => {
+                        if let Some(verdict) = stored {
+                            return Ok(Arc::new(Entry {
+                                verdict,
+                                vertex_count,
+                                edge_count,
+                                from_store: true,
+                            }));
+                        }
+                        let spec = load_stored(&store, &id).await?;
+                        let canonical = {
+                            let spec = spec.clone();
+                            off_runtime(move || canon::canonicalize(&spec)).await?
+                        };
+                        if canonical.hash != hash {
+                            tracing::error!(%id, stored = %hash, computed = %canonical.hash, "a stored puzzle's hash does not match its graph");
+                            return Err(ApiError::internal(
+                                "the stored puzzle's hash does not match it; see the server log",
+                            ));
+                        }
+                        (spec, canonical)
+                    }
+                };
+                let labelling = canonical.labelling.clone();
+                if let Some(verdict) = stored {
+                    if !labelling.is_identity() || verdict.fits(spec.graph()) {
                         return Ok(Arc::new(Entry {
-                            verdict: stored.verdict,
+                            verdict,
+                            vertex_count,
+                            edge_count,
                             from_store: true,
                         }));
                     }
-                    tracing::warn!(%hash, "stored verdict is for another canonical form; solving again");
+                    tracing::warn!(%hash, "stored verdict does not fit its graph; solving again");
                 }
                 let game = spec.game();
                 let distinguished: Vec<u32> = spec
@@ -339,11 +451,19 @@ impl Solver {
                         }
                         GameError::Cancelled(_) => ApiError::ShuttingDown,
                     })?;
-                if let Err(e) = store.put_verdict(&hash, options_key, &form, &verdict).await {
-                    tracing::error!(error = %e, "could not store a verdict; serving it anyway");
+                match store.put_verdict(verdict_key, &verdict).await {
+                    Ok(Retained::Stored) => {}
+                    Ok(Retained::TooLarge) => {
+                        tracing::info!(%hash, "a verdict larger than the whole verdict budget was served but not stored");
+                    }
+                    Err(e) => {
+                        tracing::error!(error = %e, "could not store a verdict; serving it anyway");
+                    }
                 }
                 Ok(Arc::new(Entry {
                     verdict,
+                    vertex_count,
+                    edge_count,
                     from_store: false,
                 }))
             };
@@ -367,6 +487,13 @@ impl Solver {
             flight.outcome.send_replace(Some(outcome));
         });
     }
+}
+
+/// Reads the stored puzzle `id` and validates it.
+async fn load_stored(store: &Store, id: &str) -> Result<Arc<Spec>, ApiError> {
+    let record = store.get_puzzle(id).await?;
+    let spec = off_runtime(move || super::convert::spec_from_record(&record)).await??;
+    Ok(Arc::new(spec))
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {

@@ -58,13 +58,13 @@ pub enum ServerError {
 impl Application {
     /// Opens the store and binds the listen address.
     pub async fn build(config: Config) -> Result<Application, ServerError> {
-        let store =
-            Store::open(&config.database_url)
-                .await
-                .map_err(|source| ServerError::OpenStore {
-                    url: config.database_url.clone(),
-                    source,
-                })?;
+        let store = Store::open(&config.database_url)
+            .await
+            .map_err(|source| ServerError::OpenStore {
+                url: config.database_url.clone(),
+                source,
+            })?
+            .retain_verdict_bytes(config.verdict_store_bytes);
         let listen = |source| ServerError::Listen {
             addr: config.listen.clone(),
             source,

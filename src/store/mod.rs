@@ -67,12 +67,26 @@ pub struct PuzzleRecord {
     pub edge_count: u64,
 }
 
-/// A verdict read back from the store, with the canonical form it was
-/// stored under.
-#[derive(Debug, Clone)]
-pub struct StoredVerdict {
-    pub canonical_form: Vec<u8>,
-    pub verdict: Verdict,
+/// Which stored verdict a lookup wants: the key, and what the row must
+/// match besides it to be served.
+#[derive(Debug, Clone, Copy)]
+pub struct VerdictKey<'a> {
+    pub canonical_hash: &'a str,
+    /// Which extras were computed ("", "all_starts", …).
+    pub options: &'a str,
+    /// The canonical graph's shape.
+    pub vertex_count: u64,
+    pub edge_count: u64,
+    /// The solver that must have computed it.
+    pub solver_version: &'a str,
+}
+
+/// Whether a verdict was kept by [`Store::put_verdict`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Retained {
+    Stored,
+    /// The row alone is larger than the whole retention budget.
+    TooLarge,
 }
 
 /// A page of puzzles, newest first, without their edge lists
@@ -88,7 +102,13 @@ pub struct Page {
 #[derive(Debug, Clone)]
 pub struct Store {
     pool: SqlitePool,
+    /// Bytes of verdict rows kept before the least recently used are
+    /// evicted (verdicts of stored puzzles are never evicted).
+    verdict_bytes: u64,
 }
+
+/// The default of [`Store::retain_verdict_bytes`].
+pub const DEFAULT_VERDICT_BYTES: u64 = 1 << 30;
 
 /// Every column of a puzzle but its edge list. `length()` of a blob column
 /// reads the blob's size from the record header, not the blob itself.
@@ -123,7 +143,17 @@ impl Store {
         .connect_with(options)
         .await?;
         sqlx::migrate!("./migrations").run(&pool).await?;
-        Ok(Store { pool })
+        Ok(Store {
+            pool,
+            verdict_bytes: DEFAULT_VERDICT_BYTES,
+        })
+    }
+
+    /// Keeps at most `bytes` of verdict rows (as counted by `size_bytes`):
+    /// past that, storing a verdict evicts the least recently used ones.
+    pub fn retain_verdict_bytes(mut self, bytes: u64) -> Store {
+        self.verdict_bytes = bytes;
+        self
     }
 
     /// Waits for open connections to finish and closes them (checkpointing
@@ -275,22 +305,35 @@ impl Store {
         Ok(())
     }
 
-    /// The verdict stored under (`hash`, `options`), if any.
-    pub async fn get_verdict(
-        &self,
-        hash: &str,
-        options: &str,
-    ) -> Result<Option<StoredVerdict>, StoreError> {
+    /// The verdict stored under `key`, when its shape and solver version
+    /// match; a hit counts as a use for eviction. A row for another solver
+    /// version is a miss (the fresh verdict replaces it); one of another
+    /// shape is a miss and is logged (a corrupted or hand-edited row).
+    pub async fn get_verdict(&self, key: VerdictKey<'_>) -> Result<Option<Verdict>, StoreError> {
         let row = sqlx::query(
-            "SELECT canonical_form, winner, evidence, winning_moves, solver_version, \
+            "SELECT vertex_count, edge_count, winner, evidence, winning_moves, solver_version, \
              solve_time_us, solve_duration_us FROM verdicts \
              WHERE canonical_hash = ? AND options = ?",
         )
-        .bind(hash)
-        .bind(options)
+        .bind(key.canonical_hash)
+        .bind(key.options)
         .fetch_optional(&self.pool)
         .await?;
         let Some(row) = row else { return Ok(None) };
+        let shape: (i64, i64) = (row.try_get("vertex_count")?, row.try_get("edge_count")?);
+        if shape != (key.vertex_count as i64, key.edge_count as i64) {
+            tracing::warn!(
+                hash = key.canonical_hash,
+                stored = ?shape,
+                wanted = ?(key.vertex_count, key.edge_count),
+                "a stored verdict has another shape than its hash's graph; solving again"
+            );
+            return Ok(None);
+        }
+        let solver_version: String = row.try_get("solver_version")?;
+        if solver_version != key.solver_version {
+            return Ok(None);
+        }
         let winner: String = row.try_get("winner")?;
         let winner = match winner.as_str() {
             "first" => Player::First,
@@ -305,29 +348,34 @@ impl Store {
             .map(|w| serde_json::from_str(&w))
             .transpose()
             .map_err(|e| StoreError::Corrupt(format!("winning_moves: {e}")))?;
-        Ok(Some(StoredVerdict {
-            canonical_form: row.try_get("canonical_form")?,
-            verdict: Verdict {
-                winner,
-                evidence,
-                winning_moves,
-                solver_version: row.try_get("solver_version")?,
-                solve_time: from_micros(row.try_get("solve_time_us")?),
-                solve_duration: Duration::from_micros(
-                    row.try_get::<i64, _>("solve_duration_us")?.max(0) as u64,
-                ),
-            },
+        sqlx::query(
+            "UPDATE verdicts SET last_used_us = ? WHERE canonical_hash = ? AND options = ?",
+        )
+        .bind(micros(SystemTime::now()))
+        .bind(key.canonical_hash)
+        .bind(key.options)
+        .execute(&self.pool)
+        .await?;
+        Ok(Some(Verdict {
+            winner,
+            evidence,
+            winning_moves,
+            solver_version,
+            solve_time: from_micros(row.try_get("solve_time_us")?),
+            solve_duration: Duration::from_micros(
+                row.try_get::<i64, _>("solve_duration_us")?.max(0) as u64,
+            ),
         }))
     }
 
-    /// Stores (or replaces) the verdict under (`hash`, `options`).
+    /// Stores (or replaces) the verdict under `key`, then evicts the least
+    /// recently used verdicts of puzzles that are not stored until the
+    /// rows fit the retention budget again; one transaction.
     pub async fn put_verdict(
         &self,
-        hash: &str,
-        options: &str,
-        canonical_form: &[u8],
+        key: VerdictKey<'_>,
         verdict: &Verdict,
-    ) -> Result<(), StoreError> {
+    ) -> Result<Retained, StoreError> {
         let evidence = serde_json::to_string(&verdict.evidence)
             .map_err(|e| StoreError::Corrupt(e.to_string()))?;
         let winning_moves = verdict
@@ -340,27 +388,96 @@ impl Store {
             Player::First => "first",
             Player::Second => "second",
         };
+        let size = verdict_row_bytes(key, &evidence, winning_moves.as_deref());
+        if size > self.verdict_bytes {
+            return Ok(Retained::TooLarge);
+        }
+        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
         sqlx::query(
-            "INSERT OR REPLACE INTO verdicts (canonical_hash, options, canonical_form, winner, \
-             evidence, winning_moves, solver_version, solve_time_us, solve_duration_us) \
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO verdicts (canonical_hash, options, vertex_count, edge_count, winner, \
+             evidence, winning_moves, solver_version, solve_time_us, solve_duration_us, \
+             last_used_us, size_bytes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) \
+             ON CONFLICT (canonical_hash, options) DO UPDATE SET \
+             vertex_count = excluded.vertex_count, edge_count = excluded.edge_count, \
+             winner = excluded.winner, evidence = excluded.evidence, \
+             winning_moves = excluded.winning_moves, solver_version = excluded.solver_version, \
+             solve_time_us = excluded.solve_time_us, \
+             solve_duration_us = excluded.solve_duration_us, \
+             last_used_us = excluded.last_used_us, size_bytes = excluded.size_bytes",
         )
-        .bind(hash)
-        .bind(options)
-        .bind(canonical_form)
+        .bind(key.canonical_hash)
+        .bind(key.options)
+        .bind(key.vertex_count as i64)
+        .bind(key.edge_count as i64)
         .bind(winner)
         .bind(evidence)
         .bind(winning_moves)
         .bind(&verdict.solver_version)
         .bind(micros(verdict.solve_time))
         .bind(verdict.solve_duration.as_micros() as i64)
-        .execute(&self.pool)
+        .bind(micros(SystemTime::now()))
+        .bind(size as i64)
+        .execute(&mut *tx)
         .await?;
-        Ok(())
+        let total: i64 = sqlx::query_scalar("SELECT total_bytes FROM verdict_usage")
+            .fetch_one(&mut *tx)
+            .await?;
+        let mut excess = (total.max(0) as u64).saturating_sub(self.verdict_bytes);
+        while excess > 0 {
+            // The least recently used verdicts nobody stored a puzzle for
+            // (the new row included: a budget full of stored puzzles'
+            // verdicts keeps those and lets the new one go).
+            let oldest = sqlx::query(
+                "SELECT v.canonical_hash, v.options, v.size_bytes FROM verdicts v \
+                 WHERE NOT EXISTS (SELECT 1 FROM puzzles p \
+                                   WHERE p.canonical_hash = v.canonical_hash) \
+                 ORDER BY v.last_used_us LIMIT 64",
+            )
+            .fetch_all(&mut *tx)
+            .await?;
+            if oldest.is_empty() {
+                break;
+            }
+            for row in &oldest {
+                let hash: String = row.try_get("canonical_hash")?;
+                let options: String = row.try_get("options")?;
+                let size: i64 = row.try_get("size_bytes")?;
+                sqlx::query("DELETE FROM verdicts WHERE canonical_hash = ? AND options = ?")
+                    .bind(&hash)
+                    .bind(&options)
+                    .execute(&mut *tx)
+                    .await?;
+                excess = excess.saturating_sub(size.max(0) as u64);
+                if excess == 0 {
+                    break;
+                }
+            }
+        }
+        tx.commit().await?;
+        Ok(Retained::Stored)
+    }
+
+    /// Bytes the verdict rows count against the retention budget.
+    pub async fn verdict_bytes_used(&self) -> Result<u64, StoreError> {
+        let total: i64 = sqlx::query_scalar("SELECT total_bytes FROM verdict_usage")
+            .fetch_one(&self.pool)
+            .await?;
+        Ok(total.max(0) as u64)
     }
 }
 
-/// The listing query, with or without the game filter.
+/// What a verdict row counts against the budget: its text columns plus a
+/// fixed allowance for the numbers, the key's index entry and page overhead.
+fn verdict_row_bytes(key: VerdictKey<'_>, evidence: &str, winning_moves: Option<&str>) -> u64 {
+    const ROW_OVERHEAD: usize = 128;
+    (2 * key.canonical_hash.len()
+        + key.options.len()
+        + key.solver_version.len()
+        + evidence.len()
+        + winning_moves.map_or(0, str::len)
+        + ROW_OVERHEAD) as u64
+}
+
 fn list_sql(by_game: bool) -> String {
     let filter = if by_game { "p.game = ? AND " } else { "" };
     format!(
@@ -580,6 +697,131 @@ mod tests {
         );
         store.delete_puzzle(&created.id).await.unwrap();
         assert_eq!(store.puzzle_edges(&created.id).await.unwrap(), None);
+    }
+
+    fn verdict(version: &str) -> Verdict {
+        Verdict {
+            winner: Player::First,
+            evidence: Evidence::TreePaint {
+                black_count: 2,
+                white_count: 1,
+                winning_move: Some(1),
+            },
+            winning_moves: None,
+            solver_version: version.into(),
+            solve_time: SystemTime::now(),
+            solve_duration: Duration::from_millis(1),
+        }
+    }
+
+    fn key(hash: &str) -> VerdictKey<'_> {
+        VerdictKey {
+            canonical_hash: hash,
+            options: "",
+            vertex_count: 3,
+            edge_count: 2,
+            solver_version: "v1",
+        }
+    }
+
+    async fn store_a_puzzle(store: &Store, hash: &str) {
+        store
+            .create_puzzle(NewPuzzle {
+                game: Game::TreePaint,
+                vertex_count: 3,
+                edges: &[0, 1, 1, 2],
+                start: 0,
+                black: None,
+                white: None,
+                title: "",
+                author: "",
+                canonical_hash: hash,
+                request_id: None,
+            })
+            .await
+            .unwrap();
+    }
+
+    /// Past the budget the least recently used verdicts go first, a read
+    /// counts as a use, and the verdicts of stored puzzles stay.
+    #[tokio::test]
+    async fn verdicts_past_the_budget_are_evicted_least_recently_used_first() {
+        let one_row = {
+            let store = Store::open("sqlite::memory:").await.unwrap();
+            store.put_verdict(key("h00"), &verdict("v1")).await.unwrap();
+            store.verdict_bytes_used().await.unwrap()
+        };
+        let store = Store::open("sqlite::memory:")
+            .await
+            .unwrap()
+            .retain_verdict_bytes(5 * one_row);
+        store_a_puzzle(&store, "h00").await;
+        let hashes: Vec<String> = (0..12).map(|i| format!("h{i:02}")).collect();
+        for (i, hash) in hashes.iter().enumerate() {
+            assert_eq!(
+                store.put_verdict(key(hash), &verdict("v1")).await.unwrap(),
+                Retained::Stored
+            );
+            assert!(store.verdict_bytes_used().await.unwrap() <= 5 * one_row);
+            if i == 4 {
+                // h01 is used again: h02 is now the least recently used.
+                tokio::time::sleep(Duration::from_millis(2)).await;
+                assert!(store.get_verdict(key("h01")).await.unwrap().is_some());
+            }
+            tokio::time::sleep(Duration::from_millis(2)).await;
+        }
+        let mut kept = Vec::new();
+        for hash in &hashes {
+            if store.get_verdict(key(hash)).await.unwrap().is_some() {
+                kept.push(hash.as_str());
+            }
+        }
+        // h00 is a stored puzzle's; then the four most recently used.
+        assert_eq!(kept, ["h00", "h08", "h09", "h10", "h11"]);
+    }
+
+    #[tokio::test]
+    async fn a_verdict_of_another_solver_version_or_shape_is_a_miss() {
+        let store = Store::open("sqlite::memory:").await.unwrap();
+        store.put_verdict(key("h"), &verdict("v1")).await.unwrap();
+        assert!(store.get_verdict(key("h")).await.unwrap().is_some());
+        let newer = VerdictKey {
+            solver_version: "v2",
+            ..key("h")
+        };
+        assert!(store.get_verdict(newer).await.unwrap().is_none());
+        let other_shape = VerdictKey {
+            edge_count: 3,
+            ..key("h")
+        };
+        assert!(store.get_verdict(other_shape).await.unwrap().is_none());
+        // The fresh verdict replaces the old one and the usage follows.
+        let before = store.verdict_bytes_used().await.unwrap();
+        store.put_verdict(newer, &verdict("v2")).await.unwrap();
+        assert_eq!(
+            store
+                .get_verdict(newer)
+                .await
+                .unwrap()
+                .unwrap()
+                .solver_version,
+            "v2"
+        );
+        assert_eq!(store.verdict_bytes_used().await.unwrap(), before);
+    }
+
+    #[tokio::test]
+    async fn a_verdict_larger_than_the_budget_is_not_stored() {
+        let store = Store::open("sqlite::memory:")
+            .await
+            .unwrap()
+            .retain_verdict_bytes(100);
+        assert_eq!(
+            store.put_verdict(key("h"), &verdict("v1")).await.unwrap(),
+            Retained::TooLarge
+        );
+        assert!(store.get_verdict(key("h")).await.unwrap().is_none());
+        assert_eq!(store.verdict_bytes_used().await.unwrap(), 0);
     }
 
     #[tokio::test]

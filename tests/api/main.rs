@@ -12,5 +12,6 @@ mod evidence;
 mod grpcurl;
 mod helpers;
 mod reflection;
+mod retention;
 mod solve;
 mod views;
