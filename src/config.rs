@@ -12,8 +12,10 @@ pub const DEFAULT_DATABASE_URL: &str = "sqlite://puzzled.db";
 pub const DEFAULT_MAX_VERTICES: u64 = 10_000_000;
 /// Default limit on edges per puzzle.
 pub const DEFAULT_MAX_EDGES: u64 = 20_000_000;
-/// Default limit on one gRPC message, each way.
-pub const DEFAULT_MAX_MESSAGE_BYTES: usize = 256 * 1024 * 1024;
+/// Room in a message beyond its edge list: names, titles, the other fields.
+pub const MESSAGE_SLACK_BYTES: usize = 64 * 1024;
+/// Default number of requests waiting for the admission budget.
+pub const DEFAULT_ADMISSION_QUEUE: usize = 256;
 /// Default number of solves waiting for a worker before new ones are refused.
 pub const DEFAULT_SOLVE_QUEUE: usize = 64;
 /// Default memory for cached verdicts.
@@ -38,15 +40,24 @@ pub struct Config {
     /// Most edges a puzzle may have.
     #[arg(long, env = "PUZZLED_MAX_EDGES", default_value_t = DEFAULT_MAX_EDGES)]
     pub max_edges: u64,
-    /// Largest gRPC message accepted or sent, in bytes.
-    #[arg(long, env = "PUZZLED_MAX_MESSAGE_BYTES", default_value_t = DEFAULT_MAX_MESSAGE_BYTES)]
-    pub max_message_bytes: usize,
+    /// Largest gRPC message accepted or sent, in bytes (default: what a
+    /// puzzle of --max-edges needs).
+    #[arg(long, env = "PUZZLED_MAX_MESSAGE_BYTES")]
+    pub max_message_bytes: Option<usize>,
     /// Solves that run at once (default: the number of cores).
     #[arg(long, env = "PUZZLED_SOLVE_WORKERS")]
     pub solve_workers: Option<usize>,
     /// Solves that may wait for a worker; more are refused with RESOURCE_EXHAUSTED.
     #[arg(long, env = "PUZZLED_SOLVE_QUEUE", default_value_t = DEFAULT_SOLVE_QUEUE)]
     pub solve_queue: usize,
+    /// Vertices + edges that requests may hold at once (validation, hashing,
+    /// solving); default: half the memory over the peak bytes per unit.
+    #[arg(long, env = "PUZZLED_ADMISSION_BUDGET")]
+    pub admission_budget: Option<u64>,
+    /// Requests that may wait for the admission budget; more are refused
+    /// with RESOURCE_EXHAUSTED.
+    #[arg(long, env = "PUZZLED_ADMISSION_QUEUE", default_value_t = DEFAULT_ADMISSION_QUEUE)]
+    pub admission_queue: usize,
     /// Memory for cached verdicts, in bytes (approximate).
     #[arg(long, env = "PUZZLED_CACHE_BYTES", default_value_t = DEFAULT_CACHE_BYTES)]
     pub cache_bytes: u64,
@@ -69,9 +80,11 @@ impl Default for Config {
             database_url: DEFAULT_DATABASE_URL.into(),
             max_vertices: DEFAULT_MAX_VERTICES,
             max_edges: DEFAULT_MAX_EDGES,
-            max_message_bytes: DEFAULT_MAX_MESSAGE_BYTES,
+            max_message_bytes: None,
             solve_workers: None,
             solve_queue: DEFAULT_SOLVE_QUEUE,
+            admission_budget: None,
+            admission_queue: DEFAULT_ADMISSION_QUEUE,
             cache_bytes: DEFAULT_CACHE_BYTES,
             verdict_store_bytes: DEFAULT_VERDICT_STORE_BYTES,
             admin_token: None,
@@ -86,6 +99,24 @@ impl Config {
         self.solve_workers
             .filter(|&w| w > 0)
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()))
+    }
+
+    /// The largest message accepted or sent: as configured, else enough for
+    /// a puzzle of `max_edges` edges (two `uint32` words per edge, at most
+    /// five bytes each once encoded) and its other fields.
+    pub fn message_limit(&self) -> usize {
+        self.max_message_bytes.unwrap_or_else(|| {
+            usize::try_from(self.max_edges.saturating_mul(10))
+                .unwrap_or(usize::MAX)
+                .saturating_add(MESSAGE_SLACK_BYTES)
+        })
+    }
+
+    /// The admission budget in vertices + edges: as configured, else a
+    /// share of this machine's memory.
+    pub fn admission_budget(&self) -> u64 {
+        self.admission_budget
+            .unwrap_or_else(crate::service::admission::default_budget)
     }
 
     /// The bound on draining at shutdown.

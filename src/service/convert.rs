@@ -49,6 +49,19 @@ pub fn game_to_proto(game: Game) -> proto::Game {
     }
 }
 
+/// What a request's puzzle counts against the admission budget: its
+/// vertices plus its edges, read off the message before anything is
+/// allocated for it. A puzzle over the size limits counts as one at the
+/// limits: validation refuses it before it allocates.
+pub fn units_of(spec: Option<&proto::PuzzleSpec>, limits: Limits) -> u64 {
+    let Some(graph) = spec.and_then(|s| s.graph.as_ref()) else {
+        return 0;
+    };
+    let vertices = u64::from(graph.vertex_count).min(limits.max_vertices);
+    let edges = (graph.edges.len() as u64).div_ceil(2).min(limits.max_edges);
+    vertices + edges
+}
+
 /// Validates a `PuzzleSpec` found at `prefix` (e.g. `"spec"` or
 /// `"puzzle.spec"`) into a domain [`Spec`].
 pub fn spec_from_proto(

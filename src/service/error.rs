@@ -45,8 +45,10 @@ pub enum ApiError {
     ResponseTooLarge {
         message: String,
     },
-    /// The solve queue is full.
+    /// A shared resource is exhausted: the solve queue, the admission
+    /// budget or its queue; `reason` says which.
     Busy {
+        reason: &'static str,
         message: String,
     },
     Internal {
@@ -179,11 +181,9 @@ impl From<ApiError> for Status {
                 message,
                 info("RESPONSE_TOO_LARGE"),
             ),
-            ApiError::Busy { message } => Status::with_error_details(
-                Code::ResourceExhausted,
-                message,
-                info("SOLVE_QUEUE_FULL"),
-            ),
+            ApiError::Busy { reason, message } => {
+                Status::with_error_details(Code::ResourceExhausted, message, info(reason))
+            }
             ApiError::Internal { message } => {
                 Status::with_error_details(Code::Internal, message, info("INTERNAL"))
             }

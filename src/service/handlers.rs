@@ -6,6 +6,7 @@ use std::time::Instant;
 
 use tonic::{Request, Response, Status};
 
+use super::admission::Admission;
 use super::convert::{self, View};
 use super::error::ApiError;
 use super::middleware::{check_admin, check_deadline, deadline, within};
@@ -27,6 +28,8 @@ pub struct PuzzleApi {
     admin_token: Option<String>,
     /// The largest message the server sends; a full list page stays under it.
     max_message_bytes: usize,
+    /// The size budget every puzzle-sized piece of work is admitted under.
+    admission: Arc<Admission>,
 }
 
 impl PuzzleApi {
@@ -36,6 +39,7 @@ impl PuzzleApi {
         limits: Limits,
         admin_token: Option<String>,
         max_message_bytes: usize,
+        admission: Arc<Admission>,
     ) -> PuzzleApi {
         PuzzleApi {
             store,
@@ -43,6 +47,7 @@ impl PuzzleApi {
             limits,
             admin_token,
             max_message_bytes,
+            admission,
         }
     }
 
@@ -88,6 +93,8 @@ impl PuzzleService for PuzzleApi {
             .into());
         }
         let limits = self.limits;
+        let units = convert::units_of(spec.as_ref(), limits);
+        let _admitted = self.admission.admit(units, "puzzle.spec").await?;
         let (spec, canonical) = off_runtime(move || {
             let spec = convert::spec_from_proto(spec, "puzzle.spec", limits)?;
             let canonical = crate::canon::canonicalize(&spec);
@@ -238,6 +245,8 @@ impl PuzzleService for PuzzleApi {
             // The summary holds the hash and shape; the edges are read only
             // when the verdict must be computed.
             let record = self.store.get_puzzle_summary(id).await?;
+            let units = record.spec.vertex_count.saturating_add(record.edge_count);
+            let _admitted = self.admission.admit(units, &name).await?;
             check_deadline(deadline)?;
             let stored = StoredPuzzle {
                 id: record.id,
@@ -268,6 +277,8 @@ impl PuzzleService for PuzzleApi {
         } = request.into_inner();
         let limits = self.limits;
         let work = async {
+            let units = convert::units_of(spec.as_ref(), limits);
+            let _admitted = self.admission.admit(units, "spec").await?;
             let spec =
                 off_runtime(move || convert::spec_from_proto(spec, "spec", limits)).await??;
             let options = SolveOptions {

@@ -13,6 +13,7 @@
 //! - `convert` and `error`: proto ⇄ domain, and the one place errors become
 //!   `tonic::Status`.
 
+pub mod admission;
 pub mod codec;
 pub mod convert;
 pub mod error;

@@ -88,7 +88,7 @@ pub struct Solver {
 
 struct Pool {
     permits: Arc<Semaphore>,
-    waiting: AtomicUsize,
+    waiting: Gauge,
     max_waiting: usize,
     /// Solves holding a worker (queued ones not counted).
     running: Gauge,
@@ -107,26 +107,34 @@ impl Gauge {
 
     /// Counts one more until the returned guard is dropped.
     fn enter(&self) -> Counted {
-        self.0.fetch_add(1, Ordering::SeqCst);
-        Counted(self.0.clone())
+        self.enter_many(1)
+    }
+
+    /// Counts one more until the returned guard is dropped, unless the
+    /// count has already reached `limit` (a bounded queue's admission).
+    pub(super) fn try_enter(&self, limit: usize) -> Option<Counted> {
+        self.0
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
+                (n < limit).then_some(n + 1)
+            })
+            .ok()?;
+        Some(Counted(self.0.clone(), 1))
+    }
+
+    /// Counts `amount` more until the returned guard is dropped.
+    pub(super) fn enter_many(&self, amount: usize) -> Counted {
+        self.0.fetch_add(amount, Ordering::SeqCst);
+        Counted(self.0.clone(), amount)
     }
 }
 
-/// One unit of a [`Gauge`], counted while it lives.
-struct Counted(Arc<AtomicUsize>);
+/// Units of a [`Gauge`], counted while this lives.
+#[derive(Debug)]
+pub(super) struct Counted(Arc<AtomicUsize>, usize);
 
 impl Drop for Counted {
     fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::SeqCst);
-    }
-}
-
-/// Counts a solve as waiting for a worker until dropped.
-struct Waiting<'a>(&'a AtomicUsize);
-
-impl Drop for Waiting<'_> {
-    fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::SeqCst);
+        self.0.fetch_sub(self.1, Ordering::SeqCst);
     }
 }
 
@@ -175,7 +183,7 @@ impl Solver {
             store,
             pool: Arc::new(Pool {
                 permits: Arc::new(Semaphore::new(workers.max(1))),
-                waiting: AtomicUsize::new(0),
+                waiting: Gauge::default(),
                 max_waiting,
                 running: Gauge::default(),
             }),
@@ -605,16 +613,15 @@ impl Pool {
             Ok(permit) => permit,
             Err(TryAcquireError::Closed) => return Err(ApiError::internal("solver pool closed")),
             Err(TryAcquireError::NoPermits) => {
-                if self.waiting.fetch_add(1, Ordering::SeqCst) >= self.max_waiting {
-                    self.waiting.fetch_sub(1, Ordering::SeqCst);
+                let Some(_waiting) = self.waiting.try_enter(self.max_waiting) else {
                     return Err(ApiError::Busy {
+                        reason: "SOLVE_QUEUE_FULL",
                         message: format!(
                             "every solver is busy and {} solves are already waiting; try again later",
                             self.max_waiting
                         ),
                     });
-                }
-                let _waiting = Waiting(&self.waiting);
+                };
                 self.permits
                     .clone()
                     .acquire_owned()

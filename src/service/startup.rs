@@ -3,6 +3,7 @@
 
 use std::future::Future;
 use std::net::SocketAddr;
+use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::net::TcpListener;
@@ -10,6 +11,7 @@ use tonic::transport::Server;
 use tonic::transport::server::TcpIncoming;
 
 use super::FILE_DESCRIPTOR_SET;
+use super::admission::Admission;
 use super::handlers::PuzzleApi;
 use super::middleware::{oversize_is_resource_exhausted, stamp_arrival};
 use super::proto::puzzle_service_server::PuzzleServiceServer;
@@ -24,6 +26,7 @@ pub struct Application {
     local_addr: SocketAddr,
     store: Store,
     solver: Solver,
+    admission: Arc<Admission>,
     config: Config,
 }
 
@@ -77,11 +80,16 @@ impl Application {
             config.solve_queue,
             config.cache_bytes,
         );
+        let admission = Arc::new(Admission::new(
+            config.admission_budget(),
+            config.admission_queue,
+        ));
         Ok(Application {
             listener,
             local_addr,
             store,
             solver,
+            admission,
             config,
         })
     }
@@ -95,6 +103,11 @@ impl Application {
     /// The live count of calls waiting for a solve, queued or running.
     pub fn callers_waiting(&self) -> Gauge {
         self.solver.callers_waiting()
+    }
+
+    /// The live count of requests waiting for the admission budget.
+    pub fn admission_waiting(&self) -> Gauge {
+        self.admission.waiting()
     }
 
     /// The bound port (useful with port 0).
@@ -124,6 +137,7 @@ impl Application {
             local_addr,
             store,
             solver,
+            admission,
             config,
         } = self;
         let (health, health_service) = tonic_health::server::health_reporter();
@@ -136,11 +150,12 @@ impl Application {
                 max_edges: config.max_edges,
             },
             config.admin_token.clone().filter(|t| !t.is_empty()),
-            config.max_message_bytes,
+            config.message_limit(),
+            admission.clone(),
         );
         let puzzles = PuzzleServiceServer::new(api)
-            .max_decoding_message_size(config.max_message_bytes)
-            .max_encoding_message_size(config.max_message_bytes);
+            .max_decoding_message_size(config.message_limit())
+            .max_encoding_message_size(config.message_limit());
         // Each reflection service also lists the other version.
         let reflection_v1 = reflection()
             .register_encoded_file_descriptor_set(
@@ -174,6 +189,18 @@ impl Application {
             "puzzled listening on {local_addr}, store {}",
             config.database_url
         );
+        let budget = admission.budget();
+        tracing::info!(
+            admission_budget = budget,
+            message_limit = config.message_limit(),
+            "requests hold at most {budget} vertices + edges at once"
+        );
+        if budget < config.max_vertices.saturating_add(config.max_edges) {
+            tracing::warn!(
+                "the admission budget ({budget}) is smaller than the largest puzzle the \
+                 size limits allow; such puzzles are refused with ADMISSION_BUDGET_EXCEEDED"
+            );
+        }
         let server = Server::builder()
             .layer(tower::util::MapRequestLayer::new(
                 stamp_arrival::<tonic::body::Body>,

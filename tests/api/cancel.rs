@@ -13,10 +13,10 @@ use crate::helpers::*;
 /// These tests each keep a core busy for seconds and time what happens
 /// while a solve runs; run together they would stretch each other's solves
 /// past the windows they observe, so they take turns.
-static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+pub static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
 /// A sparse graph whose solve takes seconds in a test build.
-fn slow_spec(seed: u64) -> proto::PuzzleSpec {
+pub fn slow_spec(seed: u64) -> proto::PuzzleSpec {
     let n = 1_500_000;
     geography(n, &random_graph(n, 3_000_000, seed), 0)
 }

@@ -304,7 +304,7 @@ async fn edge_limit_is_checked() {
 async fn a_message_over_the_size_limit_is_refused_by_the_transport() {
     let dir = Arc::new(tempfile::tempdir().unwrap());
     let config = puzzled::config::Config {
-        max_message_bytes: 4096,
+        max_message_bytes: Some(4096),
         ..test_config(dir.path())
     };
     let mut app = spawn_app_with(dir, config).await;
@@ -312,6 +312,34 @@ async fn a_message_over_the_size_limit_is_refused_by_the_transport() {
     let status = solve_err(&mut app, geography(5000, &edges, 0)).await;
     assert_eq!(status.code(), Code::ResourceExhausted, "{status:?}");
     assert!(status.message().contains("4096"), "{}", status.message());
+    still_healthy(&mut app).await;
+}
+
+/// With no explicit message limit the server takes what a puzzle of
+/// `--max-edges` edges needs: 10 bytes an edge plus 64 KiB.
+#[tokio::test]
+async fn the_default_message_limit_follows_max_edges() {
+    let dir = Arc::new(tempfile::tempdir().unwrap());
+    let config = puzzled::config::Config {
+        max_edges: 1_000,
+        ..test_config(dir.path())
+    };
+    assert_eq!(config.message_limit(), 10_000 + 65_536);
+    let mut app = spawn_app_with(dir, config).await;
+    // 1,000 edges fit; 30,000 edges (over 75,536 bytes) never reach the
+    // handler's LIMIT_EXCEEDED: the transport refuses the message.
+    let fits = geography(40_000, &random_graph(40_000, 1_000, 4), 0);
+    app.client
+        .solve(solve_request(fits))
+        .await
+        .expect("a puzzle at max_edges fits the message limit");
+    let status = solve_err(
+        &mut app,
+        geography(40_000, &random_graph(40_000, 30_000, 5), 0),
+    )
+    .await;
+    assert_eq!(status.code(), Code::ResourceExhausted, "{status:?}");
+    assert!(status.message().contains("75536"), "{}", status.message());
     still_healthy(&mut app).await;
 }
 

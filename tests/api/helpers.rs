@@ -24,6 +24,8 @@ pub struct TestApp {
     pub solves_running: puzzled::service::Gauge,
     /// The server's live count of calls waiting for a solve.
     pub callers_waiting: puzzled::service::Gauge,
+    /// The server's live count of calls waiting for the admission budget.
+    pub admission_waiting: puzzled::service::Gauge,
     stop: Option<oneshot::Sender<()>>,
     server: Option<JoinHandle<Result<(), puzzled::service::ServerError>>>,
 }
@@ -68,6 +70,7 @@ pub async fn spawn_app_with(dir: Arc<TempDir>, config: Config) -> TestApp {
     let port = app.port();
     let solves_running = app.solves_running();
     let callers_waiting = app.callers_waiting();
+    let admission_waiting = app.admission_waiting();
     let (stop, stopped) = oneshot::channel::<()>();
     let server = tokio::spawn(app.run_until(async move {
         let _ = stopped.await;
@@ -88,6 +91,7 @@ pub async fn spawn_app_with(dir: Arc<TempDir>, config: Config) -> TestApp {
         config,
         solves_running,
         callers_waiting,
+        admission_waiting,
         stop: Some(stop),
         server: Some(server),
     }

@@ -152,7 +152,7 @@ async fn a_full_page_never_passes_the_message_limit() {
     let dir = Arc::new(tempfile::tempdir().unwrap());
     let limit = 1 << 20;
     let config = puzzled::config::Config {
-        max_message_bytes: limit,
+        max_message_bytes: Some(limit),
         ..test_config(dir.path())
     };
     let app = spawn_app_with(dir, config).await;
@@ -209,7 +209,7 @@ async fn a_puzzle_too_large_for_the_limit_is_named() {
         .into_inner();
     let dir = app.stop().await;
     let config = puzzled::config::Config {
-        max_message_bytes: 100_000,
+        max_message_bytes: Some(100_000),
         ..test_config(dir.path())
     };
     let app = spawn_app_with(dir, config).await;

@@ -1,0 +1,222 @@
+//! Admission by size: every request whose work grows with its puzzle —
+//! validation, hashing, reading a stored puzzle or verdict, the solve —
+//! first takes `vertices + edges` units from one budget, and gives them
+//! back when its answer is built. Memory then stays bounded however many
+//! large requests arrive at once: what they hold together never passes
+//! the budget times the bytes a unit costs at its peak
+//! ([`PEAK_BYTES_PER_UNIT`]).
+//!
+//! Requests that do not fit wait in arrival order (a large one is not
+//! overtaken forever by small ones), at most `max_waiting` of them; past
+//! that, and for a request larger than the whole budget, the answer is
+//! RESOURCE_EXHAUSTED with a reason naming the budget.
+
+use std::sync::Arc;
+
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, TryAcquireError};
+
+use super::error::ApiError;
+use super::solving::{Counted, Gauge};
+
+/// The memory one unit (a vertex or an edge) of an admitted request may
+/// hold at its peak. Measured (README, "Admission by size"): 33 bytes per
+/// vertex for an edgeless geography graph, 31 per unit for a sparse one,
+/// 51 at most over the shapes measured (a path with every extra); the
+/// bound leaves room for allocator slack when many requests overlap.
+pub const PEAK_BYTES_PER_UNIT: u64 = 80;
+
+/// Share of the machine's memory the default budget may fill.
+const MEMORY_SHARE: f64 = 0.5;
+
+/// The size budget shared by all requests.
+#[derive(Debug)]
+pub struct Admission {
+    permits: Arc<Semaphore>,
+    budget: u32,
+    waiting: Gauge,
+    max_waiting: usize,
+    /// Units held by admitted requests now.
+    in_use: Gauge,
+}
+
+/// Units held until dropped.
+#[derive(Debug)]
+pub struct Admitted {
+    _permit: OwnedSemaphorePermit,
+    _counted: Counted,
+}
+
+impl Admission {
+    /// A budget of `budget` units (capped at `u32::MAX`, the semaphore's
+    /// largest single grant) with at most `max_waiting` requests queued.
+    pub fn new(budget: u64, max_waiting: usize) -> Admission {
+        let budget = u32::try_from(budget).unwrap_or(u32::MAX).max(1);
+        Admission {
+            permits: Arc::new(Semaphore::new(budget as usize)),
+            budget,
+            waiting: Gauge::default(),
+            max_waiting,
+            in_use: Gauge::default(),
+        }
+    }
+
+    pub fn budget(&self) -> u64 {
+        u64::from(self.budget)
+    }
+
+    /// The live count of units held by admitted requests.
+    pub fn in_use(&self) -> Gauge {
+        self.in_use.clone()
+    }
+
+    /// The live count of requests waiting for units.
+    pub fn waiting(&self) -> Gauge {
+        self.waiting.clone()
+    }
+
+    /// Takes `units` from the budget, waiting for them if need be. `what`
+    /// names the request's puzzle in errors (e.g. `"spec"`).
+    pub async fn admit(&self, units: u64, what: &str) -> Result<Admitted, ApiError> {
+        if units > u64::from(self.budget) {
+            return Err(ApiError::Busy {
+                reason: "ADMISSION_BUDGET_EXCEEDED",
+                message: format!(
+                    "{what}: {units} vertices + edges is more than this server's admission \
+                     budget of {} (--admission-budget)",
+                    self.budget
+                ),
+            });
+        }
+        // Zero units still takes the queue's turn but holds nothing.
+        let grant = units as u32;
+        let permit = match self.permits.clone().try_acquire_many_owned(grant) {
+            Ok(permit) => permit,
+            Err(TryAcquireError::Closed) => return Err(ApiError::internal("admission closed")),
+            Err(TryAcquireError::NoPermits) => {
+                let Some(_waiting) = self.waiting.try_enter(self.max_waiting) else {
+                    return Err(ApiError::Busy {
+                        reason: "ADMISSION_QUEUE_FULL",
+                        message: format!(
+                            "the admission budget of {} vertices + edges is in use and {} \
+                             requests already wait for it; try again later",
+                            self.budget, self.max_waiting
+                        ),
+                    });
+                };
+                self.permits
+                    .clone()
+                    .acquire_many_owned(grant)
+                    .await
+                    .map_err(|_| ApiError::internal("admission closed"))?
+            }
+        };
+        Ok(Admitted {
+            _permit: permit,
+            _counted: self.in_use.enter_many(units as usize),
+        })
+    }
+}
+
+/// The default budget: [`MEMORY_SHARE`] of the memory this process may use
+/// (the cgroup's limit when there is one, else the machine's), divided by
+/// [`PEAK_BYTES_PER_UNIT`].
+pub fn default_budget() -> u64 {
+    let memory = usable_memory_bytes().unwrap_or(4 << 30);
+    ((memory as f64 * MEMORY_SHARE) as u64 / PEAK_BYTES_PER_UNIT).max(1)
+}
+
+fn usable_memory_bytes() -> Option<u64> {
+    let total = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|info| mem_total_bytes(&info));
+    let cgroup = std::fs::read_to_string("/sys/fs/cgroup/memory.max")
+        .ok()
+        .and_then(|limit| limit.trim().parse::<u64>().ok());
+    match (total, cgroup) {
+        (Some(t), Some(c)) => Some(t.min(c)),
+        (t, c) => t.or(c),
+    }
+}
+
+/// `MemTotal` of a `/proc/meminfo` text, in bytes.
+fn mem_total_bytes(meminfo: &str) -> Option<u64> {
+    let line = meminfo.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_mem_total() {
+        let info = "MemTotal:       24683520 kB\nMemFree:        1000 kB\n";
+        assert_eq!(mem_total_bytes(info), Some(24_683_520 * 1024));
+        assert_eq!(mem_total_bytes("nothing"), None);
+    }
+
+    #[test]
+    fn the_default_budget_is_a_share_of_memory() {
+        let budget = default_budget();
+        assert!(budget > 0);
+        if let Some(memory) = usable_memory_bytes() {
+            assert!(budget * PEAK_BYTES_PER_UNIT <= memory);
+        }
+    }
+
+    #[tokio::test]
+    async fn requests_share_the_budget_and_queue_in_order() {
+        let admission = Arc::new(Admission::new(10, 1));
+        let first = admission.admit(6, "spec").await.unwrap();
+        assert_eq!(admission.in_use().get(), 6);
+        // 6 + 6 > 10: the second waits, and a third finds the queue full.
+        let waiting = {
+            let admission = admission.clone();
+            tokio::spawn(async move { admission.admit(6, "spec").await.map(|_| ()) })
+        };
+        while admission.waiting.get() == 0 {
+            tokio::task::yield_now().await;
+        }
+        let refused = admission.admit(1, "spec").await.unwrap_err();
+        assert!(matches!(
+            refused,
+            ApiError::Busy {
+                reason: "ADMISSION_QUEUE_FULL",
+                ..
+            }
+        ));
+        drop(first);
+        waiting.await.unwrap().unwrap();
+        assert_eq!(admission.in_use().get(), 0);
+        assert_eq!(admission.waiting.get(), 0);
+    }
+
+    #[tokio::test]
+    async fn a_request_larger_than_the_budget_is_refused_at_once() {
+        let admission = Admission::new(10, 4);
+        let refused = admission.admit(11, "spec").await.unwrap_err();
+        let ApiError::Busy { reason, message } = refused else {
+            panic!("{refused:?}")
+        };
+        assert_eq!(reason, "ADMISSION_BUDGET_EXCEEDED");
+        assert_eq!(
+            message,
+            "spec: 11 vertices + edges is more than this server's admission budget of 10 \
+             (--admission-budget)"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_request_that_gives_up_leaves_the_queue() {
+        let admission = Admission::new(10, 1);
+        let _held = admission.admit(10, "spec").await.unwrap();
+        let gave_up = tokio::time::timeout(
+            std::time::Duration::from_millis(10),
+            admission.admit(5, "spec"),
+        )
+        .await;
+        assert!(gave_up.is_err());
+        assert_eq!(admission.waiting.get(), 0);
+    }
+}
