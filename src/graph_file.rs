@@ -59,7 +59,18 @@ pub fn read(
 pub fn parse_edge_list(text: &[u8], numbering: Numbering) -> Result<EdgeListFile, GraphFileError> {
     let mut scanner = Scanner::new(text);
     let vertex_count = scanner.number("the vertex count N")?;
+    scanner.skip_space();
+    let header_line = scanner.line;
     let edge_count = scanner.number("the edge count M")?;
+    // Two ids an edge: a count whose double does not fit is refused here
+    // rather than wrapping to a small number of edges.
+    if edge_count.checked_mul(2).is_none() {
+        return Err(GraphFileError::Malformed {
+            line: header_line,
+            expected: "an edge count M below 2^63".into(),
+            found: format!("\"{edge_count}\""),
+        });
+    }
     let edges = scanner.edges(vertex_count, edge_count, numbering)?;
     scanner.end()?;
     Ok(EdgeListFile {
@@ -261,6 +272,18 @@ mod tests {
             "line 1: expected the vertex count N, found \"-3\""
         );
         assert!(message(b"99999999999999999999999 1", Numbering::OneBased).contains("below 2^64"));
+    }
+
+    #[test]
+    fn an_edge_count_whose_double_overflows_is_refused() {
+        assert_eq!(
+            message(b"3 9223372036854775808\n", Numbering::OneBased),
+            "line 1: expected an edge count M below 2^63, found \"9223372036854775808\""
+        );
+        assert_eq!(
+            message(b"3\n18446744073709551615\n", Numbering::ZeroBased),
+            "line 2: expected an edge count M below 2^63, found \"18446744073709551615\""
+        );
     }
 
     #[test]

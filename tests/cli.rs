@@ -172,6 +172,12 @@ fn bad_files_and_flags_get_clear_errors() {
             "--start: vertex 0 is not in the file's numbering",
         ),
         ("0 0\n", vec![], "geography needs at least one vertex"),
+        // 2·M wraps to 0 in u64: refused, not read as the empty graph.
+        (
+            "3 9223372036854775808\n",
+            vec![],
+            "line 1: expected an edge count M below 2^63, found \"9223372036854775808\"",
+        ),
     ];
     for (i, (text, flags, expected)) in cases.into_iter().enumerate() {
         let path = dir.path().join(format!("bad{i}.txt"));

@@ -194,8 +194,24 @@ pub fn id_from_name<'a>(name: &'a str, field: &str) -> Result<&'a str, ApiError>
         _ => Err(ApiError::invalid(
             field,
             "MALFORMED_NAME",
-            format!("{field}: {name:?} is not a puzzle name (puzzles/ID, as CreatePuzzle returns)"),
+            format!(
+                "{field}: {} is not a puzzle name (puzzles/ID, as CreatePuzzle returns)",
+                echo(name)
+            ),
         )),
+    }
+}
+
+/// Longest part of a client's value an error message repeats.
+pub const MAX_ECHO_CHARS: usize = 64;
+
+/// `value` quoted for an error message, cut after [`MAX_ECHO_CHARS`]
+/// characters with "…": an error about a 20 MB string must not be 20 MB
+/// of trailers.
+pub fn echo(value: &str) -> String {
+    match value.char_indices().nth(MAX_ECHO_CHARS) {
+        None => format!("{value:?}"),
+        Some((cut, _)) => format!("{:?}…", &value[..cut]),
     }
 }
 
@@ -338,14 +354,33 @@ pub fn solution_to_proto(
 /// Page tokens: opaque to clients, they carry the position (`seq` to continue
 /// below) and the filter they were issued for, so a token used with another
 /// filter is refused instead of silently skipping puzzles.
+/// Page tokens: opaque to clients, one canonical form per position.
+///
+/// A token is the unpadded base64url of 10 bytes: a version byte (1), the
+/// `seq` to continue below as a big-endian `i64` (positive), and the game
+/// filter it was issued for (0 = all games, else the game's number in the
+/// API). Decoding is strict: the exact length, alphabet and version, a
+/// known filter byte, a positive position, and the token must re-encode to
+/// itself, so no two spellings name the same page.
 pub mod page_token {
+    use base64::Engine as _;
+    use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+
     use super::*;
 
-    const PREFIX: &str = "p1";
+    const VERSION: u8 = 1;
+    const LEN: usize = 10;
+
+    fn filter_byte(game: Option<Game>) -> u8 {
+        game.map_or(0, |g| game_to_proto(g) as i32 as u8)
+    }
 
     pub fn encode(before: i64, game: Option<Game>) -> String {
-        let plain = format!("{PREFIX}:{before}:{}", game.map_or("all", Game::as_str));
-        plain.bytes().map(|b| format!("{b:02x}")).collect()
+        let mut bytes = [0u8; LEN];
+        bytes[0] = VERSION;
+        bytes[1..9].copy_from_slice(&before.to_be_bytes());
+        bytes[9] = filter_byte(game);
+        URL_SAFE_NO_PAD.encode(bytes)
     }
 
     /// The position in `token`, checked against the request's filter.
@@ -360,31 +395,25 @@ pub mod page_token {
                 "page_token: not a token this server issued (pass next_page_token unchanged)",
             )
         };
-        if !token.len().is_multiple_of(2) || token.len() > 200 {
+        // 10 bytes are 14 base64 characters; a longer token is never read.
+        if token.len() != LEN.div_ceil(3) * 4 - 2 {
             return Err(malformed());
         }
-        let bytes = (0..token.len())
-            .step_by(2)
-            .map(|i| {
-                u8::from_str_radix(token.get(i..i + 2).ok_or_else(malformed)?, 16)
-                    .map_err(|_| malformed())
-            })
-            .collect::<Result<Vec<u8>, _>>()?;
-        let plain = String::from_utf8(bytes).map_err(|_| malformed())?;
-        let mut parts = plain.split(':');
-        let (Some(PREFIX), Some(before), Some(filter), None) =
-            (parts.next(), parts.next(), parts.next(), parts.next())
-        else {
-            return Err(malformed());
+        let bytes = URL_SAFE_NO_PAD.decode(token).map_err(|_| malformed())?;
+        let bytes: [u8; LEN] = bytes.try_into().map_err(|_| malformed())?;
+        let before = i64::from_be_bytes(bytes[1..9].try_into().expect("8 bytes"));
+        let filter = match bytes[9] {
+            0 => None,
+            n => Some(game_from_proto(i32::from(n), "page_token").map_err(|_| malformed())?),
         };
-        let before: i64 = before.parse().map_err(|_| malformed())?;
-        if filter != game.map_or("all", Game::as_str) {
+        if bytes[0] != VERSION || before <= 0 || encode(before, filter) != token {
+            return Err(malformed());
+        }
+        if filter != game {
             return Err(ApiError::invalid(
                 "page_token",
                 "PAGE_TOKEN_FILTER_MISMATCH",
-                format!(
-                    "page_token: it was issued for game filter {filter:?}, not for this request's filter"
-                ),
+                "page_token: it was issued for another game filter than this request's",
             ));
         }
         Ok(Some(before))
@@ -412,6 +441,50 @@ mod tests {
         }
     }
 
+    /// One spelling per position: tokens with another version, a position
+    /// that is not positive, an unknown filter, non-canonical trailing
+    /// bits or padding are all MALFORMED_PAGE_TOKEN.
+    #[test]
+    fn page_tokens_are_strict() {
+        use base64::Engine as _;
+        use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+        let token = page_token::encode(29, None);
+        assert_eq!(token.len(), 14);
+        let forged = |bytes: [u8; 10]| URL_SAFE_NO_PAD.encode(bytes);
+        let mut other_version = [1, 0, 0, 0, 0, 0, 0, 0, 29, 0];
+        assert_eq!(forged(other_version), token);
+        other_version[0] = 2;
+        let negative = [1, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfb, 0];
+        let zero = [1, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+        let unknown_game = [1, 0, 0, 0, 0, 0, 0, 0, 29, 9];
+        // The last character carries 4 unused bits; a nonzero one is another
+        // spelling of the same bytes.
+        let mut trailing = token.clone().into_bytes();
+        *trailing.last_mut().unwrap() = if token.ends_with('A') { b'B' } else { b'A' };
+        let trailing = String::from_utf8(trailing).unwrap();
+        for bad in [
+            forged(other_version),
+            forged(negative),
+            forged(zero),
+            forged(unknown_game),
+            trailing,
+            format!("{token}="),
+            format!("+{token}"),
+        ] {
+            let err = page_token::decode(&bad, None).unwrap_err();
+            assert!(
+                matches!(
+                    err,
+                    ApiError::InvalidArgument {
+                        reason: "MALFORMED_PAGE_TOKEN",
+                        ..
+                    }
+                ),
+                "{bad}: {err:?}"
+            );
+        }
+    }
+
     #[test]
     fn names_must_be_puzzle_names_with_well_formed_ids() {
         assert_eq!(
@@ -426,6 +499,15 @@ mod tests {
         ] {
             assert!(id_from_name(bad, "name").is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn echoed_values_are_cut_after_64_characters() {
+        assert_eq!(echo("puzzles/x"), "\"puzzles/x\"");
+        let long = "é".repeat(10_000);
+        let echoed = echo(&long);
+        assert_eq!(echoed, format!("{:?}…", "é".repeat(64)));
+        assert_eq!(echo(&"a".repeat(64)), format!("{:?}", "a".repeat(64)));
     }
 
     #[test]

@@ -106,9 +106,11 @@ pub(super) fn check_admin<T>(
         .ok_or(ApiError::Unauthenticated)?
         .to_str()
         .map_err(|_| ApiError::PermissionDenied)?;
-    let token = given
-        .strip_prefix("Bearer ")
-        .ok_or(ApiError::Unauthenticated)?;
+    // The scheme is case-insensitive (RFC 7235 §2.1); the token is not.
+    let token = match given.split_once(' ') {
+        Some((scheme, token)) if scheme.eq_ignore_ascii_case("bearer") => token.trim_start(),
+        _ => return Err(ApiError::Unauthenticated),
+    };
     if constant_time_eq(token.as_bytes(), expected.as_bytes()) {
         Ok(())
     } else {

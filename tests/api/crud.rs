@@ -253,17 +253,18 @@ async fn delete_needs_the_admin_token_when_one_is_set() {
         .await
         .unwrap()
         .into_inner();
-    let delete = |token: Option<&str>| {
+    let with_header = |header: Option<String>| {
         let mut request = tonic::Request::new(proto::DeletePuzzleRequest {
             name: created.name.clone(),
         });
-        if let Some(token) = token {
+        if let Some(header) = header {
             request
                 .metadata_mut()
-                .insert("authorization", format!("Bearer {token}").parse().unwrap());
+                .insert("authorization", header.parse().unwrap());
         }
         request
     };
+    let delete = |token: Option<&str>| with_header(token.map(|t| format!("Bearer {t}")));
     let err = app.client.delete_puzzle(delete(None)).await.unwrap_err();
     assert_eq!(err.code(), Code::Unauthenticated);
     assert!(err.message().contains("admin token"), "{}", err.message());
@@ -273,6 +274,19 @@ async fn delete_needs_the_admin_token_when_one_is_set() {
         .await
         .unwrap_err();
     assert_eq!(err.code(), Code::PermissionDenied);
+    // Another scheme is a missing token; the token itself is case-sensitive.
+    for (header, code) in [
+        ("Basic czNjcmV0", Code::Unauthenticated),
+        ("Bearer", Code::Unauthenticated),
+        ("bearer S3CRET", Code::PermissionDenied),
+    ] {
+        let err = app
+            .client
+            .delete_puzzle(with_header(Some(header.into())))
+            .await
+            .unwrap_err();
+        assert_eq!(err.code(), code, "{header}");
+    }
     // Still there after the refused attempts.
     app.client
         .get_puzzle(proto::GetPuzzleRequest {
@@ -281,8 +295,9 @@ async fn delete_needs_the_admin_token_when_one_is_set() {
         })
         .await
         .unwrap();
+    // The scheme is case-insensitive (RFC 7235).
     app.client
-        .delete_puzzle(delete(Some("s3cret")))
+        .delete_puzzle(with_header(Some("bearer s3cret".into())))
         .await
         .unwrap();
 }

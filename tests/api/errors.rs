@@ -343,6 +343,43 @@ async fn the_default_message_limit_follows_max_edges() {
     still_healthy(&mut app).await;
 }
 
+/// A 4 MB name gets INVALID_ARGUMENT with at most 64 of its characters in
+/// the message and in the details (an ordinary client's 16 KiB metadata
+/// limit would otherwise turn the answer into a transport error).
+#[tokio::test]
+async fn an_error_about_a_huge_value_repeats_only_its_start() {
+    let mut app = spawn_app().await;
+    let name = format!("puzzles/{}", "x".repeat(4 << 20));
+    let status = app
+        .client
+        .get_puzzle(proto::GetPuzzleRequest {
+            name: name.clone(),
+            ..Default::default()
+        })
+        .await
+        .unwrap_err();
+    assert_bad(
+        &status,
+        Code::InvalidArgument,
+        "name",
+        "is not a puzzle name",
+        "MALFORMED_NAME",
+    );
+    assert_eq!(
+        status.message(),
+        format!(
+            "name: {:?}… is not a puzzle name (puzzles/ID, as CreatePuzzle returns)",
+            &name[..64]
+        )
+    );
+    assert!(
+        status.details().len() < 1024,
+        "{} bytes of details",
+        status.details().len()
+    );
+    still_healthy(&mut app).await;
+}
+
 #[tokio::test]
 async fn names_page_tokens_and_page_sizes_are_checked() {
     let mut app = spawn_app().await;
@@ -399,11 +436,26 @@ async fn names_page_tokens_and_page_sizes_are_checked() {
         .unwrap_err();
     assert_eq!(status.code(), Code::NotFound);
 
-    for token in ["garbage", "zz", "70313a31"] {
+    // Garbage, and the hex spellings of an earlier token format with its
+    // lax variants ("p1:+29:all", "p1:029:all", "p1:-5:all").
+    let hex = |plain: &str| {
+        plain
+            .bytes()
+            .map(|b| format!("{b:02x}"))
+            .collect::<String>()
+    };
+    for token in [
+        "garbage".to_owned(),
+        "zz".to_owned(),
+        "70313a31".to_owned(),
+        hex("p1:+29:all"),
+        hex("p1:029:all"),
+        hex("p1:-5:all"),
+    ] {
         let status = app
             .client
             .list_puzzles(proto::ListPuzzlesRequest {
-                page_token: token.into(),
+                page_token: token,
                 ..Default::default()
             })
             .await
