@@ -41,6 +41,11 @@ pub enum ApiError {
     DeadlineExceeded,
     /// The server stopped this call's solve because it is shutting down.
     ShuttingDown,
+    /// A fault a client may retry past (store contention or I/O).
+    Unavailable {
+        reason: &'static str,
+        message: String,
+    },
     /// A response that would pass the message size limit.
     ResponseTooLarge {
         message: String,
@@ -109,6 +114,29 @@ impl From<StoreError> for ApiError {
                 field: "request_id".into(),
                 message: err.to_string(),
             },
+            StoreError::Busy(_) => {
+                tracing::warn!(error = %err, "store busy");
+                ApiError::Unavailable {
+                    reason: "STORE_BUSY",
+                    message: "the store is busy; try again".into(),
+                }
+            }
+            StoreError::Io(_) => {
+                tracing::error!(error = %err, "store I/O failure");
+                ApiError::Unavailable {
+                    reason: "STORE_IO_ERROR",
+                    message: "the store cannot read or write its file; try again later".into(),
+                }
+            }
+            StoreError::FileReplaced { .. } => {
+                tracing::error!(error = %err, "refusing store access");
+                ApiError::Unavailable {
+                    reason: "STORE_FILE_REPLACED",
+                    message: "the store's database file was removed or replaced while the \
+                              server ran; writes are not kept, and the server must be restarted"
+                        .into(),
+                }
+            }
             StoreError::Corrupt(_) | StoreError::Database(_) | StoreError::Migrate(_) => {
                 tracing::error!(error = %err, "store failure");
                 ApiError::internal("the store failed; see the server log")
@@ -171,6 +199,9 @@ impl From<ApiError> for Status {
                 "the deadline passed before the solve finished",
                 info("DEADLINE_EXCEEDED"),
             ),
+            ApiError::Unavailable { reason, message } => {
+                Status::with_error_details(Code::Unavailable, message, info(reason))
+            }
             ApiError::ShuttingDown => Status::with_error_details(
                 Code::Unavailable,
                 "the server is shutting down and stopped this solve; try again",

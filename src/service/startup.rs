@@ -142,6 +142,8 @@ impl Application {
         } = self;
         let (health, health_service) = tonic_health::server::health_reporter();
         health.set_serving::<PuzzleServiceServer<PuzzleApi>>().await;
+        let watching_the_file =
+            tokio::spawn(report_a_replaced_store_file(store.clone(), health.clone()));
         let api = PuzzleApi::new(
             store.clone(),
             solver.clone(),
@@ -232,9 +234,34 @@ impl Application {
                 }
             }
         };
+        watching_the_file.abort();
         store.close().await;
         tracing::info!("store closed");
         served.map_err(ServerError::Serve)
+    }
+}
+
+/// How often the health reporter checks that the database file is still
+/// the one opened at start-up.
+const STORE_FILE_CHECK: Duration = Duration::from_millis(500);
+
+/// Reports NOT_SERVING, for good, once the database file is deleted or
+/// replaced: the server would reopen another file, so it must be restarted
+/// (every write is refused meanwhile, see `Store::check_file`).
+async fn report_a_replaced_store_file(store: Store, health: tonic_health::server::HealthReporter) {
+    let mut every = tokio::time::interval(STORE_FILE_CHECK);
+    loop {
+        every.tick().await;
+        if let Err(e) = store.check_file() {
+            tracing::error!(error = %e, "the store is gone; reporting NOT_SERVING");
+            health
+                .set_service_status("", tonic_health::ServingStatus::NotServing)
+                .await;
+            health
+                .set_not_serving::<PuzzleServiceServer<PuzzleApi>>()
+                .await;
+            return;
+        }
     }
 }
 

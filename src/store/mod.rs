@@ -7,15 +7,17 @@
 //! write lock up front (`BEGIN IMMEDIATE`) so concurrent writers wait on the
 //! busy timeout instead of failing.
 
+use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use sha2::{Digest, Sha256};
+use sqlx::Connection as _;
 use sqlx::Row;
 use sqlx::sqlite::{
-    SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteRow,
-    SqliteSynchronous,
+    SqliteConnectOptions, SqliteConnection, SqliteJournalMode, SqlitePool, SqlitePoolOptions,
+    SqliteRow, SqliteSynchronous,
 };
 
 use crate::puzzle::{Evidence, Game, RawSpec, Verdict, WinningMoves};
@@ -30,10 +32,79 @@ pub enum StoreError {
     RequestIdReused(String),
     #[error("stored data is unreadable: {0}")]
     Corrupt(String),
+    /// Contention: another writer (or an outside lock) held the database
+    /// past the busy timeout, or no connection was free in time. Retrying
+    /// later can succeed.
+    #[error("the database is busy: {0}")]
+    Busy(#[source] sqlx::Error),
+    /// The database file could not be read or written (I/O error, disk
+    /// full, read-only, cannot open). Retrying once the fault clears can
+    /// succeed.
+    #[error("the database cannot be read or written: {0}")]
+    Io(#[source] sqlx::Error),
+    /// The database file was deleted or replaced while the server ran:
+    /// writes are refused, since the server would reopen another file.
+    #[error("the database file {path} was removed or replaced while the server ran")]
+    FileReplaced { path: String },
     #[error("database error: {0}")]
-    Database(#[from] sqlx::Error),
+    Database(#[source] sqlx::Error),
     #[error("migration failed: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
+}
+
+impl From<sqlx::Error> for StoreError {
+    /// Sorts a database error into a fault a client may retry (contention,
+    /// I/O) and everything else, which is a bug or damage.
+    fn from(error: sqlx::Error) -> Self {
+        // SQLite's primary result codes (the low byte of extended codes).
+        const BUSY: i64 = 5;
+        const LOCKED: i64 = 6;
+        const READONLY: i64 = 8;
+        const IOERR: i64 = 10;
+        const FULL: i64 = 13;
+        const CANTOPEN: i64 = 14;
+        let primary = error
+            .as_database_error()
+            .and_then(|e| e.code())
+            .and_then(|code| code.parse::<i64>().ok())
+            .map(|code| code & 0xff);
+        match (&error, primary) {
+            (_, Some(BUSY | LOCKED)) | (sqlx::Error::PoolTimedOut, _) => StoreError::Busy(error),
+            (_, Some(READONLY | IOERR | FULL | CANTOPEN)) | (sqlx::Error::Io(_), _) => {
+                StoreError::Io(error)
+            }
+            _ => StoreError::Database(error),
+        }
+    }
+}
+
+impl StoreError {
+    /// Whether the operation may succeed if retried later.
+    pub fn is_transient(&self) -> bool {
+        matches!(
+            self,
+            StoreError::Busy(_) | StoreError::Io(_) | StoreError::FileReplaced { .. }
+        )
+    }
+}
+
+/// The identity of the database file (device and inode), to notice it
+/// being deleted or replaced under a running server.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct FileIdentity {
+    device: u64,
+    inode: u64,
+}
+
+impl FileIdentity {
+    fn of(path: &Path) -> Option<FileIdentity> {
+        use std::os::unix::fs::MetadataExt as _;
+        let meta = std::fs::metadata(path).ok()?;
+        Some(FileIdentity {
+            device: meta.dev(),
+            inode: meta.ino(),
+        })
+    }
 }
 
 /// A puzzle to insert.
@@ -102,6 +173,8 @@ pub struct Page {
 #[derive(Debug, Clone)]
 pub struct Store {
     pool: SqlitePool,
+    /// The database file and its identity at start-up; `None` in memory.
+    file: Option<(PathBuf, FileIdentity)>,
     /// Bytes of verdict rows kept before the least recently used are
     /// evicted (verdicts of stored puzzles are never evicted).
     verdict_bytes: u64,
@@ -123,7 +196,6 @@ impl Store {
     /// `sqlite://puzzled.db` or `sqlite::memory:`, and applies migrations.
     pub async fn open(url: &str) -> Result<Store, StoreError> {
         let options = SqliteConnectOptions::from_str(url)?
-            .create_if_missing(true)
             .journal_mode(SqliteJournalMode::Wal)
             .synchronous(SqliteSynchronous::Normal)
             .busy_timeout(Duration::from_secs(5))
@@ -131,22 +203,89 @@ impl Store {
         // An in-memory database lives as long as its one connection: keep
         // exactly one, forever. A file is shared by a few connections.
         let in_memory = url.contains(":memory:") || url.contains("mode=memory");
-        let pool = if in_memory {
-            SqlitePoolOptions::new()
+        if in_memory {
+            let pool = SqlitePoolOptions::new()
                 .max_connections(1)
                 .min_connections(1)
                 .idle_timeout(None)
                 .max_lifetime(None)
-        } else {
-            SqlitePoolOptions::new().max_connections(4)
+                .connect_with(options.create_if_missing(true))
+                .await?;
+            sqlx::migrate!("./migrations").run(&pool).await?;
+            return Ok(Store {
+                pool,
+                file: None,
+                verdict_bytes: DEFAULT_VERDICT_BYTES,
+            });
         }
-        .connect_with(options)
-        .await?;
+        // Only the first connection may create the file: a connection
+        // opened later, after the file was deleted, must fail rather than
+        // start a new empty database beside the old one.
+        let path = options.get_filename().to_owned();
+        {
+            use sqlx::ConnectOptions as _;
+            let creating = options.clone().create_if_missing(true).connect().await?;
+            creating.close().await?;
+        }
+        let identity = FileIdentity::of(&path).ok_or_else(|| StoreError::FileReplaced {
+            path: path.display().to_string(),
+        })?;
+        let pool = SqlitePoolOptions::new()
+            .max_connections(4)
+            .connect_with(options.create_if_missing(false))
+            .await?;
         sqlx::migrate!("./migrations").run(&pool).await?;
         Ok(Store {
             pool,
+            file: Some((path, identity)),
             verdict_bytes: DEFAULT_VERDICT_BYTES,
         })
+    }
+
+    /// Fails with [`StoreError::FileReplaced`] once the database file is no
+    /// longer the one opened at start-up (deleted, or another file in its
+    /// place). Checked before and after every write, and by the health
+    /// reporter.
+    pub fn check_file(&self) -> Result<(), StoreError> {
+        let Some((path, identity)) = &self.file else {
+            return Ok(());
+        };
+        if FileIdentity::of(path) == Some(*identity) {
+            Ok(())
+        } else {
+            Err(StoreError::FileReplaced {
+                path: path.display().to_string(),
+            })
+        }
+    }
+
+    /// Runs `work` in a write transaction (`BEGIN IMMEDIATE`) on a
+    /// connection of its own, and commits it. A connection whose
+    /// transaction failed is closed, not returned to the pool: after an
+    /// I/O error its state is unknown (a rollback that failed too would
+    /// leave it inside a transaction), and a fresh one recovers as soon as
+    /// the fault clears. Nothing is acknowledged unless the database file
+    /// is still the one the server will reopen.
+    async fn write<T>(
+        &self,
+        work: impl AsyncFnOnce(&mut SqliteConnection) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        self.check_file()?;
+        let mut conn = self.pool.acquire().await?;
+        let outcome: Result<T, StoreError> = async {
+            let mut tx = conn.begin_with("BEGIN IMMEDIATE").await?;
+            let value = work(&mut tx).await?;
+            tx.commit().await?;
+            Ok(value)
+        }
+        .await;
+        if outcome.is_err() {
+            // Closing may fail on the same fault; the pool forgets it anyway.
+            let _ = conn.close().await;
+        }
+        let value = outcome?;
+        self.check_file()?;
+        Ok(value)
     }
 
     /// Keeps at most `bytes` of verdict rows (as counted by `size_bytes`):
@@ -167,62 +306,54 @@ impl Store {
     /// a different payload, fails with [`StoreError::RequestIdReused`].
     pub async fn create_puzzle(&self, new: NewPuzzle<'_>) -> Result<PuzzleRecord, StoreError> {
         let fingerprint = fingerprint(&new);
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
-        if let Some(request_id) = new.request_id {
-            let existing =
-                sqlx::query("SELECT id, request_fingerprint FROM puzzles WHERE request_id = ?")
-                    .bind(request_id)
-                    .fetch_optional(&mut *tx)
-                    .await?;
-            if let Some(row) = existing {
-                let id: String = row.try_get("id")?;
-                let stored: Option<String> = row.try_get("request_fingerprint")?;
-                tx.rollback().await?;
-                if stored.as_deref() != Some(fingerprint.as_str()) {
-                    return Err(StoreError::RequestIdReused(request_id.to_owned()));
+        self.write(async |conn| {
+            if let Some(request_id) = new.request_id {
+                let existing =
+                    sqlx::query("SELECT id, request_fingerprint FROM puzzles WHERE request_id = ?")
+                        .bind(request_id)
+                        .fetch_optional(&mut *conn)
+                        .await?;
+                if let Some(row) = existing {
+                    let id: String = row.try_get("id")?;
+                    let stored: Option<String> = row.try_get("request_fingerprint")?;
+                    if stored.as_deref() != Some(fingerprint.as_str()) {
+                        return Err(StoreError::RequestIdReused(request_id.to_owned()));
+                    }
+                    return read_puzzle(conn, &id).await;
                 }
-                return self.get_puzzle(&id).await;
             }
-        }
-        let id = new_id();
-        sqlx::query(
-            "INSERT INTO puzzles (id, game, vertex_count, edges, start_vertex, black, white, \
-             title, author, canonical_hash, create_time_us, request_id, request_fingerprint) \
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        )
-        .bind(&id)
-        .bind(new.game.as_str())
-        .bind(new.vertex_count as i64)
-        .bind(encode_words(new.edges))
-        .bind(i64::from(new.start))
-        .bind(new.black.map(i64::from))
-        .bind(new.white.map(i64::from))
-        .bind(new.title)
-        .bind(new.author)
-        .bind(new.canonical_hash)
-        .bind(micros(SystemTime::now()))
-        .bind(new.request_id)
-        .bind(new.request_id.map(|_| fingerprint))
-        .execute(&mut *tx)
-        .await?;
-        tx.commit().await?;
-        self.get_puzzle(&id).await
+            let id = new_id();
+            sqlx::query(
+                "INSERT INTO puzzles (id, game, vertex_count, edges, start_vertex, black, white, \
+                 title, author, canonical_hash, create_time_us, request_id, request_fingerprint) \
+                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            )
+            .bind(&id)
+            .bind(new.game.as_str())
+            .bind(new.vertex_count as i64)
+            .bind(encode_words(new.edges))
+            .bind(i64::from(new.start))
+            .bind(new.black.map(i64::from))
+            .bind(new.white.map(i64::from))
+            .bind(new.title)
+            .bind(new.author)
+            .bind(new.canonical_hash)
+            .bind(micros(SystemTime::now()))
+            .bind(new.request_id)
+            .bind(new.request_id.map(|_| &fingerprint))
+            .execute(&mut *conn)
+            .await?;
+            // Read inside the transaction: a delete committed right after
+            // cannot turn this create into NOT_FOUND.
+            read_puzzle(conn, &id).await
+        })
+        .await
     }
 
     /// The puzzle with `id`, edges included.
     pub async fn get_puzzle(&self, id: &str) -> Result<PuzzleRecord, StoreError> {
-        let sql = sqlx::AssertSqlSafe(format!(
-            "SELECT {SUMMARY_COLUMNS}, p.edges FROM puzzles p WHERE p.id = ?"
-        ));
-        let row = sqlx::query(sql)
-            .bind(id)
-            .fetch_optional(&self.pool)
-            .await?
-            .ok_or_else(|| StoreError::NotFound(id.to_owned()))?;
-        let mut record = puzzle_from_row(&row)?;
-        let edges: Vec<u8> = row.try_get("edges")?;
-        record.spec.edges = decode_words(&edges)?;
-        Ok(record)
+        let mut conn = self.pool.acquire().await?;
+        read_puzzle(&mut conn, id).await
     }
 
     /// The puzzle with `id` without its edge list (`spec.edges` empty).
@@ -295,14 +426,17 @@ impl Store {
 
     /// Deletes the puzzle with `id`.
     pub async fn delete_puzzle(&self, id: &str) -> Result<(), StoreError> {
-        let done = sqlx::query("DELETE FROM puzzles WHERE id = ?")
-            .bind(id)
-            .execute(&self.pool)
-            .await?;
-        if done.rows_affected() == 0 {
-            return Err(StoreError::NotFound(id.to_owned()));
-        }
-        Ok(())
+        self.write(async |conn| {
+            let done = sqlx::query("DELETE FROM puzzles WHERE id = ?")
+                .bind(id)
+                .execute(&mut *conn)
+                .await?;
+            if done.rows_affected() == 0 {
+                return Err(StoreError::NotFound(id.to_owned()));
+            }
+            Ok(())
+        })
+        .await
     }
 
     /// The verdict stored under `key`, when its shape and solver version
@@ -348,14 +482,19 @@ impl Store {
             .map(|w| serde_json::from_str(&w))
             .transpose()
             .map_err(|e| StoreError::Corrupt(format!("winning_moves: {e}")))?;
-        sqlx::query(
+        // The use only orders eviction: a hit is served even when the
+        // write fails (a busy or failing disk).
+        let used = sqlx::query(
             "UPDATE verdicts SET last_used_us = ? WHERE canonical_hash = ? AND options = ?",
         )
         .bind(micros(SystemTime::now()))
         .bind(key.canonical_hash)
         .bind(key.options)
         .execute(&self.pool)
-        .await?;
+        .await;
+        if let Err(e) = used {
+            tracing::debug!(error = %e, "could not record a verdict's use");
+        }
         Ok(Some(Verdict {
             winner,
             evidence,
@@ -392,68 +531,70 @@ impl Store {
         if size > self.verdict_bytes {
             return Ok(Retained::TooLarge);
         }
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
-        sqlx::query(
-            "INSERT INTO verdicts (canonical_hash, options, vertex_count, edge_count, winner, \
-             evidence, winning_moves, solver_version, solve_time_us, solve_duration_us, \
-             last_used_us, size_bytes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) \
-             ON CONFLICT (canonical_hash, options) DO UPDATE SET \
-             vertex_count = excluded.vertex_count, edge_count = excluded.edge_count, \
-             winner = excluded.winner, evidence = excluded.evidence, \
-             winning_moves = excluded.winning_moves, solver_version = excluded.solver_version, \
-             solve_time_us = excluded.solve_time_us, \
-             solve_duration_us = excluded.solve_duration_us, \
-             last_used_us = excluded.last_used_us, size_bytes = excluded.size_bytes",
-        )
-        .bind(key.canonical_hash)
-        .bind(key.options)
-        .bind(key.vertex_count as i64)
-        .bind(key.edge_count as i64)
-        .bind(winner)
-        .bind(evidence)
-        .bind(winning_moves)
-        .bind(&verdict.solver_version)
-        .bind(micros(verdict.solve_time))
-        .bind(verdict.solve_duration.as_micros() as i64)
-        .bind(micros(SystemTime::now()))
-        .bind(size as i64)
-        .execute(&mut *tx)
-        .await?;
-        let total: i64 = sqlx::query_scalar("SELECT total_bytes FROM verdict_usage")
-            .fetch_one(&mut *tx)
-            .await?;
-        let mut excess = (total.max(0) as u64).saturating_sub(self.verdict_bytes);
-        while excess > 0 {
-            // The least recently used verdicts nobody stored a puzzle for
-            // (the new row included: a budget full of stored puzzles'
-            // verdicts keeps those and lets the new one go).
-            let oldest = sqlx::query(
-                "SELECT v.canonical_hash, v.options, v.size_bytes FROM verdicts v \
-                 WHERE NOT EXISTS (SELECT 1 FROM puzzles p \
-                                   WHERE p.canonical_hash = v.canonical_hash) \
-                 ORDER BY v.last_used_us LIMIT 64",
+        self.write(async |conn| {
+            sqlx::query(
+                "INSERT INTO verdicts (canonical_hash, options, vertex_count, edge_count, winner, \
+                 evidence, winning_moves, solver_version, solve_time_us, solve_duration_us, \
+                 last_used_us, size_bytes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) \
+                 ON CONFLICT (canonical_hash, options) DO UPDATE SET \
+                 vertex_count = excluded.vertex_count, edge_count = excluded.edge_count, \
+                 winner = excluded.winner, evidence = excluded.evidence, \
+                 winning_moves = excluded.winning_moves, solver_version = excluded.solver_version, \
+                 solve_time_us = excluded.solve_time_us, \
+                 solve_duration_us = excluded.solve_duration_us, \
+                 last_used_us = excluded.last_used_us, size_bytes = excluded.size_bytes",
             )
-            .fetch_all(&mut *tx)
+            .bind(key.canonical_hash)
+            .bind(key.options)
+            .bind(key.vertex_count as i64)
+            .bind(key.edge_count as i64)
+            .bind(winner)
+            .bind(evidence)
+            .bind(winning_moves)
+            .bind(&verdict.solver_version)
+            .bind(micros(verdict.solve_time))
+            .bind(verdict.solve_duration.as_micros() as i64)
+            .bind(micros(SystemTime::now()))
+            .bind(size as i64)
+            .execute(&mut *conn)
             .await?;
-            if oldest.is_empty() {
-                break;
-            }
-            for row in &oldest {
-                let hash: String = row.try_get("canonical_hash")?;
-                let options: String = row.try_get("options")?;
-                let size: i64 = row.try_get("size_bytes")?;
-                sqlx::query("DELETE FROM verdicts WHERE canonical_hash = ? AND options = ?")
-                    .bind(&hash)
-                    .bind(&options)
-                    .execute(&mut *tx)
-                    .await?;
-                excess = excess.saturating_sub(size.max(0) as u64);
-                if excess == 0 {
+            let total: i64 = sqlx::query_scalar("SELECT total_bytes FROM verdict_usage")
+                .fetch_one(&mut *conn)
+                .await?;
+            let mut excess = (total.max(0) as u64).saturating_sub(self.verdict_bytes);
+            while excess > 0 {
+                // The least recently used verdicts nobody stored a puzzle for
+                // (the new row included: a budget full of stored puzzles'
+                // verdicts keeps those and lets the new one go).
+                let oldest = sqlx::query(
+                    "SELECT v.canonical_hash, v.options, v.size_bytes FROM verdicts v \
+                     WHERE NOT EXISTS (SELECT 1 FROM puzzles p \
+                                       WHERE p.canonical_hash = v.canonical_hash) \
+                     ORDER BY v.last_used_us LIMIT 64",
+                )
+                .fetch_all(&mut *conn)
+                .await?;
+                if oldest.is_empty() {
                     break;
                 }
+                for row in &oldest {
+                    let hash: String = row.try_get("canonical_hash")?;
+                    let options: String = row.try_get("options")?;
+                    let size: i64 = row.try_get("size_bytes")?;
+                    sqlx::query("DELETE FROM verdicts WHERE canonical_hash = ? AND options = ?")
+                        .bind(&hash)
+                        .bind(&options)
+                        .execute(&mut *conn)
+                        .await?;
+                    excess = excess.saturating_sub(size.max(0) as u64);
+                    if excess == 0 {
+                        break;
+                    }
+                }
             }
-        }
-        tx.commit().await?;
+            Ok(())
+        })
+        .await?;
         Ok(Retained::Stored)
     }
 
@@ -483,6 +624,23 @@ fn list_sql(by_game: bool) -> String {
     format!(
         "SELECT {SUMMARY_COLUMNS} FROM puzzles p WHERE {filter}p.seq < ? ORDER BY p.seq DESC LIMIT ?"
     )
+}
+
+/// The puzzle with `id`, edges included, read on `conn` (inside a
+/// transaction when `conn` is one).
+async fn read_puzzle(conn: &mut SqliteConnection, id: &str) -> Result<PuzzleRecord, StoreError> {
+    let sql = sqlx::AssertSqlSafe(format!(
+        "SELECT {SUMMARY_COLUMNS}, p.edges FROM puzzles p WHERE p.id = ?"
+    ));
+    let row = sqlx::query(sql)
+        .bind(id)
+        .fetch_optional(&mut *conn)
+        .await?
+        .ok_or_else(|| StoreError::NotFound(id.to_owned()))?;
+    let mut record = puzzle_from_row(&row)?;
+    let edges: Vec<u8> = row.try_get("edges")?;
+    record.spec.edges = decode_words(&edges)?;
+    Ok(record)
 }
 
 /// A puzzle from the [`SUMMARY_COLUMNS`] of `row`, with no edges read.
@@ -822,6 +980,50 @@ mod tests {
         );
         assert!(store.get_verdict(key("h")).await.unwrap().is_none());
         assert_eq!(store.verdict_bytes_used().await.unwrap(), 0);
+    }
+
+    /// A create returns the row it inserted even when a delete of that row
+    /// commits right after it: the row is read inside the transaction.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_create_is_not_undone_by_a_delete_racing_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&format!("sqlite://{}", dir.path().join("t.db").display()))
+            .await
+            .unwrap();
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let deleter = {
+            let (store, stop) = (store.clone(), stop.clone());
+            tokio::spawn(async move {
+                let mut deleted = 0;
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    let newest = store.list_puzzles(None, None, 1).await.unwrap().puzzles;
+                    if let Some(p) = newest.first() {
+                        deleted += usize::from(store.delete_puzzle(&p.id).await.is_ok());
+                    }
+                }
+                deleted
+            })
+        };
+        for i in 0..200u32 {
+            let created = store
+                .create_puzzle(NewPuzzle {
+                    game: Game::Geography,
+                    vertex_count: 2,
+                    edges: &[0, 1],
+                    start: i % 2,
+                    black: None,
+                    white: None,
+                    title: "",
+                    author: "",
+                    canonical_hash: "h",
+                    request_id: None,
+                })
+                .await
+                .expect("a create succeeds whatever is deleted meanwhile");
+            assert_eq!(created.spec.start, i % 2);
+        }
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        assert!(deleter.await.unwrap() > 0, "the deleter raced the creates");
     }
 
     #[tokio::test]

@@ -15,4 +15,5 @@ mod helpers;
 mod reflection;
 mod retention;
 mod solve;
+mod store_faults;
 mod views;
