@@ -19,6 +19,7 @@
 //! CPU use is part of what is measured, the same for every kind of call.
 
 use std::collections::{BTreeMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
@@ -26,15 +27,18 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use bytes::{BufMut, Bytes};
 use clap::{Args, Parser, Subcommand};
 use prost::Message;
 use puzzled::service::proto;
 use puzzled::service::proto::puzzle_service_client::PuzzleServiceClient;
 use tokio::task::JoinSet;
+use tonic::codec::{Codec, EncodeBuf, Encoder};
 use tonic::transport::{Channel, Endpoint};
 use tonic_health::pb::HealthCheckRequest;
 use tonic_health::pb::health_check_response::ServingStatus;
 use tonic_health::pb::health_client::HealthClient;
+use tonic_prost::ProstDecoder;
 
 #[derive(Parser)]
 #[command(
@@ -377,7 +381,12 @@ fn proc_cpu(pid: u32) -> Duration {
         .map_or("", |(_, rest)| rest)
         .split_whitespace()
         .collect();
-    let ticks = |i: usize| fields.get(i).and_then(|f| f.parse::<u64>().ok()).unwrap_or(0);
+    let ticks = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|f| f.parse::<u64>().ok())
+            .unwrap_or(0)
+    };
     // After the name: state is field 3, utime 14, stime 15 (1-based).
     Duration::from_millis((ticks(11) + ticks(12)) * 10)
 }
@@ -428,16 +437,37 @@ fn random_graph(n: u32, m: usize, seed: u64) -> Vec<u32> {
     };
     let max = (n as usize) * (n as usize).saturating_sub(1) / 2;
     let m = m.min(max);
-    let mut seen = HashSet::with_capacity(m);
+    let mut seen =
+        HashSet::with_capacity_and_hasher(m, BuildHasherDefault::<PairHasher>::default());
     let mut edges = Vec::with_capacity(2 * m);
     while seen.len() < m {
         let u = (next() % n as u64) as u32;
         let v = (next() % n as u64) as u32;
-        if u != v && seen.insert((u.min(v), u.max(v))) {
+        if u != v && seen.insert((u64::from(u.min(v)) << 32) | u64::from(u.max(v))) {
             edges.extend([u, v]);
         }
     }
     edges
+}
+
+/// A multiplicative hash for the edge set: the keys are not adversarial.
+#[derive(Default)]
+struct PairHasher(u64);
+
+impl Hasher for PairHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    fn write_u64(&mut self, key: u64) {
+        self.0 = (self.0 ^ key)
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .rotate_left(29);
+    }
 }
 
 fn geography_request(vertex_count: u32, edges: Vec<u32>, start: u32) -> proto::SolveRequest {
@@ -726,12 +756,13 @@ async fn ratio(args: RatioArgs) {
         health_service: args.health_service.clone(),
     });
     // Solve once so that every measured Solve is a cache hit.
-    target
-        .call(Kind::Solve, 0)
+    let solution = target.solve[0]
+        .clone()
+        .solve(target.request.clone())
         .await
-        .unwrap_or_else(|code| panic!("the first Solve failed: {code:?}"));
-    let health = target
-        .health[0]
+        .unwrap_or_else(|status| panic!("the first Solve failed: {status}"))
+        .into_inner();
+    let health = target.health[0]
         .clone()
         .check(HealthCheckRequest {
             service: args.health_service.clone(),
@@ -740,12 +771,13 @@ async fn ratio(args: RatioArgs) {
         .expect("the health service answers")
         .into_inner();
     println!(
-        "server {} (pid {}), puzzle: geography, {} vertices, {} edges, Solve request {} B; health {}",
+        "server {} (pid {}), puzzle: geography, {} vertices, {} edges, Solve request {} B, answer {} B; health {}",
         server.url,
         server.pid(),
         args.solve_vertices,
         args.solve_edges,
         target.request.encoded_len(),
+        solution.encoded_len(),
         ServingStatus::try_from(health.status).map_or("unknown", |s| s.as_str_name()),
     );
 
@@ -794,10 +826,7 @@ async fn ratio(args: RatioArgs) {
         if ratio >= 0.5 { "met" } else { "missed" }
     );
 
-    let rates = [
-        closed[0].calls_per_sec / 2.0,
-        closed[1].calls_per_sec / 2.0,
-    ];
+    let rates = [closed[0].calls_per_sec / 2.0, closed[1].calls_per_sec / 2.0];
     let mut open: [Vec<Window>; 2] = [Vec::new(), Vec::new()];
     for _ in 0..args.reps.max(1) {
         for (k, kind) in kinds.into_iter().enumerate() {
@@ -811,7 +840,9 @@ async fn ratio(args: RatioArgs) {
         args.connections, args.secs
     );
     println!();
-    println!("| call | target calls/s | achieved calls/s | p50 ms | p99 ms | errors | worst p99 send lag ms |");
+    println!(
+        "| call | target calls/s | achieved calls/s | p50 ms | p99 ms | errors | worst p99 send lag ms |"
+    );
     println!("|---|---|---|---|---|---|---|");
     for ((kind, s), rate) in kinds.iter().zip(&open).zip(rates) {
         println!(
@@ -832,6 +863,10 @@ async fn ratio(args: RatioArgs) {
 
 struct AbandonRep {
     codes: Codes,
+    /// How long the large calls took to end, sorted, in microseconds.
+    large_us: Vec<u32>,
+    /// Server CPU time from the first send to the last deadline.
+    cpu_burst: Duration,
     /// From the first large call sent to the last one sent.
     spread_ms: f64,
     /// From the last deadline to the small Solve's answer.
@@ -866,13 +901,16 @@ async fn abandon(args: AbandonArgs) {
     );
     let generating = Instant::now();
     let requests = build_in_parallel(args.calls, |i| {
-        geography_request(
-            args.vertices,
-            random_graph(args.vertices, args.edges, args.seed + i as u64),
-            0,
+        Bytes::from(
+            geography_request(
+                args.vertices,
+                random_graph(args.vertices, args.edges, args.seed + i as u64),
+                0,
+            )
+            .encode_to_vec(),
         )
     });
-    let bytes: usize = requests.iter().map(Message::encoded_len).sum();
+    let bytes: usize = requests.iter().map(Bytes::len).sum();
     println!(
         "{} requests of {} vertices and {} edges ({:.1} MB each on the wire), built in {:.1} s beforehand",
         args.calls,
@@ -885,7 +923,7 @@ async fn abandon(args: AbandonArgs) {
 
     let mut reps = Vec::new();
     for _ in 0..args.reps.max(1) {
-        reps.push(abandon_once(&args, requests.clone(), small.clone()).await);
+        reps.push(abandon_once(&args, &requests, small.clone()).await);
     }
 
     println!();
@@ -895,15 +933,18 @@ async fn abandon(args: AbandonArgs) {
     );
     println!();
     println!(
-        "| rep | large calls ended | sends spread ms | small Solve | last deadline → small answered ms | small round trip ms | idle RSS MiB | peak RSS MiB (10 ms samples) | VmHWM MiB | RSS at end MiB | server CPU s after last deadline (over ms) |"
+        "| rep | large calls ended | their p50 / max ms | sends spread ms | server CPU s until last deadline | small Solve | last deadline → small answered ms | small round trip ms | idle RSS MiB | peak RSS MiB (10 ms samples) | VmHWM MiB | RSS at end MiB | server CPU s after last deadline (over ms) |"
     );
-    println!("|---|---|---|---|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     for (i, r) in reps.iter().enumerate() {
         println!(
-            "| {} | {} | {:.0} | {} | {:.1} | {:.1} | {} | {} | {} | {} | {:.2} ({:.0}) |",
+            "| {} | {} | {:.0} / {:.0} | {:.0} | {:.2} | {} | {:.1} | {:.1} | {} | {} | {} | {} | {:.2} ({:.0}) |",
             i + 1,
             codes_text(&r.codes),
+            percentile_ms(&r.large_us, 0.5),
+            percentile_ms(&r.large_us, 1.0),
             r.spread_ms,
+            r.cpu_burst.as_secs_f64(),
             match r.small {
                 Ok(()) => "OK".to_string(),
                 Err(code) => code_name(code),
@@ -920,8 +961,11 @@ async fn abandon(args: AbandonArgs) {
     }
     let med = |f: &dyn Fn(&AbandonRep) -> f64| median(&reps.iter().map(f).collect::<Vec<_>>());
     println!(
-        "| median | | {:.0} | | {:.1} | {:.1} | {:.0} | {:.0} | {:.0} | {:.0} | {:.2} |",
+        "| median | | {:.0} / {:.0} | {:.0} | {:.2} | | {:.1} | {:.1} | {:.0} | {:.0} | {:.0} | {:.0} | {:.2} |",
+        med(&|r| percentile_ms(&r.large_us, 0.5)),
+        med(&|r| percentile_ms(&r.large_us, 1.0)),
         med(&|r| r.spread_ms),
+        med(&|r| r.cpu_burst.as_secs_f64()),
         med(&|r| r.after_deadline_ms),
         med(&|r| r.round_trip_ms),
         med(&|r| r.idle as f64 / 1048576.0),
@@ -950,14 +994,122 @@ fn build_in_parallel<T: Send>(n: usize, f: impl Fn(usize) -> T + Sync) -> Vec<T>
     out.into_iter().map(|x| x.expect("built")).collect()
 }
 
+/// A request encoded before the burst: sending it costs a copy, not an
+/// encoding, so the client is not what holds the large calls back.
+#[derive(Clone, Copy, Default)]
+struct PreEncoded;
+
+struct RawEncoder;
+
+impl Encoder for RawEncoder {
+    type Item = Bytes;
+    type Error = tonic::Status;
+
+    fn encode(&mut self, item: Bytes, dst: &mut EncodeBuf<'_>) -> Result<(), tonic::Status> {
+        dst.reserve(item.len());
+        dst.put_slice(&item);
+        Ok(())
+    }
+}
+
+impl Codec for PreEncoded {
+    type Encode = Bytes;
+    type Decode = proto::Solution;
+    type Encoder = RawEncoder;
+    type Decoder = ProstDecoder<proto::Solution>;
+
+    fn encoder(&mut self) -> RawEncoder {
+        RawEncoder
+    }
+
+    fn decoder(&mut self) -> Self::Decoder {
+        ProstDecoder::default()
+    }
+}
+
+/// `Solve` with a request encoded beforehand.
+async fn solve_pre_encoded(
+    channel: Channel,
+    request: tonic::Request<Bytes>,
+) -> Result<(), tonic::Code> {
+    let mut grpc = tonic::client::Grpc::new(channel)
+        .max_encoding_message_size(usize::MAX)
+        .max_decoding_message_size(usize::MAX);
+    grpc.ready().await.map_err(|_| tonic::Code::Unavailable)?;
+    grpc.unary(
+        request,
+        http::uri::PathAndQuery::from_static("/puzzled.v1.PuzzleService/Solve"),
+        PreEncoded,
+    )
+    .await
+    .map(drop)
+    .map_err(|s| s.code())
+}
+
+/// What the probe saw: when its call was sent and answered, and how it ended.
+type ProbeResult = (Instant, Instant, Result<(), tonic::Code>);
+
+/// A caller on a thread, a runtime and a connection of its own, so that its
+/// timing does not wait for the burst's tasks: it sends `request` at the
+/// instant it is given.
+struct Probe {
+    go: tokio::sync::oneshot::Sender<Instant>,
+    result: tokio::sync::oneshot::Receiver<ProbeResult>,
+}
+
+impl Probe {
+    async fn start(url: String, request: proto::SolveRequest) -> Probe {
+        let (ready_tx, ready_rx) = tokio::sync::oneshot::channel();
+        let (go_tx, go_rx) = tokio::sync::oneshot::channel::<Instant>();
+        let (result_tx, result_rx) = tokio::sync::oneshot::channel();
+        std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .expect("a tokio runtime");
+            runtime.block_on(async move {
+                let channel = Endpoint::from_shared(url)
+                    .expect("a valid url")
+                    .tcp_nodelay(true)
+                    .connect()
+                    .await
+                    .expect("the server accepts connections");
+                HealthClient::new(channel.clone())
+                    .check(HealthCheckRequest::default())
+                    .await
+                    .expect("the health service answers");
+                let mut client = solve_client(&channel);
+                ready_tx.send(()).ok();
+                let Ok(at) = go_rx.await else { return };
+                tokio::time::sleep_until(at.into()).await;
+                let mut request = tonic::Request::new(request);
+                request.set_timeout(Duration::from_secs(120));
+                let sent = Instant::now();
+                let result = client.solve(request).await.map(drop).map_err(|s| s.code());
+                result_tx.send((sent, Instant::now(), result)).ok();
+            });
+        });
+        ready_rx.await.expect("the probe connects");
+        Probe {
+            go: go_tx,
+            result: result_rx,
+        }
+    }
+
+    async fn send_at(self, at: Instant) -> ProbeResult {
+        self.go.send(at).expect("the probe waits");
+        self.result.await.expect("the probe reports")
+    }
+}
+
 async fn abandon_once(
     args: &AbandonArgs,
-    requests: Vec<proto::SolveRequest>,
+    requests: &[Bytes],
     small: proto::SolveRequest,
 ) -> AbandonRep {
     let server = Server::start(&args.server);
     let channels = server.connect(args.connections.max(1)).await;
-    let clients: Vec<_> = channels.iter().map(solve_client).collect();
+    let probe = Probe::start(server.url.clone(), small).await;
     // Let start-up settle before reading the idle figure.
     HealthClient::new(channels[0].clone())
         .check(HealthCheckRequest::default())
@@ -969,17 +1121,20 @@ async fn abandon_once(
     let deadline = Duration::from_millis(args.deadline_ms);
 
     let calls = requests.len();
+    let cpu_idle = server.cpu();
     let (sent_tx, mut sent_rx) = tokio::sync::mpsc::unbounded_channel();
     let mut set = JoinSet::new();
-    for (i, request) in requests.into_iter().enumerate() {
-        let mut client = clients[i % clients.len()].clone();
+    for (i, request) in requests.iter().enumerate() {
+        let channel = channels[i % channels.len()].clone();
+        let request = request.clone();
         let sent_tx = sent_tx.clone();
         set.spawn(async move {
             let mut request = tonic::Request::new(request);
             request.set_timeout(deadline);
             let sent = Instant::now();
             sent_tx.send(sent).ok();
-            client.solve(request).await.map(drop).map_err(|s| s.code())
+            let result = solve_pre_encoded(channel, request).await;
+            (sent.elapsed(), result)
         });
     }
     let mut sends = Vec::with_capacity(calls);
@@ -989,34 +1144,35 @@ async fn abandon_once(
     let first_sent = *sends.iter().min().expect("at least one call");
     let last_sent = *sends.iter().max().expect("at least one call");
     let last_deadline = last_sent + deadline;
-    tokio::time::sleep_until(last_deadline.into()).await;
-    let cpu_at_deadline = server.cpu();
-
-    let mut small_request = tonic::Request::new(small);
-    small_request.set_timeout(Duration::from_secs(120));
-    let small_sent = Instant::now();
-    let small = clients[0]
-        .clone()
-        .solve(small_request)
-        .await
-        .map(drop)
-        .map_err(|s| s.code());
-    let answered = Instant::now();
+    let pid = server.pid();
+    let cpu_reader = std::thread::spawn(move || {
+        std::thread::sleep(last_deadline.saturating_duration_since(Instant::now()));
+        proc_cpu(pid)
+    });
+    let (small_sent, answered, small) = probe.send_at(last_deadline).await;
+    // The probe answers after the last deadline: the reading is there.
+    let cpu_at_deadline = cpu_reader.join().expect("the CPU reader");
 
     let mut codes = Codes::new();
+    let mut large_us = Vec::with_capacity(calls);
     while let Some(joined) = set.join_next().await {
-        let code = match joined.expect("a call task") {
+        let (took, result) = joined.expect("a call task");
+        large_us.push(micros(took));
+        let code = match result {
             Ok(()) => "OK".to_string(),
             Err(code) => code_name(code),
         };
         *codes.entry(code).or_default() += 1;
     }
+    large_us.sort_unstable();
     tokio::time::sleep(Duration::from_millis(args.settle_ms)).await;
     let samples = sampler.finish();
     let watched = last_deadline.elapsed();
     let cpu_after_deadline = server.cpu().saturating_sub(cpu_at_deadline);
     AbandonRep {
         codes,
+        large_us,
+        cpu_burst: cpu_at_deadline.saturating_sub(cpu_idle),
         spread_ms: (last_sent - first_sent).as_secs_f64() * 1e3,
         after_deadline_ms: (answered - last_deadline).as_secs_f64() * 1e3,
         round_trip_ms: (answered - small_sent).as_secs_f64() * 1e3,
