@@ -152,6 +152,11 @@ struct AbandonArgs {
     /// Seed of the first graph (graph i uses seed + i).
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Send the large calls through tonic instead of raw HTTP/2 (tonic
+    /// copies each message on the generator's runtime: with 50 of 6 MB the
+    /// generator, not the server, is what the deadlines catch).
+    #[arg(long)]
+    tonic: bool,
     #[command(flatten)]
     server: ServerArgs,
 }
@@ -867,6 +872,8 @@ struct AbandonRep {
     large_us: Vec<u32>,
     /// Server CPU time from the first send to the last deadline.
     cpu_burst: Duration,
+    /// The generator's own CPU time over the same span.
+    client_cpu_burst: Duration,
     /// From the first large call sent to the last one sent.
     spread_ms: f64,
     /// From the last deadline to the small Solve's answer.
@@ -896,7 +903,10 @@ async fn abandon(args: AbandonArgs) {
             format!("--reps {}", args.reps),
             format!("--settle-ms {}", args.settle_ms),
             format!("--seed {}", args.seed),
-        ],
+        ]
+        .into_iter()
+        .chain(args.tonic.then(|| "--tonic".to_string()))
+        .collect::<Vec<_>>(),
         &args.server,
     );
     let generating = Instant::now();
@@ -911,6 +921,12 @@ async fn abandon(args: AbandonArgs) {
         )
     });
     let bytes: usize = requests.iter().map(Bytes::len).sum();
+    // What goes on the wire: the bare message for tonic, a gRPC frame for h2.
+    let requests: Vec<Bytes> = if args.tonic {
+        requests
+    } else {
+        requests.iter().map(|m| grpc_frame(m)).collect()
+    };
     println!(
         "{} requests of {} vertices and {} edges ({:.1} MB each on the wire), built in {:.1} s beforehand",
         args.calls,
@@ -928,23 +944,31 @@ async fn abandon(args: AbandonArgs) {
 
     println!();
     println!(
-        "{} calls with a {} ms deadline each over {} connections; each rep on a fresh server with the default settings",
-        args.calls, args.deadline_ms, args.connections
+        "{} calls with a {} ms deadline each over {} connections ({}); each rep on a fresh server",
+        args.calls,
+        args.deadline_ms,
+        args.connections,
+        if args.tonic {
+            "tonic client"
+        } else {
+            "raw HTTP/2, the framed messages handed over without a copy"
+        }
     );
     println!();
     println!(
-        "| rep | large calls ended | their p50 / max ms | sends spread ms | server CPU s until last deadline | small Solve | last deadline → small answered ms | small round trip ms | idle RSS MiB | peak RSS MiB (10 ms samples) | VmHWM MiB | RSS at end MiB | server CPU s after last deadline (over ms) |"
+        "| rep | large calls ended | their p50 / max ms | sends spread ms | server / generator CPU s until last deadline | small Solve | last deadline → small answered ms | small round trip ms | idle RSS MiB | peak RSS MiB (10 ms samples) | VmHWM MiB | RSS at end MiB | server CPU s after last deadline (over ms) |"
     );
     println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     for (i, r) in reps.iter().enumerate() {
         println!(
-            "| {} | {} | {:.0} / {:.0} | {:.0} | {:.2} | {} | {:.1} | {:.1} | {} | {} | {} | {} | {:.2} ({:.0}) |",
+            "| {} | {} | {:.0} / {:.0} | {:.0} | {:.2} / {:.2} | {} | {:.1} | {:.1} | {} | {} | {} | {} | {:.2} ({:.0}) |",
             i + 1,
             codes_text(&r.codes),
             percentile_ms(&r.large_us, 0.5),
             percentile_ms(&r.large_us, 1.0),
             r.spread_ms,
             r.cpu_burst.as_secs_f64(),
+            r.client_cpu_burst.as_secs_f64(),
             match r.small {
                 Ok(()) => "OK".to_string(),
                 Err(code) => code_name(code),
@@ -961,11 +985,12 @@ async fn abandon(args: AbandonArgs) {
     }
     let med = |f: &dyn Fn(&AbandonRep) -> f64| median(&reps.iter().map(f).collect::<Vec<_>>());
     println!(
-        "| median | | {:.0} / {:.0} | {:.0} | {:.2} | | {:.1} | {:.1} | {:.0} | {:.0} | {:.0} | {:.0} | {:.2} |",
+        "| median | | {:.0} / {:.0} | {:.0} | {:.2} / {:.2} | | {:.1} | {:.1} | {:.0} | {:.0} | {:.0} | {:.0} | {:.2} |",
         med(&|r| percentile_ms(&r.large_us, 0.5)),
         med(&|r| percentile_ms(&r.large_us, 1.0)),
         med(&|r| r.spread_ms),
         med(&|r| r.cpu_burst.as_secs_f64()),
+        med(&|r| r.client_cpu_burst.as_secs_f64()),
         med(&|r| r.after_deadline_ms),
         med(&|r| r.round_trip_ms),
         med(&|r| r.idle as f64 / 1048576.0),
@@ -1027,23 +1052,102 @@ impl Codec for PreEncoded {
     }
 }
 
-/// `Solve` with a request encoded beforehand.
-async fn solve_pre_encoded(
-    channel: Channel,
-    request: tonic::Request<Bytes>,
-) -> Result<(), tonic::Code> {
+/// `Solve` with a request encoded beforehand, through tonic: tonic copies
+/// the message into a buffer of its own on the caller's runtime.
+async fn solve_pre_encoded(channel: Channel, request: Bytes, deadline: Duration) -> String {
+    let mut request = tonic::Request::new(request);
+    request.set_timeout(deadline);
     let mut grpc = tonic::client::Grpc::new(channel)
         .max_encoding_message_size(usize::MAX)
         .max_decoding_message_size(usize::MAX);
-    grpc.ready().await.map_err(|_| tonic::Code::Unavailable)?;
-    grpc.unary(
-        request,
-        http::uri::PathAndQuery::from_static("/puzzled.v1.PuzzleService/Solve"),
-        PreEncoded,
-    )
-    .await
-    .map(drop)
-    .map_err(|s| s.code())
+    if grpc.ready().await.is_err() {
+        return code_name(tonic::Code::Unavailable);
+    }
+    match grpc
+        .unary(
+            request,
+            http::uri::PathAndQuery::from_static("/puzzled.v1.PuzzleService/Solve"),
+            PreEncoded,
+        )
+        .await
+    {
+        Ok(_) => "OK".into(),
+        Err(status) => code_name(status.code()),
+    }
+}
+
+/// An HTTP/2 connection driven directly, for the large calls: the framed
+/// message is handed to h2 as it is, with no copy on the generator's side.
+async fn h2_connect(url: &str) -> h2::client::SendRequest<Bytes> {
+    let addr = url.trim_start_matches("http://");
+    let tcp = tokio::net::TcpStream::connect(addr)
+        .await
+        .expect("the server accepts connections");
+    tcp.set_nodelay(true).ok();
+    let (client, connection) = h2::client::handshake(tcp)
+        .await
+        .expect("an HTTP/2 handshake");
+    tokio::spawn(connection);
+    client
+}
+
+/// A gRPC length-prefixed frame around an encoded message.
+fn grpc_frame(message: &[u8]) -> Bytes {
+    let mut frame = Vec::with_capacity(5 + message.len());
+    frame.push(0);
+    frame.extend((message.len() as u32).to_be_bytes());
+    frame.extend_from_slice(message);
+    frame.into()
+}
+
+/// Unary `Solve` over raw HTTP/2 with a `grpc-timeout`; at the deadline the
+/// caller gives up and drops the stream (RST_STREAM CANCEL), as a gRPC
+/// client does. Returns the status name, or "gave up" for the deadline.
+async fn solve_h2(
+    client: h2::client::SendRequest<Bytes>,
+    frame: Bytes,
+    deadline: Duration,
+) -> String {
+    let give_up = tokio::time::Instant::now() + deadline;
+    let call = async move {
+        let mut client = client.ready().await.map_err(|e| e.to_string())?;
+        let request = http::Request::post("/puzzled.v1.PuzzleService/Solve")
+            .header("content-type", "application/grpc")
+            .header("te", "trailers")
+            .header("grpc-timeout", format!("{}m", deadline.as_millis()))
+            .body(())
+            .expect("a request");
+        let (response, mut send) = client
+            .send_request(request, false)
+            .map_err(|e| e.to_string())?;
+        send.send_data(frame, true).map_err(|e| e.to_string())?;
+        let response = response.await.map_err(|e| e.to_string())?;
+        let status = |h: &http::HeaderMap| {
+            h.get("grpc-status")
+                .and_then(|s| s.to_str().ok()?.parse::<i32>().ok())
+                .map(|c| code_name(tonic::Code::from_i32(c)))
+        };
+        if let Some(code) = status(response.headers()) {
+            return Ok(code);
+        }
+        let mut body = response.into_body();
+        while let Some(data) = body.data().await {
+            let data = data.map_err(|e| e.to_string())?;
+            body.flow_control().release_capacity(data.len()).ok();
+        }
+        let trailers = body.trailers().await.map_err(|e| e.to_string())?;
+        Ok::<_, String>(
+            trailers
+                .as_ref()
+                .and_then(status)
+                .unwrap_or_else(|| "no status".into()),
+        )
+    };
+    match tokio::time::timeout_at(give_up, call).await {
+        Ok(Ok(code)) => code,
+        Ok(Err(error)) => format!("HTTP/2 error ({error})"),
+        Err(_) => "gave up at deadline".into(),
+    }
 }
 
 /// What the probe saw: when its call was sent and answered, and how it ended.
@@ -1121,20 +1225,32 @@ async fn abandon_once(
     let deadline = Duration::from_millis(args.deadline_ms);
 
     let calls = requests.len();
+    let h2_clients = if args.tonic {
+        Vec::new()
+    } else {
+        let mut clients = Vec::new();
+        for _ in 0..args.connections.max(1) {
+            clients.push(h2_connect(&server.url).await);
+        }
+        clients
+    };
     let cpu_idle = server.cpu();
+    let client_cpu_idle = proc_cpu(std::process::id());
     let (sent_tx, mut sent_rx) = tokio::sync::mpsc::unbounded_channel();
     let mut set = JoinSet::new();
     for (i, request) in requests.iter().enumerate() {
-        let channel = channels[i % channels.len()].clone();
         let request = request.clone();
         let sent_tx = sent_tx.clone();
+        let channel = channels[i % channels.len()].clone();
+        let h2_client = h2_clients.get(i % h2_clients.len().max(1)).cloned();
         set.spawn(async move {
-            let mut request = tonic::Request::new(request);
-            request.set_timeout(deadline);
             let sent = Instant::now();
             sent_tx.send(sent).ok();
-            let result = solve_pre_encoded(channel, request).await;
-            (sent.elapsed(), result)
+            let code = match h2_client {
+                Some(client) => solve_h2(client, request, deadline).await,
+                None => solve_pre_encoded(channel, request, deadline).await,
+            };
+            (sent.elapsed(), code)
         });
     }
     let mut sends = Vec::with_capacity(calls);
@@ -1147,21 +1263,18 @@ async fn abandon_once(
     let pid = server.pid();
     let cpu_reader = std::thread::spawn(move || {
         std::thread::sleep(last_deadline.saturating_duration_since(Instant::now()));
-        proc_cpu(pid)
+        (proc_cpu(pid), proc_cpu(std::process::id()))
     });
     let (small_sent, answered, small) = probe.send_at(last_deadline).await;
     // The probe answers after the last deadline: the reading is there.
-    let cpu_at_deadline = cpu_reader.join().expect("the CPU reader");
+    let (cpu_at_deadline, client_cpu_at_deadline) =
+        cpu_reader.join().expect("the CPU reader");
 
     let mut codes = Codes::new();
     let mut large_us = Vec::with_capacity(calls);
     while let Some(joined) = set.join_next().await {
-        let (took, result) = joined.expect("a call task");
+        let (took, code) = joined.expect("a call task");
         large_us.push(micros(took));
-        let code = match result {
-            Ok(()) => "OK".to_string(),
-            Err(code) => code_name(code),
-        };
         *codes.entry(code).or_default() += 1;
     }
     large_us.sort_unstable();
@@ -1173,6 +1286,7 @@ async fn abandon_once(
         codes,
         large_us,
         cpu_burst: cpu_at_deadline.saturating_sub(cpu_idle),
+        client_cpu_burst: client_cpu_at_deadline.saturating_sub(client_cpu_idle),
         spread_ms: (last_sent - first_sent).as_secs_f64() * 1e3,
         after_deadline_ms: (answered - last_deadline).as_secs_f64() * 1e3,
         round_trip_ms: (answered - small_sent).as_secs_f64() * 1e3,
