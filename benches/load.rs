@@ -592,6 +592,21 @@ struct Window {
     errors: Codes,
     /// Open loop only: how late the calls were sent, at the 99th percentile.
     send_lag_p99_ms: f64,
+    /// CPU cores the server and the generator kept busy, on average.
+    server_cores: f64,
+    generator_cores: f64,
+}
+
+/// Runs a window and notes how busy the server and the generator were.
+async fn with_cpu(server_pid: u32, window: impl Future<Output = Window>) -> Window {
+    let started = Instant::now();
+    let server = proc_cpu(server_pid);
+    let generator = proc_cpu(std::process::id());
+    let mut w = window.await;
+    let wall = started.elapsed().as_secs_f64();
+    w.server_cores = (proc_cpu(server_pid) - server).as_secs_f64() / wall;
+    w.generator_cores = (proc_cpu(std::process::id()) - generator).as_secs_f64() / wall;
+    w
 }
 
 /// `streams` callers per connection, each sending its next call as soon as
@@ -639,6 +654,8 @@ async fn closed_loop(target: &Arc<Target>, kind: Kind, streams: usize, secs: f64
         latencies,
         errors,
         send_lag_p99_ms: 0.0,
+        server_cores: 0.0,
+        generator_cores: 0.0,
     }
 }
 
@@ -679,6 +696,8 @@ async fn open_loop(target: &Arc<Target>, kind: Kind, rate: f64, secs: f64) -> Wi
         latencies,
         errors,
         send_lag_p99_ms: percentile_ms(&lags, 0.99),
+        server_cores: 0.0,
+        generator_cores: 0.0,
     }
 }
 
@@ -690,6 +709,8 @@ struct Summary {
     p99: f64,
     errors: Codes,
     send_lag_p99_ms: f64,
+    server_cores: f64,
+    generator_cores: f64,
 }
 
 fn summarize(windows: &[Window]) -> Summary {
@@ -720,6 +741,13 @@ fn summarize(windows: &[Window]) -> Summary {
             .iter()
             .map(|w| w.send_lag_p99_ms)
             .fold(0.0, f64::max),
+        server_cores: median(&windows.iter().map(|w| w.server_cores).collect::<Vec<_>>()),
+        generator_cores: median(
+            &windows
+                .iter()
+                .map(|w| w.generator_cores)
+                .collect::<Vec<_>>(),
+        ),
     }
 }
 
@@ -793,7 +821,8 @@ async fn ratio(args: RatioArgs) {
     let mut closed: [Vec<Window>; 2] = [Vec::new(), Vec::new()];
     for _ in 0..args.reps.max(1) {
         for (k, kind) in kinds.into_iter().enumerate() {
-            closed[k].push(closed_loop(&target, kind, args.streams, args.secs).await);
+            let window = closed_loop(&target, kind, args.streams, args.secs);
+            closed[k].push(with_cpu(server.pid(), window).await);
         }
     }
     let closed = closed.map(|w| summarize(&w));
@@ -807,16 +836,20 @@ async fn ratio(args: RatioArgs) {
         args.reps.max(1)
     );
     println!();
-    println!("| call | calls/s | p50 ms | p99 ms | errors | calls/s per window |");
-    println!("|---|---|---|---|---|---|");
+    println!(
+        "| call | calls/s | p50 ms | p99 ms | errors | server / generator CPU cores | calls/s per window |"
+    );
+    println!("|---|---|---|---|---|---|---|");
     for (kind, s) in kinds.iter().zip(&closed) {
         println!(
-            "| {} | {:.0} | {:.2} | {:.2} | {} | {} |",
+            "| {} | {:.0} | {:.2} | {:.2} | {} | {:.2} / {:.2} | {} |",
             kind.name(),
             s.calls_per_sec,
             s.p50,
             s.p99,
             errors_cell(&s.errors),
+            s.server_cores,
+            s.generator_cores,
             s.per_window
                 .iter()
                 .map(|c| format!("{c:.0}"))
@@ -835,7 +868,8 @@ async fn ratio(args: RatioArgs) {
     let mut open: [Vec<Window>; 2] = [Vec::new(), Vec::new()];
     for _ in 0..args.reps.max(1) {
         for (k, kind) in kinds.into_iter().enumerate() {
-            open[k].push(open_loop(&target, kind, rates[k], args.secs).await);
+            let window = open_loop(&target, kind, rates[k], args.secs);
+            open[k].push(with_cpu(server.pid(), window).await);
         }
     }
     let open = open.map(|w| summarize(&w));
@@ -846,18 +880,20 @@ async fn ratio(args: RatioArgs) {
     );
     println!();
     println!(
-        "| call | target calls/s | achieved calls/s | p50 ms | p99 ms | errors | worst p99 send lag ms |"
+        "| call | target calls/s | achieved calls/s | p50 ms | p99 ms | errors | server / generator CPU cores | worst p99 send lag ms |"
     );
-    println!("|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|");
     for ((kind, s), rate) in kinds.iter().zip(&open).zip(rates) {
         println!(
-            "| {} | {:.0} | {:.0} | {:.2} | {:.2} | {} | {:.2} |",
+            "| {} | {:.0} | {:.0} | {:.2} | {:.2} | {} | {:.2} / {:.2} | {:.2} |",
             kind.name(),
             rate,
             s.calls_per_sec,
             s.p50,
             s.p99,
             errors_cell(&s.errors),
+            s.server_cores,
+            s.generator_cores,
             s.send_lag_p99_ms
         );
     }
@@ -1267,8 +1303,7 @@ async fn abandon_once(
     });
     let (small_sent, answered, small) = probe.send_at(last_deadline).await;
     // The probe answers after the last deadline: the reading is there.
-    let (cpu_at_deadline, client_cpu_at_deadline) =
-        cpu_reader.join().expect("the CPU reader");
+    let (cpu_at_deadline, client_cpu_at_deadline) = cpu_reader.join().expect("the CPU reader");
 
     let mut codes = Codes::new();
     let mut large_us = Vec::with_capacity(calls);
