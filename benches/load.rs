@@ -15,6 +15,9 @@
 //! directory; `--server-arg=--FLAG=VALUE` passes flags to `puzzled serve`.
 //! Every scenario first prints the command line that reproduces it.
 //!
+//! The calls go through the generated tonic client, except the large ones
+//! of `abandon`, which go over raw HTTP/2 (see `--tonic` for why).
+//!
 //! Client and server share the machine: on a small one the generator's own
 //! CPU use is part of what is measured, the same for every kind of call.
 
@@ -43,6 +46,7 @@ use tonic_prost::ProstDecoder;
 #[derive(Parser)]
 #[command(
     name = "load",
+    bin_name = "cargo bench --bench load --",
     about = "Load scenarios against a `puzzled serve` child process"
 )]
 struct Cli {
