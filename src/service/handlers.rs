@@ -12,7 +12,7 @@ use super::error::ApiError;
 use super::middleware::{check_admin, check_deadline, deadline, within};
 use super::proto;
 use super::proto::puzzle_service_server::PuzzleService;
-use super::solving::{Solver, StoredPuzzle, off_runtime};
+use super::solving::{Solver, StoredPuzzle, off_runtime_if_large};
 use crate::puzzle::{Limits, SolveOptions, Spec};
 use crate::store::{NewPuzzle, Store};
 
@@ -95,7 +95,7 @@ impl PuzzleService for PuzzleApi {
         let limits = self.limits;
         let units = convert::units_of(spec.as_ref(), limits);
         let _admitted = self.admission.admit(units, "puzzle.spec").await?;
-        let (spec, canonical) = off_runtime(move || {
+        let (spec, canonical) = off_runtime_if_large(units, move || {
             let spec = convert::spec_from_proto(spec, "puzzle.spec", limits)?;
             let canonical = crate::canon::canonicalize(&spec);
             Ok::<_, ApiError>((spec, canonical))
@@ -280,7 +280,8 @@ impl PuzzleService for PuzzleApi {
             let units = convert::units_of(spec.as_ref(), limits);
             let _admitted = self.admission.admit(units, "spec").await?;
             let spec =
-                off_runtime(move || convert::spec_from_proto(spec, "spec", limits)).await??;
+                off_runtime_if_large(units, move || convert::spec_from_proto(spec, "spec", limits))
+                    .await??;
             let options = SolveOptions {
                 all_starts: include_all_starts,
                 winning_moves: include_winning_moves,

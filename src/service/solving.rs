@@ -224,7 +224,8 @@ impl Solver {
         let options = games::effective_options(spec.game(), options);
         let canonical = {
             let spec = spec.clone();
-            off_runtime(move || canon::canonicalize(&spec)).await?
+            let units = (spec.graph().vertex_count() + spec.graph().edge_count()) as u64;
+            off_runtime_if_large(units, move || canon::canonicalize(&spec)).await?
         };
         let spec = &spec;
         if deadline.is_some_and(|d| Instant::now() >= d) {
@@ -573,15 +574,30 @@ impl Drop for Waiter {
     }
 }
 
-/// Whether a cached verdict fits the request's graph; on the blocking pool
-/// when the graph is big enough for the check to take a while.
+/// Whether a cached verdict fits the request's graph.
 async fn fits(entry: &Arc<Entry>, spec: &Arc<Spec>) -> Result<bool, ApiError> {
-    const INLINE_EDGES: usize = 100_000;
-    if spec.graph().edge_count() < INLINE_EDGES {
-        return Ok(entry.verdict.fits(spec.graph()));
-    }
+    let units = spec.graph().vertex_count() + spec.graph().edge_count();
     let (entry, spec) = (entry.clone(), spec.clone());
-    off_runtime(move || entry.verdict.fits(spec.graph())).await
+    off_runtime_if_large(units as u64, move || entry.verdict.fits(spec.graph())).await
+}
+
+/// Puzzles up to this many vertices + edges are validated, hashed and
+/// checked on the async worker itself: a few microseconds of work, less
+/// than the hand-off to the blocking pool and back costs (which made a
+/// cached Solve of a small puzzle cost several times a health check).
+pub const INLINE_UNITS: u64 = 4096;
+
+/// [`off_runtime`] for work on a puzzle of `units` vertices + edges, run
+/// in place when the puzzle is small (see [`INLINE_UNITS`]).
+pub async fn off_runtime_if_large<T: Send + 'static>(
+    units: u64,
+    f: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, ApiError> {
+    if units <= INLINE_UNITS {
+        Ok(f())
+    } else {
+        off_runtime(f).await
+    }
 }
 
 /// Runs CPU work that scales with the input (validation, canonical forms)
