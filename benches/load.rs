@@ -6,6 +6,7 @@
 //! cargo bench --bench load -- abandon     # 50 huge solves whose callers give up
 //! cargo bench --bench load -- empty-max   # tiny requests for the largest graph
 //! cargo bench --bench load -- all         # the three, with their defaults
+//! cargo bench --bench load -- peak        # peak memory per vertex + edge
 //! cargo bench --bench load -- SCENARIO --help
 //! ```
 //!
@@ -62,6 +63,9 @@ enum Scenario {
     Abandon(AbandonArgs),
     /// Tiny requests for a graph of the largest size the server accepts.
     EmptyMax(EmptyMaxArgs),
+    /// Peak memory per vertex + edge of one request, per puzzle shape (the
+    /// figures behind the admission budget's bytes per unit).
+    Peak(ServerArgs),
     /// The three scenarios in turn, with their defaults.
     All(ServerArgs),
 }
@@ -228,6 +232,7 @@ fn main() {
             Scenario::Ratio(args) => ratio(args).await,
             Scenario::Abandon(args) => abandon(args).await,
             Scenario::EmptyMax(args) => empty_max(args).await,
+            Scenario::Peak(server) => peak(server).await,
             Scenario::All(server) => {
                 ratio(RatioArgs {
                     server: server.clone(),
@@ -1467,4 +1472,195 @@ async fn empty_max_once(args: &EmptyMaxArgs, requests: Vec<proto::SolveRequest>)
         hwm: server.hwm(),
         end: server.rss(),
     }
+}
+
+// ---------------------------------------------------------------------------
+// Peak memory per unit (vertex or edge) of one request
+
+/// A puzzle shape whose peak memory is measured, and how it is sent.
+struct Shape {
+    name: &'static str,
+    game: proto::Game,
+    vertex_count: u32,
+    edges: Vec<u32>,
+    start: u32,
+    /// CreatePuzzle, then SolvePuzzle by name, instead of an inline Solve.
+    stored: bool,
+}
+
+fn path_edges(n: u32) -> Vec<u32> {
+    (0..n - 1).flat_map(|v| [v, v + 1]).collect()
+}
+
+/// A random simple bipartite graph: even vertices on one side, odd ones on
+/// the other.
+fn random_bipartite(n: u32, m: usize, seed: u64) -> Vec<u32> {
+    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let half = u64::from(n / 2);
+    let mut seen =
+        HashSet::with_capacity_and_hasher(m, BuildHasherDefault::<PairHasher>::default());
+    let mut edges = Vec::with_capacity(2 * m);
+    while seen.len() < m {
+        let u = (2 * (next() % half)) as u32;
+        let v = (2 * (next() % half) + 1) as u32;
+        if seen.insert((u, v)) {
+            edges.extend([u, v]);
+        }
+    }
+    edges
+}
+
+/// One request per shape, each on a fresh server, with every extra asked
+/// for: the server's peak RSS (VmHWM) over its idle RSS, per vertex + edge.
+async fn peak(server: ServerArgs) {
+    println!("## peak: memory per vertex + edge of one request on an idle server");
+    print_command("peak", &[], &server);
+    let mut server = server;
+    // Measure the shapes, not the budget: admit every one of them.
+    server
+        .server_args
+        .push("--admission-budget=4000000000".into());
+    let geography = proto::Game::Geography;
+    let shapes = [
+        Shape {
+            name: "geography, edgeless",
+            game: geography,
+            vertex_count: 10_000_000,
+            edges: Vec::new(),
+            start: 0,
+            stored: false,
+        },
+        Shape {
+            name: "geography, gnm d=4",
+            game: geography,
+            vertex_count: 1_000_000,
+            edges: random_graph(1_000_000, 2_000_000, 1),
+            start: 0,
+            stored: false,
+        },
+        Shape {
+            name: "geography, gnm d=16",
+            game: geography,
+            vertex_count: 250_000,
+            edges: random_graph(250_000, 2_000_000, 2),
+            start: 0,
+            stored: false,
+        },
+        Shape {
+            name: "geography, path",
+            game: geography,
+            vertex_count: 5_000_000,
+            edges: path_edges(5_000_000),
+            start: 0,
+            stored: false,
+        },
+        Shape {
+            name: "geography, path (CreatePuzzle + SolvePuzzle)",
+            game: geography,
+            vertex_count: 5_000_000,
+            edges: path_edges(5_000_000),
+            start: 0,
+            stored: true,
+        },
+        Shape {
+            name: "geography, star",
+            game: geography,
+            vertex_count: 5_000_000,
+            edges: (1..5_000_000).flat_map(|v| [0, v]).collect(),
+            start: 1,
+            stored: false,
+        },
+        Shape {
+            name: "tree painting, path",
+            game: proto::Game::TreePaint,
+            vertex_count: 5_000_000,
+            edges: path_edges(5_000_000),
+            start: 0,
+            stored: false,
+        },
+        Shape {
+            name: "bipartite edge game, random",
+            game: proto::Game::BipartiteEdge,
+            vertex_count: 2_000_000,
+            edges: random_bipartite(2_000_000, 4_000_000, 3),
+            start: 0,
+            stored: false,
+        },
+    ];
+    println!();
+    println!(
+        "| request | vertices | edges | idle RSS MiB | peak RSS MiB | peak over idle MiB | bytes per unit |"
+    );
+    println!("|---|---|---|---|---|---|---|");
+    for shape in shapes {
+        let edge_count = shape.edges.len() / 2;
+        let units = u64::from(shape.vertex_count) + edge_count as u64;
+        let (name, vertex_count) = (shape.name, shape.vertex_count);
+        let (idle, hwm) = peak_once(&server, shape).await;
+        let over = hwm.saturating_sub(idle);
+        println!(
+            "| {name} | {vertex_count} | {edge_count} | {} | {} | {} | {:.1} |",
+            mib(idle),
+            mib(hwm),
+            mib(over),
+            over as f64 / units as f64
+        );
+    }
+}
+
+async fn peak_once(server_args: &ServerArgs, shape: Shape) -> (u64, u64) {
+    let server = Server::start(server_args);
+    let channels = server.connect(1).await;
+    let mut client = solve_client(&channels[0]);
+    HealthClient::new(channels[0].clone())
+        .check(HealthCheckRequest::default())
+        .await
+        .expect("the health service answers");
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let idle = server.rss();
+    let spec = proto::PuzzleSpec {
+        game: shape.game as i32,
+        graph: Some(proto::Graph {
+            vertex_count: shape.vertex_count,
+            edges: shape.edges,
+        }),
+        start: shape.start,
+        ..Default::default()
+    };
+    let solved = if shape.stored {
+        let created = client
+            .create_puzzle(proto::CreatePuzzleRequest {
+                puzzle: Some(proto::Puzzle {
+                    spec: Some(spec),
+                    ..Default::default()
+                }),
+                request_id: String::new(),
+            })
+            .await
+            .expect("the puzzle is stored")
+            .into_inner();
+        client
+            .solve_puzzle(proto::SolvePuzzleRequest {
+                name: created.name,
+                include_all_starts: true,
+                include_winning_moves: true,
+            })
+            .await
+    } else {
+        client
+            .solve(proto::SolveRequest {
+                spec: Some(spec),
+                include_all_starts: true,
+                include_winning_moves: true,
+            })
+            .await
+    };
+    solved.expect("the puzzle is solved");
+    (idle, server.hwm())
 }

@@ -21,7 +21,7 @@ use super::solving::{Counted, Gauge};
 /// The memory one unit (a vertex or an edge) of an admitted request may
 /// hold at its peak. Measured (README, "Admission by size"): 33 bytes per
 /// vertex for an edgeless geography graph, 31 per unit for a sparse one,
-/// 51 at most over the shapes measured (a path with every extra); the
+/// 54 at most over the shapes measured (a stored path with every extra); the
 /// bound leaves room for allocator slack when many requests overlap.
 pub const PEAK_BYTES_PER_UNIT: u64 = 80;
 

@@ -279,9 +279,10 @@ impl PuzzleService for PuzzleApi {
         let work = async {
             let units = convert::units_of(spec.as_ref(), limits);
             let _admitted = self.admission.admit(units, "spec").await?;
-            let spec =
-                off_runtime_if_large(units, move || convert::spec_from_proto(spec, "spec", limits))
-                    .await??;
+            let spec = off_runtime_if_large(units, move || {
+                convert::spec_from_proto(spec, "spec", limits)
+            })
+            .await??;
             let options = SolveOptions {
                 all_starts: include_all_starts,
                 winning_moves: include_winning_moves,

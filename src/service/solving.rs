@@ -601,8 +601,34 @@ pub async fn off_runtime_if_large<T: Send + 'static>(
 }
 
 /// Runs CPU work that scales with the input (validation, canonical forms)
-/// on the blocking pool, off the async workers.
+/// on the blocking pool, off the async workers, at most one such job per
+/// core at once. The bound matters under a burst of large requests: run
+/// all together they would time-slice the machine (a small request then
+/// waits behind all of them), and work that has not started yet is simply
+/// dropped when its caller leaves, whereas started work runs to its end.
 pub async fn off_runtime<T: Send + 'static>(
+    f: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, ApiError> {
+    static SLOTS: std::sync::OnceLock<Arc<Semaphore>> = std::sync::OnceLock::new();
+    let slots = SLOTS.get_or_init(|| {
+        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+        Arc::new(Semaphore::new(cores))
+    });
+    let slot = slots
+        .clone()
+        .acquire_owned()
+        .await
+        .map_err(|_| ApiError::internal("the CPU slots are closed"))?;
+    // The slot is held by the job itself, until it has really finished.
+    on_blocking_pool(move || {
+        let _slot = slot;
+        f()
+    })
+    .await
+}
+
+/// Runs `f` on tokio's blocking pool, in the caller's tracing span.
+async fn on_blocking_pool<T: Send + 'static>(
     f: impl FnOnce() -> T + Send + 'static,
 ) -> Result<T, ApiError> {
     let span = tracing::Span::current();
@@ -646,7 +672,7 @@ impl Pool {
             }
         };
         let running = self.running.enter();
-        off_runtime(move || {
+        on_blocking_pool(move || {
             let _permit = permit;
             let _running = running;
             f()
