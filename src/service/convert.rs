@@ -6,6 +6,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use super::error::ApiError;
 use super::proto;
+use super::solving::Solved;
 use crate::puzzle::{
     EdgeClass, Evidence, Game, Limits, Move, RawSpec, Spec, Verdict, WinningMoves,
 };
@@ -254,12 +255,13 @@ fn move_to_proto(m: Move) -> proto::Move {
     }
 }
 
-/// A verdict, already in the request's labels, as the reply.
-pub fn solution_to_proto(
-    verdict: Verdict,
-    canonical_hash: String,
-    cached: bool,
-) -> proto::Solution {
+/// A solve's result, already in the request's labels, as the reply.
+pub fn solved_to_proto(solved: Solved) -> proto::Solution {
+    let Solved {
+        verdict,
+        canonical_hash,
+        cached,
+    } = solved;
     let Verdict {
         winner,
         evidence,

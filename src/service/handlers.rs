@@ -59,11 +59,7 @@ impl PuzzleApi {
     ) -> Result<proto::Solution, ApiError> {
         check_deadline(deadline)?;
         let solved = self.solver.solve(spec, options, deadline).await?;
-        Ok(convert::solution_to_proto(
-            solved.verdict,
-            solved.canonical_hash,
-            solved.cached,
-        ))
+        Ok(convert::solved_to_proto(solved))
     }
 }
 
@@ -256,11 +252,7 @@ impl PuzzleService for PuzzleApi {
                 edge_count: record.edge_count,
             };
             let solved = self.solver.solve_stored(stored, options, deadline).await?;
-            Ok(convert::solution_to_proto(
-                solved.verdict,
-                solved.canonical_hash,
-                solved.cached,
-            ))
+            Ok(convert::solved_to_proto(solved))
         };
         Ok(Response::new(within(deadline, work).await?))
     }

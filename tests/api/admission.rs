@@ -6,18 +6,9 @@
 use std::sync::Arc;
 
 use tonic::Code;
-use tonic_types::StatusExt;
 
 use crate::cancel::{ONE_AT_A_TIME, slow_spec};
 use crate::helpers::*;
-
-fn reason(status: &tonic::Status) -> String {
-    status
-        .get_error_details()
-        .error_info()
-        .map(|info| info.reason.clone())
-        .unwrap_or_default()
-}
 
 async fn app_with_budget(budget: u64, queue: usize) -> TestApp {
     let dir = Arc::new(tempfile::tempdir().unwrap());
@@ -41,7 +32,7 @@ async fn a_puzzle_larger_than_the_budget_is_refused_and_named() {
         .await
         .unwrap_err();
     assert_eq!(solve.code(), Code::ResourceExhausted, "{solve:?}");
-    assert_eq!(reason(&solve), "ADMISSION_BUDGET_EXCEEDED");
+    assert_eq!(error_reason(&solve), "ADMISSION_BUDGET_EXCEEDED");
     assert_eq!(
         solve.message(),
         "spec: 1050 vertices + edges is more than this server's admission budget of 1000 \
@@ -54,7 +45,7 @@ async fn a_puzzle_larger_than_the_budget_is_refused_and_named() {
         .await
         .unwrap_err();
     assert_eq!(create.code(), Code::ResourceExhausted);
-    assert_eq!(reason(&create), "ADMISSION_BUDGET_EXCEEDED");
+    assert_eq!(error_reason(&create), "ADMISSION_BUDGET_EXCEEDED");
     assert!(
         create
             .message()
@@ -97,7 +88,7 @@ async fn requests_past_the_budget_wait_in_a_bounded_queue() {
         .await
         .unwrap_err();
     assert_eq!(refused.code(), Code::ResourceExhausted, "{refused:?}");
-    assert_eq!(reason(&refused), "ADMISSION_QUEUE_FULL");
+    assert_eq!(error_reason(&refused), "ADMISSION_QUEUE_FULL");
     assert!(
         refused
             .message()

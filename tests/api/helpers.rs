@@ -134,6 +134,16 @@ impl TestApp {
     }
 }
 
+/// The `ErrorInfo` reason of an error status ("" when it has none).
+pub fn error_reason(status: &tonic::Status) -> String {
+    use tonic_types::StatusExt as _;
+    status
+        .get_error_details()
+        .error_info()
+        .map(|info| info.reason.clone())
+        .unwrap_or_default()
+}
+
 /// Polls `condition` every millisecond until it holds; a minute without it
 /// fails the test rather than hanging the suite.
 pub async fn until(condition: impl Fn() -> bool) {

@@ -7,17 +7,8 @@ use std::process::Command;
 use std::time::Duration;
 
 use tonic::Code;
-use tonic_types::StatusExt;
 
 use crate::helpers::*;
-
-fn reason(status: &tonic::Status) -> String {
-    status
-        .get_error_details()
-        .error_info()
-        .map(|info| info.reason.clone())
-        .unwrap_or_default()
-}
 
 fn database_files(dir: &Path) -> Vec<PathBuf> {
     ["puzzled.db", "puzzled.db-wal", "puzzled.db-shm"]
@@ -86,7 +77,7 @@ async fn a_write_io_error_clears_when_its_cause_does() {
     for outcome in failed {
         let status = outcome.expect_err("a create into an immutable file");
         assert_eq!(status.code(), Code::Unavailable, "{status:?}");
-        assert_eq!(reason(&status), "STORE_IO_ERROR", "{status:?}");
+        assert_eq!(error_reason(&status), "STORE_IO_ERROR", "{status:?}");
     }
     for n in 10..15 {
         create(&app, n)
@@ -122,7 +113,7 @@ async fn a_deleted_database_file_stops_writes_and_health() {
     for n in 4..10 {
         let status = create(&app, n).await.unwrap_err();
         assert_eq!(status.code(), Code::Unavailable, "{status:?}");
-        assert_eq!(reason(&status), "STORE_FILE_REPLACED", "{status:?}");
+        assert_eq!(error_reason(&status), "STORE_FILE_REPLACED", "{status:?}");
     }
     until_async(|| async { !serving(&app).await }).await;
     assert!(
@@ -148,7 +139,7 @@ async fn an_outside_write_lock_is_unavailable_not_internal() {
         .unwrap();
     let status = create(&app, 3).await.unwrap_err();
     assert_eq!(status.code(), Code::Unavailable, "{status:?}");
-    assert_eq!(reason(&status), "STORE_BUSY", "{status:?}");
+    assert_eq!(error_reason(&status), "STORE_BUSY", "{status:?}");
     sqlx::query("ROLLBACK").execute(&mut outside).await.unwrap();
     create(&app, 3).await.expect("the lock is gone");
     app.stop().await;

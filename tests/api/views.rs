@@ -222,12 +222,7 @@ async fn a_puzzle_too_large_for_the_limit_is_named() {
     assert_eq!(status.code(), Code::ResourceExhausted, "{status:?}");
     assert!(status.message().contains(&puzzle.name), "{status:?}");
     assert!(status.message().contains("PUZZLE_VIEW_BASIC"), "{status:?}");
-    let info = status
-        .get_error_details()
-        .error_info()
-        .cloned()
-        .expect("ErrorInfo");
-    assert_eq!(info.reason, "RESPONSE_TOO_LARGE");
+    assert_eq!(error_reason(&status), "RESPONSE_TOO_LARGE");
     let basic = app
         .client
         .clone()
