@@ -48,11 +48,15 @@ pub fn read(
     path: &Path,
     parse: impl FnOnce(&[u8]) -> Result<EdgeListFile, GraphFileError>,
 ) -> Result<EdgeListFile, GraphFileError> {
-    let text = std::fs::read(path).map_err(|source| GraphFileError::Io {
+    parse(&read_bytes(path)?)
+}
+
+/// The bytes of the file at `path`.
+pub fn read_bytes(path: &Path) -> Result<Vec<u8>, GraphFileError> {
+    std::fs::read(path).map_err(|source| GraphFileError::Io {
         path: path.display().to_string(),
         source,
-    })?;
-    parse(&text)
+    })
 }
 
 /// Parses `N M` followed by `M` lines `u v`.

@@ -8,6 +8,7 @@
 
 pub mod canon;
 pub mod config;
+pub mod graph6;
 pub mod graph_file;
 pub mod puzzle;
 pub mod report;

@@ -1,11 +1,13 @@
 //! The `puzzled` command line: `solve` a puzzle file, `serve` the API.
 
+use std::io::{BufRead, Write as _};
 use std::path::PathBuf;
 
-use anyhow::{Result, bail};
+use anyhow::{Context as _, Result, bail};
 use clap::{Parser, Subcommand, ValueEnum};
 
 use puzzled::graph_file::{self, Numbering};
+use puzzled::graph6::{self, Graph6Format};
 use puzzled::report::{self, Labels};
 use puzzled::solver::geography::{self, GeographyOptions};
 use puzzled::solver::graph::{Graph, check_vertex};
@@ -65,6 +67,11 @@ enum FileFormat {
     Contest,
     /// `n m` then `m` lines `u v`, 0-based (as written by gen.py).
     ZeroBased,
+    /// graph6, one graph a line (nauty's geng), 0-based; each graph is
+    /// solved in turn and gets one output line.
+    Graph6,
+    /// sparse6, one graph a line, 0-based; as graph6.
+    Sparse6,
 }
 
 #[derive(clap::Args)]
@@ -72,7 +79,7 @@ struct SolveArgs {
     /// Which game the file describes.
     #[arg(long, value_enum)]
     game: Game,
-    /// The graph file.
+    /// The graph file; `-` reads standard input.
     file: PathBuf,
     #[arg(long, value_enum, default_value = "contest")]
     format: FileFormat,
@@ -143,26 +150,94 @@ fn healthcheck(args: HealthcheckArgs) -> Result<()> {
 }
 
 fn solve(args: SolveArgs) -> Result<()> {
-    let numbering = match args.format {
-        FileFormat::Contest => Numbering::OneBased,
-        FileFormat::ZeroBased => Numbering::ZeroBased,
+    let (numbering, lines) = match args.format {
+        FileFormat::Contest => (Numbering::OneBased, None),
+        FileFormat::ZeroBased => (Numbering::ZeroBased, None),
+        FileFormat::Graph6 => (Numbering::ZeroBased, Some(Graph6Format::Graph6)),
+        FileFormat::Sparse6 => (Numbering::ZeroBased, Some(Graph6Format::Sparse6)),
     };
     let labels = Labels::new(numbering);
+    if let Some(format) = lines {
+        return solve_each_line(&args, format, labels);
+    }
     let tree_layout = matches!(
         (args.game, args.format),
         (Game::TreePaint, FileFormat::Contest)
     );
-    let file = graph_file::read(&args.file, |text| {
-        if tree_layout {
-            graph_file::parse_tree(text, numbering)
-        } else {
-            graph_file::parse_edge_list(text, numbering)
+    let text = read_input(&args.file)?;
+    let file = if tree_layout {
+        graph_file::parse_tree(&text, numbering)
+    } else {
+        graph_file::parse_edge_list(&text, numbering)
+    }?;
+    let output = solve_one(&args, &args.file.display().to_string(), file, labels)?;
+    println!("{}", output.trim_end());
+    Ok(())
+}
+
+/// The whole input: the file, or standard input for `-`.
+fn read_input(path: &std::path::Path) -> Result<Vec<u8>> {
+    if path.as_os_str() == "-" {
+        let mut text = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut text)
+            .context("cannot read standard input")?;
+        Ok(text)
+    } else {
+        Ok(graph_file::read_bytes(path)?)
+    }
+}
+
+/// One graph a line, solved as it is read, one result line each (a JSON
+/// object with `--json`): the stream of `geng | puzzled solve … -`. A line
+/// that is not a graph of the format stops the run with its line number; a
+/// graph that is not valid for the game (not bipartite, not a tree) gets
+/// its reason as its result line and the run goes on.
+fn solve_each_line(args: &SolveArgs, format: Graph6Format, labels: Labels) -> Result<()> {
+    let input: Box<dyn BufRead> = if args.file.as_os_str() == "-" {
+        Box::new(std::io::stdin().lock())
+    } else {
+        Box::new(std::io::BufReader::new(
+            std::fs::File::open(&args.file)
+                .with_context(|| format!("cannot read {}", args.file.display()))?,
+        ))
+    };
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    for (index, line) in input.split(b'\n').enumerate() {
+        let number = index + 1;
+        let mut line = line.with_context(|| format!("reading line {number}"))?;
+        if line.last() == Some(&b'\r') {
+            line.pop();
         }
-    })?;
+        if line.is_empty() {
+            continue;
+        }
+        let file =
+            graph6::parse_line(&line, format).map_err(|e| anyhow::anyhow!("line {number}: {e}"))?;
+        let result = match solve_one(args, &format!("line {number}"), file, labels) {
+            Ok(output) if args.json => output,
+            Ok(output) => format!("line {number}: {}", output.trim_end().replace('\n', "; ")),
+            Err(error) if args.json => {
+                serde_json::json!({"line": number, "error": format!("{error:#}")}).to_string()
+            }
+            // The error already names the line.
+            Err(error) => format!("{error:#}"),
+        };
+        writeln!(out, "{result}")?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// Solves one graph (`source` names it in errors) and renders the result.
+fn solve_one(
+    args: &SolveArgs,
+    source: &str,
+    file: graph_file::EdgeListFile,
+    labels: Labels,
+) -> Result<String> {
     let graph = Graph::from_flat_edges(file.vertex_count, &file.edges).map_err(|e| {
         anyhow::anyhow!(
-            "{} is not a simple graph: {}",
-            args.file.display(),
+            "{source} is not a simple graph: {}",
             report::graph_error_in_file(&e, labels)
         )
     })?;
@@ -178,7 +253,7 @@ fn solve(args: SolveArgs) -> Result<()> {
             )
         })
     };
-    let not_valid = |message: String| anyhow::anyhow!("{}: {message}", args.file.display());
+    let not_valid = |message: String| anyhow::anyhow!("{source}: {message}");
     let output = match args.game {
         Game::Geography => {
             if graph.vertex_count() == 0 {
@@ -224,6 +299,5 @@ fn solve(args: SolveArgs) -> Result<()> {
             }
         }
     };
-    println!("{}", output.trim_end());
-    Ok(())
+    Ok(output)
 }

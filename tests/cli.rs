@@ -325,3 +325,151 @@ fn too_many_edges_for_a_tree_names_a_cycle_in_file_numbering() {
     cycle.sort();
     assert_eq!(cycle, vec![0, 1, 2], "{err}");
 }
+
+/// Runs `puzzled` with `input` on its standard input.
+fn puzzled_with_stdin(args: &[&str], input: &str) -> (bool, String, String) {
+    use std::io::Write as _;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_puzzled"))
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("puzzled runs");
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_owned();
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap().unwrap();
+    (
+        out.status.success(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+/// Every graph on 5 labelled vertices (1,024 of them) as graph6 lines on
+/// standard input: one JSON line each, in input order, whose evidence the
+/// independent checker accepts from start 0; sparse6 gives the same lines.
+#[test]
+fn graph6_and_sparse6_streams_get_one_json_line_per_graph() {
+    let pairs: Vec<(u32, u32)> = (0..5u32)
+        .flat_map(|j| (0..j).map(move |i| (i, j)))
+        .collect();
+    let graphs: Vec<Vec<(u32, u32)>> = (0..1u32 << pairs.len())
+        .map(|mask| {
+            pairs
+                .iter()
+                .enumerate()
+                .filter(|(bit, _)| mask >> bit & 1 == 1)
+                .map(|(_, &e)| e)
+                .collect()
+        })
+        .collect();
+    let graph6: String = graphs
+        .iter()
+        .map(|g| puzzled::graph6::to_graph6(5, g.iter().copied()) + "\n")
+        .collect();
+    let sparse6: String = graphs
+        .iter()
+        .map(|g| puzzled::graph6::to_sparse6(5, g.iter().copied()) + "\n")
+        .collect();
+    let args = |format| {
+        [
+            "solve",
+            "--game",
+            "geography",
+            "--format",
+            format,
+            "--start",
+            "0",
+            "--json",
+            "-",
+        ]
+    };
+    let (ok, out, err) = puzzled_with_stdin(&args("graph6"), &graph6);
+    assert!(ok, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), graphs.len());
+    for (edges, line) in graphs.iter().zip(&lines) {
+        let v: Value = serde_json::from_str(line).unwrap();
+        let winner = match v["winner"].as_str().unwrap() {
+            "first" => Winner::First,
+            _ => Winner::Second,
+        };
+        let matching: Vec<(u32, u32)> = v["matching"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| (p[0].as_u64().unwrap() as u32, p[1].as_u64().unwrap() as u32))
+            .collect();
+        // graph6 numbers vertices from 0, as the output does.
+        let zero_based = |value: &Value| -> Vec<u32> {
+            value
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.as_u64().unwrap() as u32)
+                .collect()
+        };
+        let start_barrier = v["start_barrier"]
+            .as_array()
+            .map(|_| zero_based(&v["start_barrier"]));
+        check_geography(
+            &PlainGraph::new(5, edges),
+            0,
+            winner,
+            &matching,
+            &zero_based(&v["barrier"]),
+            start_barrier.as_deref(),
+        )
+        .unwrap_or_else(|e| panic!("{edges:?}: {e}"));
+    }
+    let (ok, sparse_out, err) = puzzled_with_stdin(&args("sparse6"), &sparse6);
+    assert!(ok, "{err}");
+    assert_eq!(sparse_out, out);
+}
+
+/// In a stream, a graph the game cannot take gets its reason as its line
+/// and the run goes on; a line that is not graph6 stops it, naming the line.
+#[test]
+fn graph6_streams_report_bad_graphs_and_bad_lines() {
+    // A triangle (not bipartite), then a 4-cycle.
+    let input = ">>graph6<<Bw\nCr\n";
+    let (ok, out, err) = puzzled_with_stdin(
+        &[
+            "solve",
+            "--game",
+            "bipartite-edge",
+            "--format",
+            "graph6",
+            "-",
+        ],
+        input,
+    );
+    assert!(ok, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert!(
+        lines[0].starts_with("line 1: ") && lines[0].contains("odd cycle"),
+        "{out}"
+    );
+    assert!(
+        lines[1].starts_with("line 2: game: bipartite edge"),
+        "{out}"
+    );
+    let (ok, out, err) = puzzled_with_stdin(
+        &["solve", "--game", "geography", "--format", "graph6", "-"],
+        "Cr\nC r\n",
+    );
+    assert!(!ok);
+    assert_eq!(
+        out.lines().count(),
+        1,
+        "the good line before it was answered"
+    );
+    assert!(
+        err.contains("line 2: byte 1 is 0x20, outside the range 63..=126 of the format"),
+        "{err}"
+    );
+}
