@@ -8,9 +8,11 @@
 //! milliseconds, and stores nothing.
 //!
 //! The cache is never a source of truth: entries are keyed by canonical hash
-//! plus the options that shape the evidence, a stored entry is used only when
-//! its canonical form equals the request's, and every hit is checked against
-//! the request's graph before it is returned.
+//! plus the options that shape the evidence; a hit must match the canonical
+//! graph's vertex and edge counts and, from the store, the solver version;
+//! an inline request's hit is also checked against its graph (the witness
+//! fits) before it is returned. A stored puzzle's hit is served on its
+//! stored hash alone, so that a hit never reads its edges.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -58,7 +60,7 @@ pub struct StoredPuzzle {
 
 /// What a flight solves when it finds no verdict in the store.
 enum Source {
-    /// A validated request and its canonical form.
+    /// A validated request and its canonical hash and labelling.
     Inline {
         spec: Arc<Spec>,
         canonical: Canonical,
