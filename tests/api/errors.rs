@@ -611,6 +611,42 @@ async fn a_title_that_is_not_utf8_is_invalid_argument() {
     still_healthy(&mut app).await;
 }
 
+/// A solution larger than the message limit is RESOURCE_EXHAUSTED with
+/// reason RESPONSE_TOO_LARGE, saying what to leave out; without the
+/// optional evidence the same puzzle is answered.
+#[tokio::test]
+async fn a_solution_over_the_message_limit_is_response_too_large() {
+    let dir = Arc::new(tempfile::tempdir().unwrap());
+    let config = puzzled::config::Config {
+        max_message_bytes: Some(4096),
+        ..test_config(dir.path())
+    };
+    let mut app = spawn_app_with(dir, config).await;
+    // Every one of the 2,998 isolated vertices is a second-player start.
+    let spec = geography(3000, &[0, 1], 5);
+    let status = app
+        .client
+        .solve(proto::SolveRequest {
+            include_all_starts: true,
+            ..solve_request(spec.clone())
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(status.code(), Code::ResourceExhausted, "{status:?}");
+    assert!(status.message().contains("4096"), "{status:?}");
+    assert!(
+        status.message().contains("include_all_starts"),
+        "{status:?}"
+    );
+    let info = status.get_error_details().error_info().cloned().unwrap();
+    assert_eq!(info.reason, "RESPONSE_TOO_LARGE");
+    app.client
+        .solve(solve_request(spec))
+        .await
+        .expect("the solution without the starts fits");
+    still_healthy(&mut app).await;
+}
+
 /// One unary call over plain HTTP/2, with no client-side deadline handling,
 /// so the test sees the status the server itself sent.
 async fn raw_unary(addr: &str, path: &str, message: Vec<u8>, timeout: &str) -> (String, String) {
