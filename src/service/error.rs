@@ -41,6 +41,12 @@ pub enum ApiError {
     DeadlineExceeded,
     /// The server stopped this call's solve because it is shutting down.
     ShuttingDown,
+    /// A request message whose frame header announces more bytes than
+    /// the message size limit allows.
+    MessageTooLarge {
+        size: u64,
+        limit: usize,
+    },
     /// A response that would pass the message size limit.
     ResponseTooLarge {
         message: String,
@@ -175,6 +181,14 @@ impl From<ApiError> for Status {
                 Code::Unavailable,
                 "the server is shutting down and stopped this solve; try again",
                 info("SHUTTING_DOWN"),
+            ),
+            ApiError::MessageTooLarge { size, limit } => Status::with_error_details(
+                Code::ResourceExhausted,
+                format!(
+                    "the request message is {size} bytes, over the {limit}-byte message \
+                     limit (--max-message-bytes)"
+                ),
+                info("LIMIT_EXCEEDED"),
             ),
             ApiError::ResponseTooLarge { message } => Status::with_error_details(
                 Code::ResourceExhausted,

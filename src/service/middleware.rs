@@ -1,13 +1,20 @@
 //! What every call goes through around its handler: the time it arrived
-//! and the deadline counted from there, the admin token, and the status of
-//! a message over the size limit.
+//! and the deadline counted from there, the size of each request message,
+//! and the admin token.
 
 use std::future::Future;
+use std::pin::Pin;
+use std::task::{Context, Poll, ready};
 use std::time::{Duration, Instant};
 
-use tonic::Request;
+use bytes::Bytes;
+use http_body::Frame;
+use tonic::body::Body;
+use tonic::{Request, Status};
 
 use super::error::ApiError;
+
+type HttpRequest = http::Request<Body>;
 
 /// When a call arrived, before its message was read and decoded: the
 /// client's deadline counts from here, as the transport's own timer does.
@@ -21,27 +28,123 @@ pub(super) fn stamp_arrival<B>(
     request
 }
 
-/// tonic answers a request over the message-size limit with OUT_OF_RANGE;
-/// gRPC's own implementations (and our API contract) say RESOURCE_EXHAUSTED.
-/// The status travels in the headers of that trailers-only response.
-pub(super) fn oversize_is_resource_exhausted<B>(
-    mut response: tonic::codegen::http::Response<B>,
-) -> tonic::codegen::http::Response<B> {
-    let headers = response.headers_mut();
-    let out_of_range = headers
-        .get("grpc-status")
-        .is_some_and(|s| s.as_bytes() == b"11");
-    let too_large = headers
-        .get("grpc-message")
-        .and_then(|m| m.to_str().ok())
-        .is_some_and(|m| m.contains("message%20length%20too%20large"));
-    if out_of_range && too_large {
-        headers.insert(
-            "grpc-status",
-            tonic::codegen::http::HeaderValue::from_static("8"),
-        );
+/// Refuses a request message over `limit` bytes from the length in its gRPC
+/// frame header (a flag byte, then a big-endian `u32`), before the message
+/// itself is read: RESOURCE_EXHAUSTED, reason `LIMIT_EXCEEDED`, naming the
+/// limit. tonic's own `max_decoding_message_size` stays behind it.
+#[derive(Debug, Clone)]
+pub(super) struct MessageLimit<S> {
+    pub(super) inner: S,
+    pub(super) limit: usize,
+}
+
+impl<S> tower::Service<HttpRequest> for MessageLimit<S>
+where
+    S: tower::Service<HttpRequest>,
+{
+    type Response = S::Response;
+    type Error = S::Error;
+    type Future = S::Future;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), S::Error>> {
+        self.inner.poll_ready(cx)
     }
-    response
+
+    fn call(&mut self, request: HttpRequest) -> S::Future {
+        let limit = self.limit;
+        self.inner
+            .call(request.map(|body| Body::new(LimitedBody::new(body, limit))))
+    }
+}
+
+/// A request body that reads the frame header of every gRPC message that
+/// passes through it and fails, instead of passing on a header, when the
+/// header announces a message over the limit.
+struct LimitedBody {
+    inner: Body,
+    limit: usize,
+    /// The frame header being read, and how much of it has arrived.
+    header: [u8; 5],
+    header_read: usize,
+    /// Bytes of the current message still to come.
+    message_left: u64,
+    refused: bool,
+}
+
+impl LimitedBody {
+    fn new(inner: Body, limit: usize) -> LimitedBody {
+        LimitedBody {
+            inner,
+            limit,
+            header: [0; 5],
+            header_read: 0,
+            message_left: 0,
+            refused: false,
+        }
+    }
+
+    /// Follows `data` through the framing; the size of the first message
+    /// over the limit, if one starts in it.
+    fn oversize(&mut self, mut data: &[u8]) -> Option<u64> {
+        while !data.is_empty() {
+            if self.message_left > 0 {
+                let n = data
+                    .len()
+                    .min(usize::try_from(self.message_left).unwrap_or(usize::MAX));
+                data = &data[n..];
+                self.message_left -= n as u64;
+                continue;
+            }
+            let n = data.len().min(5 - self.header_read);
+            self.header[self.header_read..self.header_read + n].copy_from_slice(&data[..n]);
+            self.header_read += n;
+            data = &data[n..];
+            if self.header_read == 5 {
+                self.header_read = 0;
+                let [_, a, b, c, d] = self.header;
+                let size = u64::from(u32::from_be_bytes([a, b, c, d]));
+                if size > self.limit as u64 {
+                    return Some(size);
+                }
+                self.message_left = size;
+            }
+        }
+        None
+    }
+}
+
+impl http_body::Body for LimitedBody {
+    type Data = Bytes;
+    type Error = Status;
+
+    fn poll_frame(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, Status>>> {
+        let this = self.get_mut();
+        if this.refused {
+            return Poll::Ready(None);
+        }
+        let frame = ready!(Pin::new(&mut this.inner).poll_frame(cx));
+        let oversize = match &frame {
+            Some(Ok(frame)) => frame.data_ref().and_then(|data| this.oversize(data)),
+            _ => None,
+        };
+        if let Some(size) = oversize {
+            this.refused = true;
+            let limit = this.limit;
+            return Poll::Ready(Some(Err(ApiError::MessageTooLarge { size, limit }.into())));
+        }
+        Poll::Ready(frame)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.refused || self.inner.is_end_stream()
+    }
+
+    fn size_hint(&self) -> http_body::SizeHint {
+        self.inner.size_hint()
+    }
 }
 
 /// The client's deadline (`grpc-timeout`), counted from the call's arrival

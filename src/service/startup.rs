@@ -13,7 +13,7 @@ use tonic::transport::server::TcpIncoming;
 use super::FILE_DESCRIPTOR_SET;
 use super::admission::Admission;
 use super::handlers::PuzzleApi;
-use super::middleware::{oversize_is_resource_exhausted, stamp_arrival};
+use super::middleware::{MessageLimit, stamp_arrival};
 use super::proto::puzzle_service_server::PuzzleServiceServer;
 use super::solving::{Gauge, Solver};
 use crate::config::Config;
@@ -205,9 +205,10 @@ impl Application {
             .layer(tower::util::MapRequestLayer::new(
                 stamp_arrival::<tonic::body::Body>,
             ))
-            .layer(tower::util::MapResponseLayer::new(
-                oversize_is_resource_exhausted::<tonic::body::Body>,
-            ))
+            .layer(tower::layer::layer_fn(|inner| MessageLimit {
+                inner,
+                limit: config.message_limit(),
+            }))
             .add_service(health_service)
             .add_service(reflection_v1)
             .add_service(reflection_v1alpha)
