@@ -174,7 +174,7 @@ impl From<ApiError> for Status {
             ),
             ApiError::DeadlineExceeded => Status::with_error_details(
                 Code::DeadlineExceeded,
-                "the deadline passed before the solve finished",
+                "the deadline passed before the answer was ready",
                 info("DEADLINE_EXCEEDED"),
             ),
             ApiError::ShuttingDown => Status::with_error_details(

@@ -2,6 +2,7 @@
 //! and the deadline counted from there, the size of each request message,
 //! and the admin token.
 
+use std::convert::Infallible;
 use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll, ready};
@@ -15,17 +16,60 @@ use tonic::{Request, Status};
 use super::error::ApiError;
 
 type HttpRequest = http::Request<Body>;
+type HttpResponse = http::Response<Body>;
+type Answer = Pin<Box<dyn Future<Output = Result<HttpResponse, Infallible>> + Send>>;
 
 /// When a call arrived, before its message was read and decoded: the
-/// client's deadline counts from here, as the transport's own timer does.
+/// client's deadline counts from here.
 #[derive(Debug, Clone, Copy)]
 struct Arrival(Instant);
 
-pub(super) fn stamp_arrival<B>(
-    mut request: tonic::codegen::http::Request<B>,
-) -> tonic::codegen::http::Request<B> {
-    request.extensions_mut().insert(Arrival(Instant::now()));
-    request
+/// Stamps each call with its arrival and holds it to the client's deadline
+/// (`grpc-timeout`): a call still unanswered when the deadline passes is
+/// dropped and answered DEADLINE_EXCEEDED (reason `DEADLINE_EXCEEDED`), and
+/// a deadline already past on arrival is answered so at once.
+#[derive(Debug, Clone)]
+pub(super) struct Deadlines<S>(pub(super) S);
+
+impl<S> tower::Service<HttpRequest> for Deadlines<S>
+where
+    S: tower::Service<HttpRequest, Response = HttpResponse, Error = Infallible>,
+    S::Future: Send + 'static,
+{
+    type Response = HttpResponse;
+    type Error = Infallible;
+    type Future = Answer;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+        self.0.poll_ready(cx)
+    }
+
+    fn call(&mut self, mut request: HttpRequest) -> Answer {
+        let arrival = Instant::now();
+        request.extensions_mut().insert(Arrival(arrival));
+        let deadline = request
+            .headers()
+            .get("grpc-timeout")
+            .and_then(|v| v.to_str().ok())
+            .and_then(parse_grpc_timeout)
+            .and_then(|timeout| arrival.checked_add(timeout));
+        match deadline {
+            None => Box::pin(self.0.call(request)),
+            Some(d) if Instant::now() >= d => {
+                Box::pin(async { Ok(Status::from(ApiError::DeadlineExceeded).into_http()) })
+            }
+            Some(d) => {
+                let call = self.0.call(request);
+                Box::pin(async move {
+                    tokio::time::timeout_at(d.into(), call)
+                        .await
+                        .unwrap_or_else(
+                            |_| Ok(Status::from(ApiError::DeadlineExceeded).into_http()),
+                        )
+                })
+            }
+        }
+    }
 }
 
 /// Refuses a request message over `limit` bytes from the length in its gRPC
@@ -148,17 +192,25 @@ impl http_body::Body for LimitedBody {
 }
 
 /// The client's deadline (`grpc-timeout`), counted from the call's arrival
-/// and taken a little early, so the handler answers DEADLINE_EXCEEDED before
-/// the transport's timer cancels the call.
+/// and taken a little early, so the handler answers with what it knows
+/// (DEADLINE_EXCEEDED from the solve it waited for) before [`Deadlines`]
+/// drops the call.
 pub(super) fn deadline<T>(request: &Request<T>) -> Option<Instant> {
     let arrival = request
         .extensions()
         .get::<Arrival>()
         .map_or_else(Instant::now, |a| a.0);
     let value = request.metadata().get("grpc-timeout")?.to_str().ok()?;
+    let timeout = parse_grpc_timeout(value)?;
+    let margin = (timeout / 20).clamp(Duration::from_millis(5), Duration::from_millis(50));
+    arrival.checked_add(timeout.saturating_sub(margin))
+}
+
+/// A `grpc-timeout` value: an amount and its unit (`H`, `M`, `S`, `m`, `u`, `n`).
+fn parse_grpc_timeout(value: &str) -> Option<Duration> {
     let (digits, unit) = value.split_at(value.len().checked_sub(1)?);
     let amount: u64 = digits.parse().ok()?;
-    let timeout = match unit {
+    Some(match unit {
         "H" => Duration::from_secs(amount.saturating_mul(3600)),
         "M" => Duration::from_secs(amount.saturating_mul(60)),
         "S" => Duration::from_secs(amount),
@@ -166,9 +218,7 @@ pub(super) fn deadline<T>(request: &Request<T>) -> Option<Instant> {
         "u" => Duration::from_micros(amount),
         "n" => Duration::from_nanos(amount),
         _ => return None,
-    };
-    let margin = (timeout / 20).clamp(Duration::from_millis(5), Duration::from_millis(50));
-    arrival.checked_add(timeout.saturating_sub(margin))
+    })
 }
 
 /// Fails once `deadline` has passed. Checked after each synchronous phase:
@@ -181,7 +231,7 @@ pub(super) fn check_deadline(deadline: Option<Instant>) -> Result<(), ApiError> 
 }
 
 /// Runs `work`, answering DEADLINE_EXCEEDED once `deadline` passes (armed
-/// at the start of the handler, a little before the transport's own timer).
+/// at the start of the handler, a little before [`Deadlines`] drops the call).
 pub(super) async fn within<T>(
     deadline: Option<Instant>,
     work: impl Future<Output = Result<T, ApiError>>,

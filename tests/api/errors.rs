@@ -662,6 +662,31 @@ async fn raw_call(
     Status::from_header_map(&trailers).expect("a grpc-status")
 }
 
+/// A deadline already past when the call arrives (`grpc-timeout: 1n`) is
+/// DEADLINE_EXCEEDED with its ErrorInfo reason, on any call.
+#[tokio::test]
+async fn a_deadline_past_on_arrival_is_deadline_exceeded() {
+    use prost::Message as _;
+    let mut app = spawn_app().await;
+    let solve = solve_request(geography(3, &[0, 1, 1, 2], 0)).encode_to_vec();
+    for (path, message) in [
+        ("/puzzled.v1.PuzzleService/Solve", solve),
+        ("/grpc.health.v1.Health/Check", Vec::new()),
+    ] {
+        let status = raw_unary(&app.addr(), path, message, "1n").await;
+        assert_eq!(status.code(), Code::DeadlineExceeded, "{path}: {status:?}");
+        assert!(status.message().contains("deadline"), "{status:?}");
+        let info = status
+            .get_error_details()
+            .error_info()
+            .cloned()
+            .unwrap_or_else(|| panic!("{path}: no ErrorInfo in {status:?}"));
+        assert_eq!(info.reason, "DEADLINE_EXCEEDED");
+        assert_eq!(info.domain, "puzzled.v1");
+    }
+    still_healthy(&mut app).await;
+}
+
 /// The size check reads the frame header: a request announcing a message
 /// over the limit is refused before any of the message has been sent.
 #[tokio::test]

@@ -15,4 +15,5 @@ mod helpers;
 mod reflection;
 mod retention;
 mod solve;
+mod transport;
 mod views;
