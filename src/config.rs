@@ -24,6 +24,20 @@ pub const DEFAULT_CACHE_BYTES: u64 = 256 * 1024 * 1024;
 pub const DEFAULT_VERDICT_STORE_BYTES: u64 = crate::store::DEFAULT_VERDICT_BYTES;
 /// Default bound on draining in-flight requests at shutdown.
 pub const DEFAULT_SHUTDOWN_GRACE_SECS: u64 = 30;
+/// Default number of connections served at once.
+pub const DEFAULT_MAX_CONNECTIONS: u64 = 1000;
+/// Default number of streams (calls) open at once on one connection.
+pub const DEFAULT_MAX_CONCURRENT_STREAMS: u32 = 100;
+/// Default time a new connection has to send its first request.
+pub const DEFAULT_HANDSHAKE_TIMEOUT_SECS: u64 = 10;
+/// Default time a connection may stay open with no call on it.
+pub const DEFAULT_IDLE_TIMEOUT_SECS: u64 = 300;
+/// Default time a response may wait for the client to read it.
+pub const DEFAULT_SEND_TIMEOUT_SECS: u64 = 30;
+/// Default interval between HTTP/2 keepalive pings.
+pub const DEFAULT_KEEPALIVE_INTERVAL_SECS: u64 = 60;
+/// Default time to wait for the answer to a keepalive ping.
+pub const DEFAULT_KEEPALIVE_TIMEOUT_SECS: u64 = 20;
 
 /// Settings of the gRPC service.
 #[derive(Debug, Clone, PartialEq, Eq, clap::Args)]
@@ -71,6 +85,32 @@ pub struct Config {
     /// Seconds to let in-flight requests finish after SIGINT/SIGTERM.
     #[arg(long, env = "PUZZLED_SHUTDOWN_GRACE_SECS", default_value_t = DEFAULT_SHUTDOWN_GRACE_SECS)]
     pub shutdown_grace_secs: u64,
+    /// Connections served at once; more wait in the listen backlog until one closes.
+    #[arg(long, env = "PUZZLED_MAX_CONNECTIONS", default_value_t = DEFAULT_MAX_CONNECTIONS,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_connections: u64,
+    /// Calls open at once on one connection (HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS).
+    #[arg(long, env = "PUZZLED_MAX_CONCURRENT_STREAMS", default_value_t = DEFAULT_MAX_CONCURRENT_STREAMS,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_concurrent_streams: u32,
+    /// Seconds a new connection has to send its first request before it is
+    /// closed (0: no limit).
+    #[arg(long, env = "PUZZLED_HANDSHAKE_TIMEOUT_SECS", default_value_t = DEFAULT_HANDSHAKE_TIMEOUT_SECS)]
+    pub handshake_timeout_secs: u64,
+    /// Seconds a connection may stay open with no call on it before it is
+    /// closed (0: no limit).
+    #[arg(long, env = "PUZZLED_IDLE_TIMEOUT_SECS", default_value_t = DEFAULT_IDLE_TIMEOUT_SECS)]
+    pub idle_timeout_secs: u64,
+    /// Seconds a response may wait for the client to take its next piece
+    /// (16 KiB) before its connection is closed (0: no limit).
+    #[arg(long, env = "PUZZLED_SEND_TIMEOUT_SECS", default_value_t = DEFAULT_SEND_TIMEOUT_SECS)]
+    pub send_timeout_secs: u64,
+    /// Seconds between HTTP/2 keepalive pings to each client (0: no pings).
+    #[arg(long, env = "PUZZLED_KEEPALIVE_INTERVAL_SECS", default_value_t = DEFAULT_KEEPALIVE_INTERVAL_SECS)]
+    pub keepalive_interval_secs: u64,
+    /// Seconds to wait for a ping's answer before closing the connection.
+    #[arg(long, env = "PUZZLED_KEEPALIVE_TIMEOUT_SECS", default_value_t = DEFAULT_KEEPALIVE_TIMEOUT_SECS)]
+    pub keepalive_timeout_secs: u64,
 }
 
 impl Default for Config {
@@ -89,6 +129,13 @@ impl Default for Config {
             verdict_store_bytes: DEFAULT_VERDICT_STORE_BYTES,
             admin_token: None,
             shutdown_grace_secs: DEFAULT_SHUTDOWN_GRACE_SECS,
+            max_connections: DEFAULT_MAX_CONNECTIONS,
+            max_concurrent_streams: DEFAULT_MAX_CONCURRENT_STREAMS,
+            handshake_timeout_secs: DEFAULT_HANDSHAKE_TIMEOUT_SECS,
+            idle_timeout_secs: DEFAULT_IDLE_TIMEOUT_SECS,
+            send_timeout_secs: DEFAULT_SEND_TIMEOUT_SECS,
+            keepalive_interval_secs: DEFAULT_KEEPALIVE_INTERVAL_SECS,
+            keepalive_timeout_secs: DEFAULT_KEEPALIVE_TIMEOUT_SECS,
         }
     }
 }
@@ -123,4 +170,38 @@ impl Config {
     pub fn shutdown_grace(&self) -> Duration {
         Duration::from_secs(self.shutdown_grace_secs)
     }
+
+    /// How connections are limited and timed.
+    pub fn connection_policy(&self) -> ConnectionPolicy {
+        let secs = |s: u64| (s > 0).then(|| Duration::from_secs(s));
+        ConnectionPolicy {
+            max_connections: usize::try_from(self.max_connections).unwrap_or(usize::MAX),
+            max_concurrent_streams: self.max_concurrent_streams,
+            handshake_timeout: secs(self.handshake_timeout_secs),
+            idle_timeout: secs(self.idle_timeout_secs),
+            send_timeout: secs(self.send_timeout_secs),
+            keepalive_interval: secs(self.keepalive_interval_secs),
+            keepalive_timeout: Duration::from_secs(self.keepalive_timeout_secs),
+        }
+    }
+}
+
+/// The limits and timeouts of connections, from [`Config`]; `None` turns a
+/// timeout off.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ConnectionPolicy {
+    /// Connections served at once.
+    pub max_connections: usize,
+    /// Streams open at once on one connection, as the server advertises it.
+    pub max_concurrent_streams: u32,
+    /// From accepting a connection to its first request.
+    pub handshake_timeout: Option<Duration>,
+    /// With no stream open, after the first request.
+    pub idle_timeout: Option<Duration>,
+    /// For a response to be given its next piece of window.
+    pub send_timeout: Option<Duration>,
+    /// Between keepalive pings.
+    pub keepalive_interval: Option<Duration>,
+    /// For a ping's answer.
+    pub keepalive_timeout: Duration,
 }

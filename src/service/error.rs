@@ -46,6 +46,12 @@ pub enum ApiError {
         reason: &'static str,
         message: String,
     },
+    /// A request message whose frame header announces more bytes than
+    /// the message size limit allows.
+    MessageTooLarge {
+        size: u64,
+        limit: usize,
+    },
     /// A response that would pass the message size limit.
     ResponseTooLarge {
         message: String,
@@ -196,7 +202,7 @@ impl From<ApiError> for Status {
             ),
             ApiError::DeadlineExceeded => Status::with_error_details(
                 Code::DeadlineExceeded,
-                "the deadline passed before the solve finished",
+                "the deadline passed before the answer was ready",
                 info("DEADLINE_EXCEEDED"),
             ),
             ApiError::Unavailable { reason, message } => {
@@ -206,6 +212,14 @@ impl From<ApiError> for Status {
                 Code::Unavailable,
                 "the server is shutting down and stopped this solve; try again",
                 info("SHUTTING_DOWN"),
+            ),
+            ApiError::MessageTooLarge { size, limit } => Status::with_error_details(
+                Code::ResourceExhausted,
+                format!(
+                    "the request message is {size} bytes, over the {limit}-byte message \
+                     limit (--max-message-bytes)"
+                ),
+                info("LIMIT_EXCEEDED"),
             ),
             ApiError::ResponseTooLarge { message } => Status::with_error_details(
                 Code::ResourceExhausted,

@@ -20,6 +20,15 @@ const DEFAULT_PAGE_SIZE: u32 = 50;
 const MAX_PAGE_SIZE: u32 = 1000;
 const MAX_REQUEST_ID_CHARS: usize = 100;
 
+/// What to leave out of a solution that does not fit in a message.
+fn smaller_solution(options: SolveOptions) -> &'static str {
+    if options.all_starts || options.winning_moves {
+        "; ask without include_all_starts and include_winning_moves"
+    } else {
+        ""
+    }
+}
+
 /// The handlers of `puzzled.v1.PuzzleService`.
 pub struct PuzzleApi {
     store: Store,
@@ -49,6 +58,30 @@ impl PuzzleApi {
             max_message_bytes,
             admission,
         }
+    }
+
+    /// `message` as the answer, unless it is larger than the message size
+    /// limit (tonic would fail it on the way out, as OUT_OF_RANGE):
+    /// RESOURCE_EXHAUSTED, reason `RESPONSE_TOO_LARGE`, saying what was too
+    /// large (`what`) and what to ask for instead (`hint`).
+    fn reply<M: prost::Message>(
+        &self,
+        message: M,
+        what: &str,
+        hint: &str,
+    ) -> Result<Response<M>, Status> {
+        let size = message.encoded_len();
+        if size > self.max_message_bytes {
+            return Err(ApiError::ResponseTooLarge {
+                message: format!(
+                    "{what} is {size} bytes, over the {}-byte message limit \
+                     (--max-message-bytes){hint}",
+                    self.max_message_bytes
+                ),
+            }
+            .into());
+        }
+        Ok(Response::new(message))
     }
 
     async fn solve_spec(
@@ -114,7 +147,9 @@ impl PuzzleService for PuzzleApi {
             })
             .await
             .map_err(ApiError::from)?;
-        Ok(Response::new(convert::puzzle_to_proto(record)))
+        let puzzle = convert::puzzle_to_proto(record);
+        let what = format!("{} with its edge list", puzzle.name);
+        self.reply(puzzle, &what, "")
     }
 
     async fn get_puzzle(
@@ -129,7 +164,9 @@ impl PuzzleService for PuzzleApi {
             View::Basic => self.store.get_puzzle_summary(id).await,
         }
         .map_err(ApiError::from)?;
-        Ok(Response::new(convert::puzzle_to_proto(record)))
+        let puzzle = convert::puzzle_to_proto(record);
+        let what = format!("{} with its edge list", puzzle.name);
+        self.reply(puzzle, &what, "; ask with view PUZZLE_VIEW_BASIC")
     }
 
     async fn list_puzzles(
@@ -203,12 +240,13 @@ impl PuzzleService for PuzzleApi {
                 }
             }
         }
-        Ok(Response::new(proto::ListPuzzlesResponse {
+        let page = proto::ListPuzzlesResponse {
             next_page_token: next_before
                 .map(|b| convert::page_token::encode(b, game))
                 .unwrap_or_default(),
             puzzles,
-        }))
+        };
+        self.reply(page, "the page", "; ask for a smaller page_size")
     }
 
     async fn delete_puzzle(
@@ -254,7 +292,8 @@ impl PuzzleService for PuzzleApi {
             let solved = self.solver.solve_stored(stored, options, deadline).await?;
             Ok(convert::solved_to_proto(solved))
         };
-        Ok(Response::new(within(deadline, work).await?))
+        let solution = within(deadline, work).await?;
+        self.reply(solution, "the solution", smaller_solution(options))
     }
 
     async fn solve(
@@ -268,6 +307,10 @@ impl PuzzleService for PuzzleApi {
             include_winning_moves,
         } = request.into_inner();
         let limits = self.limits;
+        let options = SolveOptions {
+            all_starts: include_all_starts,
+            winning_moves: include_winning_moves,
+        };
         let work = async {
             let units = convert::units_of(spec.as_ref(), limits);
             let _admitted = self.admission.admit(units, "spec").await?;
@@ -275,12 +318,9 @@ impl PuzzleService for PuzzleApi {
                 convert::spec_from_proto(spec, "spec", limits)
             })
             .await??;
-            let options = SolveOptions {
-                all_starts: include_all_starts,
-                winning_moves: include_winning_moves,
-            };
             self.solve_spec(Arc::new(spec), options, deadline).await
         };
-        Ok(Response::new(within(deadline, work).await?))
+        let solution = within(deadline, work).await?;
+        self.reply(solution, "the solution", smaller_solution(options))
     }
 }

@@ -6,8 +6,11 @@
 //!   `grpc.health.v1.Health` and server reflection (v1 and v1alpha);
 //!   [`Application::run_until`] serves until its shutdown future resolves,
 //!   then drains for a bounded time and closes the store.
+//! - `transport`: the listener and the HTTP/2 connections: the cap on
+//!   connections, their timeouts, responses the client does not read.
 //! - `middleware`: what every call goes through before a handler sees it:
-//!   its arrival time and deadline, the admin token, the size limits.
+//!   its arrival time and deadline, the size of its messages, the admin
+//!   token.
 //! - `handlers`: one method per RPC of `puzzled.v1.PuzzleService`.
 //! - `solving`: the cache, the single-flight layer and the solve pool.
 //! - `convert` and `error`: proto ⇄ domain, and the one place errors become
@@ -22,6 +25,7 @@ mod handlers;
 mod middleware;
 pub mod solving;
 mod startup;
+mod transport;
 
 pub use handlers::PuzzleApi;
 pub use solving::Gauge;

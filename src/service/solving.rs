@@ -108,7 +108,7 @@ impl Gauge {
     }
 
     /// Counts one more until the returned guard is dropped.
-    fn enter(&self) -> Counted {
+    pub(super) fn enter(&self) -> Counted {
         self.enter_many(1)
     }
 

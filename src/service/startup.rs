@@ -7,15 +7,15 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::net::TcpListener;
-use tonic::transport::Server;
-use tonic::transport::server::TcpIncoming;
+use tonic::service::Routes;
 
 use super::FILE_DESCRIPTOR_SET;
 use super::admission::Admission;
 use super::handlers::PuzzleApi;
-use super::middleware::{oversize_is_resource_exhausted, stamp_arrival};
+use super::middleware::{Deadlines, MessageLimit};
 use super::proto::puzzle_service_server::PuzzleServiceServer;
 use super::solving::{Gauge, Solver};
+use super::transport::{self, CallService, Transport};
 use crate::config::Config;
 use crate::puzzle::Limits;
 use crate::store::Store;
@@ -27,8 +27,13 @@ pub struct Application {
     store: Store,
     solver: Solver,
     admission: Arc<Admission>,
+    connections_open: Gauge,
     config: Config,
 }
+
+/// After the grace period, how long the calls whose solves were just
+/// stopped have to send their answer before their connections are dropped.
+const ANSWER_AFTER_CANCEL: Duration = Duration::from_millis(250);
 
 /// Why the server could not start, serve, or answer a health check.
 #[derive(Debug, thiserror::Error)]
@@ -47,8 +52,6 @@ pub enum ServerError {
     Signals(#[source] std::io::Error),
     #[error("building the reflection service")]
     Reflection(#[from] tonic_reflection::server::Error),
-    #[error("serving")]
-    Serve(#[source] tonic::transport::Error),
     #[error("connecting to {addr}")]
     Connect {
         addr: String,
@@ -90,6 +93,7 @@ impl Application {
             store,
             solver,
             admission,
+            connections_open: Gauge::default(),
             config,
         })
     }
@@ -110,6 +114,11 @@ impl Application {
         self.admission.waiting()
     }
 
+    /// The live count of connections being served.
+    pub fn connections_open(&self) -> Gauge {
+        self.connections_open.clone()
+    }
+
     /// The bound port (useful with port 0).
     pub fn port(&self) -> u16 {
         self.local_addr.port()
@@ -125,9 +134,9 @@ impl Application {
         self.run_until(signal).await
     }
 
-    /// Serves until `shutdown` resolves; then reports NOT_SERVING, lets
-    /// in-flight calls finish (at most the configured grace), and closes the
-    /// store.
+    /// Serves until `shutdown` resolves; then reports NOT_SERVING, stops
+    /// accepting, closes idle connections, lets in-flight calls finish (at
+    /// most the configured grace), and closes the store.
     pub async fn run_until(
         self,
         shutdown: impl Future<Output = ()> + Send + 'static,
@@ -138,6 +147,7 @@ impl Application {
             store,
             solver,
             admission,
+            connections_open,
             config,
         } = self;
         let (health, health_service) = tonic_health::server::health_reporter();
@@ -168,17 +178,14 @@ impl Application {
             .register_encoded_file_descriptor_set(tonic_reflection::pb::v1::FILE_DESCRIPTOR_SET)
             .build_v1alpha()?;
 
-        let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
-        tokio::spawn(async move {
-            shutdown.await;
-            let _ = stop_tx.send(true);
-        });
         let stopping = {
-            let mut stop_rx = stop_rx.clone();
             let health = health.clone();
             async move {
-                let _ = stop_rx.wait_for(|&s| s).await.is_ok();
-                tracing::info!("shutting down: refusing new calls, finishing in-flight ones");
+                shutdown.await;
+                tracing::info!(
+                    "shutting down: refusing new calls, closing idle connections, \
+                     finishing in-flight calls"
+                );
                 health
                     .set_service_status("", tonic_health::ServingStatus::NotServing)
                     .await;
@@ -203,41 +210,45 @@ impl Application {
                  size limits allow; such puzzles are refused with ADMISSION_BUDGET_EXCEEDED"
             );
         }
-        let server = Server::builder()
-            .layer(tower::util::MapRequestLayer::new(
-                stamp_arrival::<tonic::body::Body>,
-            ))
-            .layer(tower::util::MapResponseLayer::new(
-                oversize_is_resource_exhausted::<tonic::body::Body>,
-            ))
-            .add_service(health_service)
+        let policy = config.connection_policy();
+        if let Some(files) = transport::open_files_limit() {
+            let needed = policy.max_connections as u64 + 64;
+            if files < needed {
+                tracing::warn!(
+                    "--max-connections {} with this process's open-file limit of {files}: \
+                     accepting may fail for want of file descriptors; raise the limit \
+                     (ulimit -n) to {needed} or lower --max-connections",
+                    policy.max_connections
+                );
+            }
+        }
+        let routes = Routes::new(health_service)
             .add_service(reflection_v1)
             .add_service(reflection_v1alpha)
             .add_service(puzzles)
-            .serve_with_incoming_shutdown(TcpIncoming::from(listener), stopping);
-        tokio::pin!(server);
-        let mut stop_rx = stop_rx;
-        let stop_requested = async move {
-            // Drop the borrow guard at once: it must not live across awaits.
-            let _ = stop_rx.wait_for(|&s| s).await.is_ok();
-        };
-        let served = tokio::select! {
-            result = &mut server => result,
-            () = stop_requested => {
-                match tokio::time::timeout(config.shutdown_grace(), &mut server).await {
-                    Ok(result) => result,
-                    Err(_) => {
-                        tracing::warn!("in-flight calls did not finish within the grace period; stopping their solves");
-                        solver.cancel_all();
-                        Ok(())
-                    }
-                }
-            }
-        };
+            .prepare();
+        let calls = CallService::new(Deadlines(MessageLimit {
+            inner: routes,
+            limit: config.message_limit(),
+        }));
+        let mut connections = Transport::new(policy, connections_open)
+            .serve(listener, calls, stopping)
+            .await;
+        if tokio::time::timeout(config.shutdown_grace(), connections.closed())
+            .await
+            .is_err()
+        {
+            tracing::warn!(
+                "in-flight calls did not finish within the grace period; stopping their solves"
+            );
+            solver.cancel_all();
+            let _ = tokio::time::timeout(ANSWER_AFTER_CANCEL, connections.closed()).await;
+        }
+        drop(connections);
         watching_the_file.abort();
         store.close().await;
         tracing::info!("store closed");
-        served.map_err(ServerError::Serve)
+        Ok(())
     }
 }
 

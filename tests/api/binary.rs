@@ -88,6 +88,16 @@ fn serve_help_lists_every_flag_and_its_variable() {
         ("--cache-bytes", "PUZZLED_CACHE_BYTES"),
         ("--admin-token", "PUZZLED_ADMIN_TOKEN"),
         ("--shutdown-grace-secs", "PUZZLED_SHUTDOWN_GRACE_SECS"),
+        ("--max-connections", "PUZZLED_MAX_CONNECTIONS"),
+        ("--max-concurrent-streams", "PUZZLED_MAX_CONCURRENT_STREAMS"),
+        ("--handshake-timeout-secs", "PUZZLED_HANDSHAKE_TIMEOUT_SECS"),
+        ("--idle-timeout-secs", "PUZZLED_IDLE_TIMEOUT_SECS"),
+        ("--send-timeout-secs", "PUZZLED_SEND_TIMEOUT_SECS"),
+        (
+            "--keepalive-interval-secs",
+            "PUZZLED_KEEPALIVE_INTERVAL_SECS",
+        ),
+        ("--keepalive-timeout-secs", "PUZZLED_KEEPALIVE_TIMEOUT_SECS"),
     ] {
         assert!(help.contains(flag), "{flag} missing from serve --help");
         assert!(help.contains(var), "{var} missing from serve --help");

@@ -312,6 +312,13 @@ async fn a_message_over_the_size_limit_is_refused_by_the_transport() {
     let status = solve_err(&mut app, geography(5000, &edges, 0)).await;
     assert_eq!(status.code(), Code::ResourceExhausted, "{status:?}");
     assert!(status.message().contains("4096"), "{}", status.message());
+    assert!(
+        status.message().contains("--max-message-bytes"),
+        "{}",
+        status.message()
+    );
+    let info = status.get_error_details().error_info().cloned().unwrap();
+    assert_eq!(info.reason, "LIMIT_EXCEEDED");
     still_healthy(&mut app).await;
 }
 
@@ -613,42 +620,142 @@ async fn a_title_that_is_not_utf8_is_invalid_argument() {
 
 /// One unary call over plain HTTP/2, with no client-side deadline handling,
 /// so the test sees the status the server itself sent.
-async fn raw_unary(addr: &str, path: &str, message: Vec<u8>, timeout: &str) -> (String, String) {
+async fn raw_unary(addr: &str, path: &str, message: Vec<u8>, timeout: &str) -> Status {
+    let mut frame = vec![0u8];
+    frame.extend((message.len() as u32).to_be_bytes());
+    frame.extend(message);
+    raw_call(addr, path, Some(timeout), frame, true).await
+}
+
+/// Sends `body` (gRPC framing included), ending the request stream when
+/// `end` is set, and returns the status the server answers with.
+async fn raw_call(
+    addr: &str,
+    path: &str,
+    timeout: Option<&str>,
+    body: Vec<u8>,
+    end: bool,
+) -> Status {
     let tcp = tokio::net::TcpStream::connect(addr).await.unwrap();
     let (client, connection) = h2::client::handshake(tcp).await.unwrap();
     tokio::spawn(connection);
     let mut client = client.ready().await.unwrap();
-    let request = http::Request::post(format!("http://{addr}{path}"))
+    let mut request = http::Request::post(format!("http://{addr}{path}"))
         .header("content-type", "application/grpc")
-        .header("te", "trailers")
-        .header("grpc-timeout", timeout)
-        .body(())
+        .header("te", "trailers");
+    if let Some(timeout) = timeout {
+        request = request.header("grpc-timeout", timeout);
+    }
+    let (response, mut send) = client
+        .send_request(request.body(()).unwrap(), false)
         .unwrap();
-    let (response, mut send) = client.send_request(request, false).unwrap();
-    let mut frame = vec![0u8];
-    frame.extend((message.len() as u32).to_be_bytes());
-    frame.extend(message);
-    send.send_data(frame.into(), true).unwrap();
+    send.send_data(body.into(), end).unwrap();
     let response = response.await.unwrap();
-    let status = |h: &http::HeaderMap| {
-        h.get("grpc-status").map(|s| {
-            (
-                s.to_str().unwrap().to_owned(),
-                h.get("grpc-message")
-                    .map(|m| m.to_str().unwrap().to_owned())
-                    .unwrap_or_default(),
-            )
-        })
-    };
-    if let Some(found) = status(response.headers()) {
-        return found;
+    if let Some(status) = Status::from_header_map(response.headers()) {
+        return status;
     }
     let mut body = response.into_body();
     while let Some(data) = body.data().await {
         data.unwrap();
     }
     let trailers = body.trailers().await.unwrap().expect("trailers");
-    status(&trailers).expect("a grpc-status")
+    Status::from_header_map(&trailers).expect("a grpc-status")
+}
+
+/// A deadline already past when the call arrives (`grpc-timeout: 1n`) is
+/// DEADLINE_EXCEEDED with its ErrorInfo reason, on any call.
+#[tokio::test]
+async fn a_deadline_past_on_arrival_is_deadline_exceeded() {
+    use prost::Message as _;
+    let mut app = spawn_app().await;
+    let solve = solve_request(geography(3, &[0, 1, 1, 2], 0)).encode_to_vec();
+    for (path, message) in [
+        ("/puzzled.v1.PuzzleService/Solve", solve),
+        ("/grpc.health.v1.Health/Check", Vec::new()),
+    ] {
+        let status = raw_unary(&app.addr(), path, message, "1n").await;
+        assert_eq!(status.code(), Code::DeadlineExceeded, "{path}: {status:?}");
+        assert!(status.message().contains("deadline"), "{status:?}");
+        let info = status
+            .get_error_details()
+            .error_info()
+            .cloned()
+            .unwrap_or_else(|| panic!("{path}: no ErrorInfo in {status:?}"));
+        assert_eq!(info.reason, "DEADLINE_EXCEEDED");
+        assert_eq!(info.domain, "puzzled.v1");
+    }
+    still_healthy(&mut app).await;
+}
+
+/// The size check reads the frame header: a request announcing a message
+/// over the limit is refused before any of the message has been sent.
+#[tokio::test]
+async fn an_oversize_message_is_refused_from_its_header() {
+    let dir = Arc::new(tempfile::tempdir().unwrap());
+    let config = puzzled::config::Config {
+        max_message_bytes: Some(4096),
+        ..test_config(dir.path())
+    };
+    let mut app = spawn_app_with(dir, config).await;
+    let mut header = vec![0u8];
+    header.extend(1_000_000_000u32.to_be_bytes());
+    let status = tokio::time::timeout(
+        std::time::Duration::from_secs(10),
+        raw_call(
+            &app.addr(),
+            "/puzzled.v1.PuzzleService/Solve",
+            None,
+            header,
+            false,
+        ),
+    )
+    .await
+    .expect("answered without waiting for the message");
+    assert_eq!(status.code(), Code::ResourceExhausted, "{status:?}");
+    assert_eq!(
+        status.message(),
+        "the request message is 1000000000 bytes, over the 4096-byte message limit \
+         (--max-message-bytes)"
+    );
+    let info = status.get_error_details().error_info().cloned().unwrap();
+    assert_eq!(info.reason, "LIMIT_EXCEEDED");
+    still_healthy(&mut app).await;
+}
+
+/// A solution larger than the message limit is RESOURCE_EXHAUSTED with
+/// reason RESPONSE_TOO_LARGE, saying what to leave out; without the
+/// optional evidence the same puzzle is answered.
+#[tokio::test]
+async fn a_solution_over_the_message_limit_is_response_too_large() {
+    let dir = Arc::new(tempfile::tempdir().unwrap());
+    let config = puzzled::config::Config {
+        max_message_bytes: Some(4096),
+        ..test_config(dir.path())
+    };
+    let mut app = spawn_app_with(dir, config).await;
+    // Every one of the 2,998 isolated vertices is a second-player start.
+    let spec = geography(3000, &[0, 1], 5);
+    let status = app
+        .client
+        .solve(proto::SolveRequest {
+            include_all_starts: true,
+            ..solve_request(spec.clone())
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(status.code(), Code::ResourceExhausted, "{status:?}");
+    assert!(status.message().contains("4096"), "{status:?}");
+    assert!(
+        status.message().contains("include_all_starts"),
+        "{status:?}"
+    );
+    let info = status.get_error_details().error_info().cloned().unwrap();
+    assert_eq!(info.reason, "RESPONSE_TOO_LARGE");
+    app.client
+        .solve(solve_request(spec))
+        .await
+        .expect("the solution without the starts fits");
+    still_healthy(&mut app).await;
 }
 
 /// What the server itself answers when the deadline passes during the solve
@@ -669,19 +776,17 @@ async fn the_server_answers_deadline_exceeded() {
         name: created.name,
         ..Default::default()
     };
-    let (code, message) = raw_unary(
+    let status = raw_unary(
         &app.addr(),
         "/puzzled.v1.PuzzleService/SolvePuzzle",
         request.encode_to_vec(),
         "50m",
     )
     .await;
-    assert_eq!(
-        code,
-        (Code::DeadlineExceeded as i32).to_string(),
-        "{message}"
-    );
-    assert!(message.contains("deadline"), "{message}");
+    assert_eq!(status.code(), Code::DeadlineExceeded, "{status:?}");
+    assert!(status.message().contains("deadline"), "{status:?}");
+    let info = status.get_error_details().error_info().cloned().unwrap();
+    assert_eq!(info.reason, "DEADLINE_EXCEEDED");
     let ok = app
         .client
         .solve(solve_request(geography(3, &[0, 1, 1, 2], 0)))

@@ -26,6 +26,8 @@ pub struct TestApp {
     pub callers_waiting: puzzled::service::Gauge,
     /// The server's live count of calls waiting for the admission budget.
     pub admission_waiting: puzzled::service::Gauge,
+    /// The server's live count of connections being served.
+    pub connections_open: puzzled::service::Gauge,
     stop: Option<oneshot::Sender<()>>,
     server: Option<JoinHandle<Result<(), puzzled::service::ServerError>>>,
 }
@@ -71,6 +73,7 @@ pub async fn spawn_app_with(dir: Arc<TempDir>, config: Config) -> TestApp {
     let solves_running = app.solves_running();
     let callers_waiting = app.callers_waiting();
     let admission_waiting = app.admission_waiting();
+    let connections_open = app.connections_open();
     let (stop, stopped) = oneshot::channel::<()>();
     let server = tokio::spawn(app.run_until(async move {
         let _ = stopped.await;
@@ -92,6 +95,7 @@ pub async fn spawn_app_with(dir: Arc<TempDir>, config: Config) -> TestApp {
         solves_running,
         callers_waiting,
         admission_waiting,
+        connections_open,
         stop: Some(stop),
         server: Some(server),
     }

@@ -16,4 +16,5 @@ mod reflection;
 mod retention;
 mod solve;
 mod store_faults;
+mod transport;
 mod views;

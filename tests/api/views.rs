@@ -231,6 +231,35 @@ async fn a_puzzle_too_large_for_the_limit_is_named() {
         .unwrap()
         .into_inner();
     assert_eq!(basic.puzzles[0].name, puzzle.name);
+
+    // GetPuzzle says the same of its full view (rather than the transport
+    // failing the answer on its way out), and answers the basic one.
+    let status = app
+        .client
+        .clone()
+        .get_puzzle(proto::GetPuzzleRequest {
+            name: puzzle.name.clone(),
+            ..Default::default()
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(status.code(), Code::ResourceExhausted, "{status:?}");
+    assert!(status.message().contains(&puzzle.name), "{status:?}");
+    assert!(status.message().contains("100000-byte"), "{status:?}");
+    assert!(status.message().contains("PUZZLE_VIEW_BASIC"), "{status:?}");
+    let info = status.get_error_details().error_info().cloned().unwrap();
+    assert_eq!(info.reason, "RESPONSE_TOO_LARGE");
+    let summary = app
+        .client
+        .clone()
+        .get_puzzle(proto::GetPuzzleRequest {
+            name: puzzle.name.clone(),
+            view: proto::PuzzleView::Basic as i32,
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(summary.edge_count, 60_000);
     app.stop().await;
 }
 

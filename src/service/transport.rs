@@ -1,0 +1,609 @@
+//! The listener and the HTTP/2 connections under it, run on hyper directly
+//! so that each connection can be watched and closed:
+//!
+//! - at most `max_connections` are served at once; past that the listener
+//!   is not read, so new connections wait in the kernel's listen backlog;
+//! - a connection must send its first request within the handshake
+//!   timeout, and once it has no call open for the idle timeout it gets a
+//!   GOAWAY; a connection that still has no call open [`CLOSE_WAIT`] after
+//!   its GOAWAY (a peer that never answers) is dropped;
+//! - a response is handed to HTTP/2 in pieces of [`PIECE`] bytes; one that
+//!   waits longer than the send timeout for the client to take its next
+//!   piece (the client has stopped reading) drops its connection, and with
+//!   it the response it held in memory;
+//! - at shutdown every connection gets a GOAWAY at once, so the idle ones
+//!   close within [`CLOSE_WAIT`] and the busy ones when their calls end.
+
+use std::collections::HashMap;
+use std::convert::Infallible;
+use std::fmt;
+use std::future::Future;
+use std::net::SocketAddr;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::task::{Context, Poll, ready};
+use std::time::{Duration, Instant};
+
+use bytes::Bytes;
+use http_body::Frame;
+use hyper::body::Incoming;
+use hyper::server::conn::http2;
+use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore, watch};
+use tokio::task::JoinSet;
+use tonic::Status;
+use tonic::body::Body;
+use tower::ServiceExt;
+
+use super::solving::Gauge;
+use crate::config::ConnectionPolicy;
+
+/// Every call of the server, its per-call layers included.
+pub(super) type CallService =
+    tower::util::BoxCloneSyncService<http::Request<Body>, http::Response<Body>, Infallible>;
+
+/// How long a closing connection with no call open has to finish its GOAWAY
+/// exchange before it is dropped.
+const CLOSE_WAIT: Duration = Duration::from_secs(1);
+/// The largest piece of a response handed to HTTP/2 at once: the unit in
+/// which the send timeout sees a response make progress.
+const PIECE: usize = 16 * 1024;
+/// The pause after a failed accept (out of file descriptors, say).
+const ACCEPT_BACKOFF: Duration = Duration::from_millis(100);
+/// The least time between two looks at a busy connection's responses.
+const MIN_TICK: Duration = Duration::from_millis(10);
+/// The least time between two warnings that the connection cap is reached.
+const CAP_WARNING_EVERY: Duration = Duration::from_secs(60);
+
+/// The connection side of the server: its limits and its HTTP/2 settings.
+pub(super) struct Transport {
+    policy: ConnectionPolicy,
+    http: http2::Builder<TokioExecutor>,
+    open: Gauge,
+}
+
+/// What each connection task shares.
+struct Shared {
+    policy: ConnectionPolicy,
+    http: http2::Builder<TokioExecutor>,
+    service: CallService,
+    open: Gauge,
+}
+
+impl Transport {
+    /// `open` counts the connections being served.
+    pub(super) fn new(policy: ConnectionPolicy, open: Gauge) -> Transport {
+        let mut http = http2::Builder::new(TokioExecutor::new());
+        http.timer(TokioTimer::new())
+            .max_concurrent_streams(policy.max_concurrent_streams)
+            .keep_alive_interval(policy.keepalive_interval)
+            .keep_alive_timeout(policy.keepalive_timeout);
+        Transport { policy, http, open }
+    }
+
+    /// Accepts and serves connections until `shutdown` resolves; then closes
+    /// the listener, sends every connection a GOAWAY, and returns them for
+    /// the caller to wait on (or to drop, which closes them all).
+    pub(super) async fn serve(
+        self,
+        listener: TcpListener,
+        service: CallService,
+        shutdown: impl Future<Output = ()>,
+    ) -> Connections {
+        let Transport { policy, http, open } = self;
+        let shared = Arc::new(Shared {
+            policy,
+            http,
+            service,
+            open,
+        });
+        let (stop_tx, stop_rx) = watch::channel(false);
+        let slots = Arc::new(Semaphore::new(
+            policy.max_connections.min(Semaphore::MAX_PERMITS),
+        ));
+        let mut tasks = JoinSet::new();
+        let mut shutdown = std::pin::pin!(shutdown);
+        let mut warned_at: Option<Instant> = None;
+        loop {
+            let slot = match slots.clone().try_acquire_owned() {
+                Ok(slot) => slot,
+                Err(_) => {
+                    if warned_at.is_none_or(|at| at.elapsed() >= CAP_WARNING_EVERY) {
+                        warned_at = Some(Instant::now());
+                        tracing::warn!(
+                            "{} connections open, the limit (--max-connections); new \
+                             connections wait in the listen backlog until one closes",
+                            policy.max_connections
+                        );
+                    }
+                    tokio::select! {
+                        () = &mut shutdown => break,
+                        slot = slots.clone().acquire_owned() => {
+                            slot.expect("the connection semaphore is never closed")
+                        }
+                    }
+                }
+            };
+            let (tcp, peer) = tokio::select! {
+                () = &mut shutdown => break,
+                accepted = listener.accept() => match accepted {
+                    Ok(accepted) => accepted,
+                    Err(err) => {
+                        accept_failed(err).await;
+                        continue;
+                    }
+                },
+            };
+            // Small answers go out at once rather than waiting for more.
+            let _ = tcp.set_nodelay(true);
+            tasks.spawn(serve_connection(
+                shared.clone(),
+                tcp,
+                peer,
+                slot,
+                stop_rx.clone(),
+            ));
+            while tasks.try_join_next().is_some() {}
+        }
+        drop(listener);
+        let _ = stop_tx.send(true);
+        tracing::debug!(connections = tasks.len(), "stopped accepting connections");
+        Connections {
+            tasks,
+            _stop: stop_tx,
+        }
+    }
+}
+
+/// An accept that failed: a client that gave up is nobody's problem; any
+/// other failure (no file descriptor left) is logged and retried shortly,
+/// rather than at once in a tight loop.
+async fn accept_failed(err: std::io::Error) {
+    use std::io::ErrorKind;
+    match err.kind() {
+        ErrorKind::ConnectionAborted
+        | ErrorKind::ConnectionReset
+        | ErrorKind::ConnectionRefused
+        | ErrorKind::Interrupted => {}
+        _ => {
+            tracing::warn!(error = %err, "accepting a connection failed; trying again shortly");
+            tokio::time::sleep(ACCEPT_BACKOFF).await;
+        }
+    }
+}
+
+/// The connections still open once the server stopped accepting; each has
+/// been sent a GOAWAY. Dropping this closes them all at once.
+pub(super) struct Connections {
+    tasks: JoinSet<()>,
+    /// Keeps the connections' stop signal alive.
+    _stop: watch::Sender<bool>,
+}
+
+impl Connections {
+    /// Resolves once every connection has closed.
+    pub(super) async fn closed(&mut self) {
+        while self.tasks.join_next().await.is_some() {}
+    }
+}
+
+/// Serves one connection until it ends or is closed; see the module notes.
+async fn serve_connection(
+    shared: Arc<Shared>,
+    tcp: TcpStream,
+    peer: SocketAddr,
+    _slot: OwnedSemaphorePermit,
+    mut stop: watch::Receiver<bool>,
+) {
+    let _open = shared.open.enter();
+    let connection = Arc::new(Connection::new(Instant::now()));
+    let calls = Calls {
+        inner: shared.service.clone(),
+        connection: connection.clone(),
+    };
+    let mut served = std::pin::pin!(shared.http.serve_connection(TokioIo::new(tcp), calls));
+    // Since when the connection has been closing (GOAWAY sent).
+    let mut closing: Option<Instant> = None;
+    loop {
+        let wake_at = match connection.next(Instant::now(), &shared.policy, closing) {
+            Next::Wait(at) => at,
+            Next::GoAway(why) => {
+                tracing::debug!(%peer, "closing the connection: {why}");
+                served.as_mut().graceful_shutdown();
+                closing = Some(Instant::now());
+                continue;
+            }
+            Next::Drop(why @ Why::Stuck(_)) => {
+                tracing::info!(%peer, "dropped the connection: {why}");
+                return;
+            }
+            Next::Drop(why) => {
+                tracing::debug!(%peer, "dropped the connection: {why}");
+                return;
+            }
+        };
+        tokio::select! {
+            ended = served.as_mut() => {
+                if let Err(err) = ended {
+                    tracing::debug!(%peer, error = %err, "the connection failed");
+                }
+                return;
+            }
+            () = sleep_until(wake_at) => {}
+            () = connection.changed.notified() => {}
+            _ = stop.wait_for(|&stop| stop), if closing.is_none() => {
+                served.as_mut().graceful_shutdown();
+                closing = Some(Instant::now());
+            }
+        }
+    }
+}
+
+async fn sleep_until(at: Option<Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at.into()).await,
+        None => std::future::pending().await,
+    }
+}
+
+/// What a connection should do next.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Next {
+    /// Nothing until this time (or a change), if any.
+    Wait(Option<Instant>),
+    /// Send a GOAWAY and let the open calls finish.
+    GoAway(Why),
+    /// Close the socket now.
+    Drop(Why),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Why {
+    Handshake(Duration),
+    Idle(Duration),
+    Stuck(Duration),
+    NoGoodbye,
+}
+
+impl fmt::Display for Why {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Why::Handshake(d) => write!(f, "no request within {d:?} (--handshake-timeout-secs)"),
+            Why::Idle(d) => write!(f, "no call for {d:?} (--idle-timeout-secs)"),
+            Why::Stuck(d) => write!(
+                f,
+                "a response waited {d:?} for the client to read it (--send-timeout-secs)"
+            ),
+            Why::NoGoodbye => write!(f, "still open {CLOSE_WAIT:?} after its GOAWAY"),
+        }
+    }
+}
+
+/// What a connection task knows of its calls.
+struct Connection {
+    state: Mutex<State>,
+    /// Wakes the connection task when its first call opens or its last one
+    /// ends: the times it waits for change.
+    changed: Notify,
+}
+
+struct State {
+    /// Calls open: from the request's arrival until its response is sent
+    /// (or the call is reset).
+    open: usize,
+    /// Whether a request has arrived yet.
+    served: bool,
+    /// Since when no call has been open (or since the accept).
+    idle_since: Instant,
+    next_call: u64,
+    /// The calls whose last piece of response still waits for the client,
+    /// and since when.
+    waiting: HashMap<u64, Instant>,
+}
+
+impl Connection {
+    fn new(accepted: Instant) -> Connection {
+        Connection {
+            state: Mutex::new(State {
+                open: 0,
+                served: false,
+                idle_since: accepted,
+                next_call: 0,
+                waiting: HashMap::new(),
+            }),
+            changed: Notify::new(),
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn open_call(self: &Arc<Self>) -> CallGuard {
+        let mut state = self.lock();
+        state.open += 1;
+        state.served = true;
+        let id = state.next_call;
+        state.next_call += 1;
+        let first = state.open == 1;
+        drop(state);
+        if first {
+            self.changed.notify_one();
+        }
+        CallGuard {
+            connection: self.clone(),
+            id,
+            waiting: false,
+        }
+    }
+
+    /// The rules of the module notes, applied at `now`; `closing` is when
+    /// the connection was sent its GOAWAY, if it was.
+    fn next(&self, now: Instant, policy: &ConnectionPolicy, closing: Option<Instant>) -> Next {
+        let state = self.lock();
+        let mut wake: Option<Instant> = None;
+        let earliest = |wake: Option<Instant>, at: Instant| Some(wake.map_or(at, |w| w.min(at)));
+        if let Some(limit) = policy.send_timeout {
+            if let Some(&since) = state.waiting.values().min() {
+                let at = since + limit;
+                if now >= at {
+                    return Next::Drop(Why::Stuck(limit));
+                }
+                wake = earliest(wake, at);
+            }
+            if state.open > 0 {
+                // A call may start waiting at any moment; look again soon.
+                wake = earliest(wake, now + (limit / 4).max(MIN_TICK));
+            }
+        }
+        if state.open == 0 {
+            let (at, then) = match closing {
+                Some(since) => (
+                    since.max(state.idle_since) + CLOSE_WAIT,
+                    Next::Drop(Why::NoGoodbye),
+                ),
+                None => {
+                    let limit = if state.served {
+                        policy.idle_timeout.map(|d| (d, Why::Idle(d)))
+                    } else {
+                        policy.handshake_timeout.map(|d| (d, Why::Handshake(d)))
+                    };
+                    match limit {
+                        Some((limit, why)) => (state.idle_since + limit, Next::GoAway(why)),
+                        None => return Next::Wait(wake),
+                    }
+                }
+            };
+            if now >= at {
+                return then;
+            }
+            wake = earliest(wake, at);
+        }
+        Next::Wait(wake)
+    }
+}
+
+/// One open call; dropped when its response has been sent or the call was
+/// reset.
+struct CallGuard {
+    connection: Arc<Connection>,
+    id: u64,
+    waiting: bool,
+}
+
+impl CallGuard {
+    /// A piece of the response went to HTTP/2: until the next is asked
+    /// for, the call waits for the client.
+    fn handed_out(&mut self) {
+        self.waiting = true;
+        self.connection
+            .lock()
+            .waiting
+            .insert(self.id, Instant::now());
+    }
+
+    /// HTTP/2 asks for more: the last piece has gone out.
+    fn taken(&mut self) {
+        if std::mem::take(&mut self.waiting) {
+            self.connection.lock().waiting.remove(&self.id);
+        }
+    }
+}
+
+impl Drop for CallGuard {
+    fn drop(&mut self) {
+        let mut state = self.connection.lock();
+        state.waiting.remove(&self.id);
+        state.open -= 1;
+        let last = state.open == 0;
+        if last {
+            state.idle_since = Instant::now();
+        }
+        drop(state);
+        if last {
+            self.connection.changed.notify_one();
+        }
+    }
+}
+
+/// The service of one connection: every call of the server, each counted
+/// open from its arrival until its response is sent.
+#[derive(Clone)]
+struct Calls {
+    inner: CallService,
+    connection: Arc<Connection>,
+}
+
+impl hyper::service::Service<http::Request<Incoming>> for Calls {
+    type Response = http::Response<WatchedBody>;
+    type Error = Infallible;
+    type Future = Pin<Box<dyn Future<Output = Result<Self::Response, Infallible>> + Send>>;
+
+    fn call(&self, request: http::Request<Incoming>) -> Self::Future {
+        let call = self.connection.open_call();
+        let inner = self.inner.clone();
+        Box::pin(async move {
+            let response = inner.oneshot(request.map(Body::new)).await?;
+            Ok(response.map(|body| WatchedBody::new(body, call)))
+        })
+    }
+}
+
+/// A response body handed to HTTP/2 in pieces of at most [`PIECE`] bytes,
+/// each timed from when it is handed out until HTTP/2 asks for the next
+/// (which it does once the one before has gone out).
+struct WatchedBody {
+    inner: Body,
+    /// The rest of a data frame larger than a piece.
+    rest: Bytes,
+    call: CallGuard,
+}
+
+impl WatchedBody {
+    fn new(inner: Body, call: CallGuard) -> WatchedBody {
+        WatchedBody {
+            inner,
+            rest: Bytes::new(),
+            call,
+        }
+    }
+
+    fn hand_out(&mut self, mut data: Bytes) -> Poll<Option<Result<Frame<Bytes>, Status>>> {
+        if data.len() > PIECE {
+            self.rest = data.split_off(PIECE);
+        }
+        if !data.is_empty() {
+            self.call.handed_out();
+        }
+        Poll::Ready(Some(Ok(Frame::data(data))))
+    }
+}
+
+impl http_body::Body for WatchedBody {
+    type Data = Bytes;
+    type Error = Status;
+
+    fn poll_frame(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, Status>>> {
+        let this = self.get_mut();
+        this.call.taken();
+        if !this.rest.is_empty() {
+            let rest = std::mem::take(&mut this.rest);
+            return this.hand_out(rest);
+        }
+        match ready!(Pin::new(&mut this.inner).poll_frame(cx)) {
+            Some(Ok(frame)) => match frame.into_data() {
+                Ok(data) => this.hand_out(data),
+                Err(frame) => Poll::Ready(Some(Ok(frame))),
+            },
+            other => Poll::Ready(other),
+        }
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.rest.is_empty() && self.inner.is_end_stream()
+    }
+
+    fn size_hint(&self) -> http_body::SizeHint {
+        let inner = self.inner.size_hint();
+        let rest = self.rest.len() as u64;
+        let mut hint = http_body::SizeHint::new();
+        hint.set_lower(inner.lower() + rest);
+        if let Some(upper) = inner.upper() {
+            hint.set_upper(upper + rest);
+        }
+        hint
+    }
+}
+
+/// The soft limit on open files of this process, where the system says.
+pub(super) fn open_files_limit() -> Option<u64> {
+    let limits = std::fs::read_to_string("/proc/self/limits").ok()?;
+    let line = limits.lines().find(|l| l.starts_with("Max open files"))?;
+    line.trim_start_matches("Max open files")
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn policy() -> ConnectionPolicy {
+        ConnectionPolicy {
+            max_connections: 10,
+            max_concurrent_streams: 10,
+            handshake_timeout: Some(Duration::from_secs(2)),
+            idle_timeout: Some(Duration::from_secs(5)),
+            send_timeout: Some(Duration::from_secs(4)),
+            keepalive_interval: None,
+            keepalive_timeout: Duration::from_secs(1),
+        }
+    }
+
+    #[test]
+    fn a_new_connection_has_the_handshake_timeout_then_the_idle_one() {
+        let t0 = Instant::now();
+        let connection = Arc::new(Connection::new(t0));
+        let policy = policy();
+        let s = Duration::from_secs;
+        assert_eq!(
+            connection.next(t0, &policy, None),
+            Next::Wait(Some(t0 + s(2)))
+        );
+        assert_eq!(
+            connection.next(t0 + s(2), &policy, None),
+            Next::GoAway(Why::Handshake(s(2)))
+        );
+        let call = connection.open_call();
+        // Busy: looked at every quarter of the send timeout.
+        assert_eq!(
+            connection.next(t0, &policy, None),
+            Next::Wait(Some(t0 + s(1)))
+        );
+        drop(call);
+        let idle_since = connection.lock().idle_since;
+        assert_eq!(
+            connection.next(idle_since, &policy, None),
+            Next::Wait(Some(idle_since + s(5)))
+        );
+        assert_eq!(
+            connection.next(idle_since + s(5), &policy, None),
+            Next::GoAway(Why::Idle(s(5)))
+        );
+        // After its GOAWAY, a connection with no call is dropped soon.
+        let closing = idle_since + s(5);
+        assert_eq!(
+            connection.next(closing, &policy, Some(closing)),
+            Next::Wait(Some(closing + CLOSE_WAIT))
+        );
+        assert_eq!(
+            connection.next(closing + CLOSE_WAIT, &policy, Some(closing)),
+            Next::Drop(Why::NoGoodbye)
+        );
+    }
+
+    #[test]
+    fn a_response_that_waits_too_long_drops_the_connection() {
+        let t0 = Instant::now();
+        let connection = Arc::new(Connection::new(t0));
+        let policy = policy();
+        let mut call = connection.open_call();
+        call.handed_out();
+        let since = connection.lock().waiting[&call.id];
+        assert_eq!(
+            connection.next(since + Duration::from_secs(4), &policy, None),
+            Next::Drop(Why::Stuck(Duration::from_secs(4)))
+        );
+        call.taken();
+        assert!(matches!(
+            connection.next(since + Duration::from_secs(4), &policy, None),
+            Next::Wait(Some(_))
+        ));
+    }
+}

@@ -1,0 +1,408 @@
+//! The connections themselves, driven over plain TCP and HTTP/2 (the `h2`
+//! crate) so that a test controls every byte and every read: handshake and
+//! idle timeouts, the advertised stream limit, the connection cap, clients
+//! that stop reading, keepalive pings, and shutdown with idle connections.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use bytes::Bytes;
+use h2::client::SendRequest;
+use tokio::io::AsyncReadExt;
+use tokio::net::TcpStream;
+use tokio::task::JoinHandle;
+
+use super::helpers::*;
+
+const PREFACE: &[u8] = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
+/// How long the server gives a connection to finish closing after its
+/// GOAWAY (`CLOSE_WAIT` in src/service/transport.rs).
+const CLOSE_WAIT: Duration = Duration::from_secs(1);
+/// Room for a loaded test machine in the upper bounds of timings.
+const SLACK: Duration = Duration::from_secs(3);
+
+async fn app_with(change: impl FnOnce(&mut puzzled::config::Config)) -> TestApp {
+    let dir = Arc::new(tempfile::tempdir().unwrap());
+    let mut config = test_config(dir.path());
+    change(&mut config);
+    spawn_app_with(dir, config).await
+}
+
+type Driver = JoinHandle<Result<(), h2::Error>>;
+
+/// An HTTP/2 connection with its driver running in a task of its own.
+async fn h2_connect(app: &TestApp, builder: &h2::client::Builder) -> (SendRequest<Bytes>, Driver) {
+    let tcp = TcpStream::connect(app.addr()).await.unwrap();
+    let (send, connection) = builder.handshake(tcp).await.unwrap();
+    (send, tokio::spawn(connection))
+}
+
+/// A gRPC request for `path` with one message.
+async fn grpc_request(
+    send: &SendRequest<Bytes>,
+    path: &str,
+    message: &[u8],
+) -> (h2::client::ResponseFuture, h2::SendStream<Bytes>) {
+    let mut send = send.clone().ready().await.unwrap();
+    let request = http::Request::post(format!("http://localhost{path}"))
+        .header("content-type", "application/grpc")
+        .header("te", "trailers")
+        .body(())
+        .unwrap();
+    let (response, mut body) = send.send_request(request, false).unwrap();
+    let mut frame = vec![0u8];
+    frame.extend((message.len() as u32).to_be_bytes());
+    frame.extend(message);
+    body.send_data(frame.into(), true).unwrap();
+    (response, body)
+}
+
+/// `grpc.health.v1.Health/Check` for the whole server; its `grpc-status`.
+async fn health_check(send: &SendRequest<Bytes>) -> String {
+    let (response, _body) = grpc_request(send, "/grpc.health.v1.Health/Check", &[]).await;
+    let mut body = response.await.unwrap().into_body();
+    while let Some(data) = body.data().await {
+        let data = data.unwrap();
+        body.flow_control().release_capacity(data.len()).unwrap();
+    }
+    let trailers = body.trailers().await.unwrap().expect("trailers");
+    trailers["grpc-status"].to_str().unwrap().to_owned()
+}
+
+/// Reads until the server closes the connection; what it sent and when the
+/// connection ended.
+async fn read_until_closed(tcp: &mut TcpStream) -> (Vec<u8>, Instant) {
+    let mut received = Vec::new();
+    let mut buf = [0u8; 4096];
+    loop {
+        match tcp.read(&mut buf).await {
+            Ok(0) | Err(_) => return (received, Instant::now()),
+            Ok(n) => received.extend_from_slice(&buf[..n]),
+        }
+    }
+}
+
+/// The frame types in a run of HTTP/2 frames.
+fn frame_types(mut bytes: &[u8]) -> Vec<u8> {
+    let mut types = Vec::new();
+    while bytes.len() >= 9 {
+        let len = u32::from_be_bytes([0, bytes[0], bytes[1], bytes[2]]) as usize;
+        types.push(bytes[3]);
+        bytes = &bytes[(9 + len).min(bytes.len())..];
+    }
+    types
+}
+
+const GOAWAY: u8 = 0x7;
+
+/// A connection that sends nothing at all is closed once the handshake
+/// timeout has passed (and the GOAWAY it was sent had its moment).
+#[tokio::test]
+async fn a_silent_connection_is_closed_after_the_handshake_timeout() {
+    let app = app_with(|c| c.handshake_timeout_secs = 1).await;
+    let mut tcp = TcpStream::connect(app.addr()).await.unwrap();
+    let opened = Instant::now();
+    let (_, closed) = tokio::time::timeout(Duration::from_secs(10), read_until_closed(&mut tcp))
+        .await
+        .expect("the server closes the connection");
+    let open_for = closed - opened;
+    assert!(
+        open_for >= Duration::from_millis(900),
+        "closed after {open_for:?}"
+    );
+    assert!(
+        open_for < Duration::from_secs(1) + CLOSE_WAIT + SLACK,
+        "closed after {open_for:?}"
+    );
+    app.stop().await;
+}
+
+/// A connection that sends the HTTP/2 preface and nothing more gets a
+/// GOAWAY after the handshake timeout, then is closed.
+#[tokio::test]
+async fn a_preface_only_connection_gets_a_goaway_and_is_closed() {
+    use tokio::io::AsyncWriteExt;
+    let app = app_with(|c| c.handshake_timeout_secs = 1).await;
+    let mut tcp = TcpStream::connect(app.addr()).await.unwrap();
+    let opened = Instant::now();
+    tcp.write_all(PREFACE).await.unwrap();
+    let (received, closed) =
+        tokio::time::timeout(Duration::from_secs(10), read_until_closed(&mut tcp))
+            .await
+            .expect("the server closes the connection");
+    let open_for = closed - opened;
+    assert!(
+        open_for >= Duration::from_millis(900),
+        "closed after {open_for:?}"
+    );
+    assert!(
+        open_for < Duration::from_secs(1) + CLOSE_WAIT + SLACK,
+        "closed after {open_for:?}"
+    );
+    let types = frame_types(&received);
+    assert!(types.contains(&GOAWAY), "frames {types:?}");
+    app.stop().await;
+}
+
+/// A full HTTP/2 handshake with no request after it is no better: the
+/// server sends a GOAWAY, and a well-behaved client's connection ends.
+#[tokio::test]
+async fn a_client_that_never_asks_is_sent_away() {
+    let app = app_with(|c| c.handshake_timeout_secs = 1).await;
+    let opened = Instant::now();
+    let (_send, driver) = h2_connect(&app, &h2::client::Builder::new()).await;
+    let ended = tokio::time::timeout(Duration::from_secs(10), driver)
+        .await
+        .expect("the connection ends")
+        .unwrap();
+    let open_for = opened.elapsed();
+    assert!(
+        open_for >= Duration::from_millis(900),
+        "closed after {open_for:?}"
+    );
+    assert!(
+        open_for < Duration::from_secs(1) + CLOSE_WAIT + SLACK,
+        "closed after {open_for:?}"
+    );
+    eprintln!("the connection ended with {ended:?}");
+    app.stop().await;
+}
+
+/// The idle timeout counts from the last open call: a connection with a
+/// server stream open (Health/Watch) stays past it, one whose only call
+/// ended is sent away, and so is the first once its stream is closed.
+#[tokio::test]
+async fn idle_connections_close_and_busy_ones_stay() {
+    let app = app_with(|c| {
+        c.idle_timeout_secs = 1;
+        c.handshake_timeout_secs = 60;
+    })
+    .await;
+    let builder = h2::client::Builder::new();
+
+    let (watching, watching_driver) = h2_connect(&app, &builder).await;
+    let (response, watch_request) =
+        grpc_request(&watching, "/grpc.health.v1.Health/Watch", &[]).await;
+    let mut watch = response.await.unwrap().into_body();
+    let first = watch.data().await.expect("a first status").unwrap();
+    assert!(!first.is_empty());
+
+    let (checking, checking_driver) = h2_connect(&app, &builder).await;
+    assert_eq!(health_check(&checking).await, "0");
+    let checked = Instant::now();
+
+    tokio::time::timeout(Duration::from_secs(1) + CLOSE_WAIT + SLACK, checking_driver)
+        .await
+        .expect("the idle connection is closed")
+        .unwrap()
+        .ok();
+    assert!(checked.elapsed() >= Duration::from_millis(900));
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    assert!(
+        !watching_driver.is_finished(),
+        "a connection with an open stream is not idle"
+    );
+
+    drop((watch, watch_request));
+    tokio::time::timeout(Duration::from_secs(1) + CLOSE_WAIT + SLACK, watching_driver)
+        .await
+        .expect("idle once its stream closed, the connection is closed")
+        .unwrap()
+        .ok();
+    app.stop().await;
+}
+
+/// The server advertises `--max-concurrent-streams` in its SETTINGS.
+#[tokio::test]
+async fn the_stream_limit_is_advertised() {
+    let app = app_with(|c| c.max_concurrent_streams = 7).await;
+    let (send, _driver) = h2_connect(&app, &h2::client::Builder::new()).await;
+    // A round trip, so the server's SETTINGS have been read.
+    assert_eq!(health_check(&send).await, "0");
+    assert_eq!(send.current_max_send_streams(), 7);
+    app.stop().await;
+}
+
+/// At the connection cap a new connection is not served; it is as soon as
+/// another one closes.
+#[tokio::test]
+async fn connections_past_the_cap_wait_until_one_closes() {
+    let app = app_with(|c| c.max_connections = 2).await;
+    // The test client's own channel is the first connection.
+    until(|| app.connections_open.get() == 1).await;
+    let builder = h2::client::Builder::new();
+    let (second, second_driver) = h2_connect(&app, &builder).await;
+    assert_eq!(health_check(&second).await, "0");
+    assert_eq!(app.connections_open.get(), 2);
+
+    let (third, _third_driver) = h2_connect(&app, &builder).await;
+    let waiting = tokio::spawn(async move { health_check(&third).await });
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    assert!(
+        !waiting.is_finished(),
+        "a connection past the cap was served"
+    );
+    assert_eq!(app.connections_open.get(), 2);
+
+    second_driver.abort();
+    drop(second);
+    let status = tokio::time::timeout(Duration::from_secs(10), waiting)
+        .await
+        .expect("served once a connection closed")
+        .unwrap();
+    assert_eq!(status, "0");
+    assert_eq!(app.connections_open.get(), 2);
+    app.stop().await;
+}
+
+/// A stored puzzle whose full view is a few hundred kilobytes.
+async fn large_puzzle(app: &TestApp, edges: usize) -> String {
+    let n = 50_000;
+    app.client
+        .clone()
+        .create_puzzle(create_request(geography(n, &random_graph(n, edges, 21), 0)))
+        .await
+        .unwrap()
+        .into_inner()
+        .name
+}
+
+fn get_puzzle(name: &str) -> Vec<u8> {
+    use prost::Message as _;
+    proto::GetPuzzleRequest {
+        name: name.to_owned(),
+        ..Default::default()
+    }
+    .encode_to_vec()
+}
+
+/// A client that asks for a large response and never opens its receive
+/// window: once the response has waited the send timeout, the server drops
+/// the connection (and the response it held), and serves others as before.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_response_nobody_reads_is_dropped() {
+    let app = app_with(|c| c.send_timeout_secs = 1).await;
+    let name = large_puzzle(&app, 100_000).await;
+    let mut never_reads = h2::client::Builder::new();
+    never_reads.initial_window_size(0);
+    let (send, driver) = h2_connect(&app, &never_reads).await;
+    let (response, _request) = grpc_request(
+        &send,
+        "/puzzled.v1.PuzzleService/GetPuzzle",
+        &get_puzzle(&name),
+    )
+    .await;
+    let response = response.await.expect("the response headers come through");
+    let asked = Instant::now();
+    let mut body = response.into_body();
+    let outcome = tokio::time::timeout(Duration::from_secs(1) + SLACK, body.data())
+        .await
+        .expect("the stream ends");
+    assert!(
+        matches!(outcome, Some(Err(_)) | None),
+        "no data can have come: {outcome:?}"
+    );
+    let waited = asked.elapsed();
+    assert!(
+        waited >= Duration::from_millis(900),
+        "dropped after {waited:?}"
+    );
+    tokio::time::timeout(SLACK, driver)
+        .await
+        .expect("the connection is closed")
+        .unwrap()
+        .ok();
+    // The server's side is gone too: only the test client's channel is left.
+    until(|| app.connections_open.get() == 1).await;
+    app.client
+        .clone()
+        .get_puzzle(proto::GetPuzzleRequest {
+            name,
+            ..Default::default()
+        })
+        .await
+        .expect("a client that reads gets the same puzzle");
+    app.stop().await;
+}
+
+/// The send timeout is about progress, not the whole response: a client
+/// that reads slowly but steadily (a 16 KiB window opened every 300 ms)
+/// gets its whole response although that takes longer than the timeout.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_slow_but_steady_reader_is_served() {
+    let app = app_with(|c| c.send_timeout_secs = 1).await;
+    let name = large_puzzle(&app, 20_000).await;
+    let mut slow = h2::client::Builder::new();
+    slow.initial_window_size(16 * 1024);
+    let (send, _driver) = h2_connect(&app, &slow).await;
+    let (response, _request) = grpc_request(
+        &send,
+        "/puzzled.v1.PuzzleService/GetPuzzle",
+        &get_puzzle(&name),
+    )
+    .await;
+    let mut body = response.await.unwrap().into_body();
+    let started = Instant::now();
+    let mut received = 0;
+    while let Some(data) = body.data().await {
+        let data = data.expect("the response keeps coming");
+        received += data.len();
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        body.flow_control().release_capacity(data.len()).unwrap();
+    }
+    let trailers = body.trailers().await.unwrap().expect("trailers");
+    assert_eq!(trailers["grpc-status"], "0");
+    assert!(received > 100_000, "{received} bytes");
+    assert!(
+        started.elapsed() > Duration::from_secs(1),
+        "the response took longer than the send timeout"
+    );
+    app.stop().await;
+}
+
+/// Keepalive pings find a client that has stopped answering (here: it no
+/// longer reads its connection at all) although a stream is open on it.
+#[tokio::test]
+async fn a_client_that_stops_answering_pings_is_closed() {
+    let app = app_with(|c| {
+        c.keepalive_interval_secs = 1;
+        c.keepalive_timeout_secs = 1;
+        c.send_timeout_secs = 0;
+    })
+    .await;
+    until(|| app.connections_open.get() == 1).await;
+    let tcp = TcpStream::connect(app.addr()).await.unwrap();
+    let (send, mut connection) = h2::client::handshake(tcp).await.unwrap();
+    let (response, _request) = grpc_request(&send, "/grpc.health.v1.Health/Watch", &[]).await;
+    // Drive the connection until the stream is open, then stop reading it.
+    let response = tokio::select! {
+        response = response => response.unwrap(),
+        ended = &mut connection => panic!("the connection ended: {ended:?}"),
+    };
+    assert_eq!(app.connections_open.get(), 2);
+    let stopped = Instant::now();
+    let give_up = stopped + Duration::from_secs(2) + SLACK;
+    while app.connections_open.get() > 1 {
+        assert!(Instant::now() < give_up, "the connection is still open");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(stopped.elapsed() >= Duration::from_millis(900));
+    drop((response, connection));
+    app.stop().await;
+}
+
+/// Shutdown does not wait on connections with no call open: with a silent
+/// TCP connection and an idle HTTP/2 one open, a shutdown with a 30 s grace
+/// period is over in about a second.
+#[tokio::test]
+async fn idle_connections_do_not_hold_up_shutdown() {
+    let app = app_with(|c| c.shutdown_grace_secs = 30).await;
+    let _silent = TcpStream::connect(app.addr()).await.unwrap();
+    let (idle, _driver) = h2_connect(&app, &h2::client::Builder::new()).await;
+    assert_eq!(health_check(&idle).await, "0");
+    until(|| app.connections_open.get() == 3).await;
+    let asked = Instant::now();
+    app.stop().await;
+    let took = asked.elapsed();
+    assert!(took < CLOSE_WAIT + SLACK, "shutdown took {took:?}");
+}
