@@ -356,37 +356,80 @@ pub fn solved_to_proto(solved: Solved) -> proto::Solution {
 /// Page tokens: opaque to clients, they carry the position (`seq` to continue
 /// below) and the filter they were issued for, so a token used with another
 /// filter is refused instead of silently skipping puzzles.
+/// The canonical hash a listing is filtered by, checked: empty is none; else
+/// `NAME:HEX` as a Puzzle's `canonical_hash` gives it (a canonicaliser's
+/// name, then 64 lower-case hex digits).
+pub fn hash_filter_from_proto<'a>(
+    value: &'a str,
+    field: &str,
+) -> Result<Option<&'a str>, ApiError> {
+    if value.is_empty() {
+        return Ok(None);
+    }
+    let well_formed = value.split_once(':').is_some_and(|(name, hex)| {
+        !name.is_empty()
+            && name.len() <= 32
+            && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+            && hex.len() == 64
+            && hex.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+    });
+    if well_formed {
+        Ok(Some(value))
+    } else {
+        Err(ApiError::invalid(
+            field,
+            "MALFORMED_CANONICAL_HASH",
+            format!(
+                "{field}: {} is not a canonical hash (NAME:64 hex digits, as a Puzzle's canonical_hash)",
+                echo(value)
+            ),
+        ))
+    }
+}
+
 /// Page tokens: opaque to clients, one canonical form per position.
 ///
-/// A token is the unpadded base64url of 10 bytes: a version byte (1), the
-/// `seq` to continue below as a big-endian `i64` (positive), and the game
+/// A token is the unpadded base64url of 18 bytes: a version byte (1), the
+/// `seq` to continue below as a big-endian `i64` (positive), the game
 /// filter it was issued for (0 = all games, else the game's number in the
-/// API). Decoding is strict: the exact length, alphabet and version, a
-/// known filter byte, a positive position, and the token must re-encode to
-/// itself, so no two spellings name the same page.
+/// API), and the first 8 bytes of the SHA-256 of its canonical-hash filter
+/// (zeros for none). Decoding is strict: the exact length, alphabet and
+/// version, a known filter byte, a positive position, and the token must
+/// re-encode to itself, so no two spellings name the same page.
 pub mod page_token {
     use base64::Engine as _;
     use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+    use sha2::{Digest as _, Sha256};
 
     use super::*;
+    use crate::store::ListFilter;
 
     const VERSION: u8 = 1;
-    const LEN: usize = 10;
+    const LEN: usize = 18;
 
-    fn filter_byte(game: Option<Game>) -> u8 {
+    fn game_byte(game: Option<Game>) -> u8 {
         game.map_or(0, |g| game_to_proto(g) as i32 as u8)
     }
 
-    pub fn encode(before: i64, game: Option<Game>) -> String {
+    fn hash_bytes(hash: Option<&str>) -> [u8; 8] {
+        hash.map_or([0; 8], |h| {
+            Sha256::digest(h.as_bytes())[..8]
+                .try_into()
+                .expect("8 bytes")
+        })
+    }
+
+    pub fn encode(before: i64, filter: ListFilter<'_>) -> String {
         let mut bytes = [0u8; LEN];
         bytes[0] = VERSION;
         bytes[1..9].copy_from_slice(&before.to_be_bytes());
-        bytes[9] = filter_byte(game);
+        bytes[9] = game_byte(filter.game);
+        bytes[10..18].copy_from_slice(&hash_bytes(filter.canonical_hash));
         URL_SAFE_NO_PAD.encode(bytes)
     }
 
     /// The position in `token`, checked against the request's filter.
-    pub fn decode(token: &str, game: Option<Game>) -> Result<Option<i64>, ApiError> {
+    pub fn decode(token: &str, filter: ListFilter<'_>) -> Result<Option<i64>, ApiError> {
         if token.is_empty() {
             return Ok(None);
         }
@@ -397,26 +440,30 @@ pub mod page_token {
                 "page_token: not a token this server issued (pass next_page_token unchanged)",
             )
         };
-        // 10 bytes are 14 base64 characters; a longer token is never read.
-        if token.len() != LEN.div_ceil(3) * 4 - 2 {
+        // 18 bytes are 24 base64 characters; a longer token is never read.
+        if token.len() != LEN.div_ceil(3) * 4 {
             return Err(malformed());
         }
         let bytes = URL_SAFE_NO_PAD.decode(token).map_err(|_| malformed())?;
         let bytes: [u8; LEN] = bytes.try_into().map_err(|_| malformed())?;
         let before = i64::from_be_bytes(bytes[1..9].try_into().expect("8 bytes"));
-        let filter = match bytes[9] {
+        let game = match bytes[9] {
             0 => None,
             n => Some(game_from_proto(i32::from(n), "page_token").map_err(|_| malformed())?),
         };
-        if bytes[0] != VERSION || before <= 0 || encode(before, filter) != token {
+        if bytes[0] != VERSION || before <= 0 {
             return Err(malformed());
         }
-        if filter != game {
+        let same_filter = game == filter.game && bytes[10..18] == hash_bytes(filter.canonical_hash);
+        if !same_filter {
             return Err(ApiError::invalid(
                 "page_token",
                 "PAGE_TOKEN_FILTER_MISMATCH",
-                "page_token: it was issued for another game filter than this request's",
+                "page_token: it was issued for another filter than this request's",
             ));
+        }
+        if encode(before, filter) != token {
+            return Err(malformed());
         }
         Ok(Some(before))
     }
@@ -426,54 +473,74 @@ pub mod page_token {
 mod tests {
     use super::*;
 
+    const HASH: &str =
+        "sorted-edges-v1:00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
+
+    fn games(game: Option<Game>) -> crate::store::ListFilter<'static> {
+        crate::store::ListFilter {
+            game,
+            canonical_hash: None,
+        }
+    }
+
     #[test]
     fn page_tokens_round_trip_and_remember_their_filter() {
-        let token = page_token::encode(42, Some(Game::TreePaint));
-        assert_eq!(
-            page_token::decode(&token, Some(Game::TreePaint)),
-            Ok(Some(42))
-        );
-        assert!(page_token::decode(&token, None).is_err());
-        assert!(page_token::decode(&token, Some(Game::Geography)).is_err());
-        assert_eq!(page_token::decode("", None), Ok(None));
-        let all = page_token::encode(7, None);
-        assert_eq!(page_token::decode(&all, None), Ok(Some(7)));
+        let tree_paint = games(Some(Game::TreePaint));
+        let token = page_token::encode(42, tree_paint);
+        assert_eq!(page_token::decode(&token, tree_paint), Ok(Some(42)));
+        assert!(page_token::decode(&token, games(None)).is_err());
+        assert!(page_token::decode(&token, games(Some(Game::Geography))).is_err());
+        assert_eq!(page_token::decode("", games(None)), Ok(None));
+        let all = page_token::encode(7, games(None));
+        assert_eq!(page_token::decode(&all, games(None)), Ok(Some(7)));
+        let by_hash = crate::store::ListFilter {
+            game: None,
+            canonical_hash: Some(HASH),
+        };
+        let token = page_token::encode(9, by_hash);
+        assert_eq!(page_token::decode(&token, by_hash), Ok(Some(9)));
+        let mismatch = page_token::decode(&token, games(None)).unwrap_err();
+        assert!(matches!(
+            mismatch,
+            ApiError::InvalidArgument {
+                reason: "PAGE_TOKEN_FILTER_MISMATCH",
+                ..
+            }
+        ));
         for bad in ["x", "7031", "é", &"ab".repeat(200)] {
-            assert!(page_token::decode(bad, None).is_err(), "{bad}");
+            assert!(page_token::decode(bad, games(None)).is_err(), "{bad}");
         }
     }
 
     /// One spelling per position: tokens with another version, a position
-    /// that is not positive, an unknown filter, non-canonical trailing
-    /// bits or padding are all MALFORMED_PAGE_TOKEN.
+    /// that is not positive, an unknown filter or padding are all
+    /// MALFORMED_PAGE_TOKEN.
     #[test]
     fn page_tokens_are_strict() {
         use base64::Engine as _;
         use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-        let token = page_token::encode(29, None);
-        assert_eq!(token.len(), 14);
-        let forged = |bytes: [u8; 10]| URL_SAFE_NO_PAD.encode(bytes);
-        let mut other_version = [1, 0, 0, 0, 0, 0, 0, 0, 29, 0];
-        assert_eq!(forged(other_version), token);
-        other_version[0] = 2;
+        let token = page_token::encode(29, games(None));
+        assert_eq!(token.len(), 24);
+        let forged = |head: [u8; 10]| {
+            let mut bytes = [0u8; 18];
+            bytes[..10].copy_from_slice(&head);
+            URL_SAFE_NO_PAD.encode(bytes)
+        };
+        assert_eq!(forged([1, 0, 0, 0, 0, 0, 0, 0, 29, 0]), token);
+        let other_version = [2, 0, 0, 0, 0, 0, 0, 0, 29, 0];
         let negative = [1, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfb, 0];
         let zero = [1, 0, 0, 0, 0, 0, 0, 0, 0, 0];
         let unknown_game = [1, 0, 0, 0, 0, 0, 0, 0, 29, 9];
-        // The last character carries 4 unused bits; a nonzero one is another
-        // spelling of the same bytes.
-        let mut trailing = token.clone().into_bytes();
-        *trailing.last_mut().unwrap() = if token.ends_with('A') { b'B' } else { b'A' };
-        let trailing = String::from_utf8(trailing).unwrap();
         for bad in [
             forged(other_version),
             forged(negative),
             forged(zero),
             forged(unknown_game),
-            trailing,
             format!("{token}="),
             format!("+{token}"),
+            token[..23].to_owned(),
         ] {
-            let err = page_token::decode(&bad, None).unwrap_err();
+            let err = page_token::decode(&bad, games(None)).unwrap_err();
             assert!(
                 matches!(
                     err,
@@ -484,6 +551,21 @@ mod tests {
                 ),
                 "{bad}: {err:?}"
             );
+        }
+    }
+
+    #[test]
+    fn hash_filters_must_look_like_canonical_hashes() {
+        assert_eq!(hash_filter_from_proto("", "h"), Ok(None));
+        assert_eq!(hash_filter_from_proto(HASH, "h"), Ok(Some(HASH)));
+        for bad in [
+            "sorted-edges-v1:",
+            "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff",
+            &HASH.to_uppercase(),
+            &format!("{HASH}0"),
+            &format!("a b{}", &HASH[15..]),
+        ] {
+            assert!(hash_filter_from_proto(bad, "h").is_err(), "{bad}");
         }
     }
 

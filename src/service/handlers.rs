@@ -14,7 +14,7 @@ use super::proto;
 use super::proto::puzzle_service_server::PuzzleService;
 use super::solving::{Solver, StoredPuzzle, off_runtime_if_large};
 use crate::puzzle::{Limits, SolveOptions, Spec};
-use crate::store::{NewPuzzle, Store};
+use crate::store::{ListFilter, NewPuzzle, Store};
 
 const DEFAULT_PAGE_SIZE: u32 = 50;
 const MAX_PAGE_SIZE: u32 = 1000;
@@ -178,8 +178,12 @@ impl PuzzleService for PuzzleApi {
             page_token,
             game,
             view,
+            canonical_hash,
         } = request.into_inner();
-        let game = convert::game_filter_from_proto(game, "game")?;
+        let filter = ListFilter {
+            game: convert::game_filter_from_proto(game, "game")?,
+            canonical_hash: convert::hash_filter_from_proto(&canonical_hash, "canonical_hash")?,
+        };
         let view = convert::view_from_proto(view, "view", View::Basic)?;
         let page_size = match page_size {
             0 => DEFAULT_PAGE_SIZE,
@@ -193,10 +197,10 @@ impl PuzzleService for PuzzleApi {
             }
             n => (n as u32).min(MAX_PAGE_SIZE),
         };
-        let before = convert::page_token::decode(&page_token, game)?;
+        let before = convert::page_token::decode(&page_token, filter)?;
         let page = self
             .store
-            .list_puzzles(game, before, page_size)
+            .list_puzzles(filter, before, page_size)
             .await
             .map_err(ApiError::from)?;
         let mut next_before = page.next_before;
@@ -242,7 +246,7 @@ impl PuzzleService for PuzzleApi {
         }
         let page = proto::ListPuzzlesResponse {
             next_page_token: next_before
-                .map(|b| convert::page_token::encode(b, game))
+                .map(|b| convert::page_token::encode(b, filter))
                 .unwrap_or_default(),
             puzzles,
         };

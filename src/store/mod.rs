@@ -160,6 +160,14 @@ pub enum Retained {
     TooLarge,
 }
 
+/// Which puzzles a listing shows.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ListFilter<'a> {
+    pub game: Option<Game>,
+    /// Every stored copy of one puzzle.
+    pub canonical_hash: Option<&'a str>,
+}
+
 /// A page of puzzles, newest first, without their edge lists
 /// (`spec.edges` empty, `edge_count` set).
 #[derive(Debug, Clone)]
@@ -379,35 +387,29 @@ impl Store {
     }
 
     /// Up to `limit` puzzles with `seq < before` (all when `None`), newest
-    /// first, optionally of one game. Walks an index: the primary key, or
-    /// `puzzles_by_game` when filtered.
+    /// first, optionally of one game and of one canonical hash. Walks an
+    /// index: the primary key, `puzzles_by_game`, or
+    /// `puzzles_by_canonical_hash` when filtered by hash.
     pub async fn list_puzzles(
         &self,
-        game: Option<Game>,
+        filter: ListFilter<'_>,
         before: Option<i64>,
         limit: u32,
     ) -> Result<Page, StoreError> {
         let before = before.unwrap_or(i64::MAX);
         let fetch = i64::from(limit) + 1;
-        let rows = match game {
-            Some(game) => {
-                let sql = sqlx::AssertSqlSafe(list_sql(true));
-                sqlx::query(sql)
-                    .bind(game.as_str())
-                    .bind(before)
-                    .bind(fetch)
-                    .fetch_all(&self.pool)
-                    .await?
-            }
-            None => {
-                let sql = sqlx::AssertSqlSafe(list_sql(false));
-                sqlx::query(sql)
-                    .bind(before)
-                    .bind(fetch)
-                    .fetch_all(&self.pool)
-                    .await?
-            }
-        };
+        let sql = sqlx::AssertSqlSafe(list_sql(
+            filter.game.is_some(),
+            filter.canonical_hash.is_some(),
+        ));
+        let mut query = sqlx::query(sql);
+        if let Some(game) = filter.game {
+            query = query.bind(game.as_str());
+        }
+        if let Some(hash) = filter.canonical_hash {
+            query = query.bind(hash);
+        }
+        let rows = query.bind(before).bind(fetch).fetch_all(&self.pool).await?;
         let mut puzzles = rows
             .iter()
             .map(puzzle_from_row)
@@ -619,10 +621,16 @@ fn verdict_row_bytes(key: VerdictKey<'_>, evidence: &str, winning_moves: Option<
         + ROW_OVERHEAD) as u64
 }
 
-fn list_sql(by_game: bool) -> String {
-    let filter = if by_game { "p.game = ? AND " } else { "" };
+fn list_sql(by_game: bool, by_hash: bool) -> String {
+    let game = if by_game { "p.game = ? AND " } else { "" };
+    let hash = if by_hash {
+        "p.canonical_hash = ? AND "
+    } else {
+        ""
+    };
     format!(
-        "SELECT {SUMMARY_COLUMNS} FROM puzzles p WHERE {filter}p.seq < ? ORDER BY p.seq DESC LIMIT ?"
+        "SELECT {SUMMARY_COLUMNS} FROM puzzles p WHERE {game}{hash}p.seq < ? \
+         ORDER BY p.seq DESC LIMIT ?"
     )
 }
 
@@ -769,15 +777,21 @@ mod tests {
         let store = Store::open(&format!("sqlite://{}", dir.path().join("t.db").display()))
             .await
             .unwrap();
-        let all = plan(&store, list_sql(false)).await;
+        let all = plan(&store, list_sql(false, false)).await;
         assert!(all.contains("SEARCH p USING INTEGER PRIMARY KEY"), "{all}");
-        let by_game = plan(&store, list_sql(true)).await;
+        let by_game = plan(&store, list_sql(true, false)).await;
         assert!(
             by_game.contains("USING COVERING INDEX puzzles_by_game")
                 || by_game.contains("USING INDEX puzzles_by_game"),
             "{by_game}"
         );
-        for plan in [&all, &by_game] {
+        let by_hash = plan(&store, list_sql(false, true)).await;
+        assert!(
+            by_hash.contains("USING INDEX puzzles_by_canonical_hash")
+                || by_hash.contains("USING COVERING INDEX puzzles_by_canonical_hash"),
+            "{by_hash}"
+        );
+        for plan in [&all, &by_game, &by_hash] {
             assert!(
                 plan.contains("puzzles_by_canonical_hash"),
                 "duplicate_of lookup: {plan}"
@@ -843,7 +857,11 @@ mod tests {
         assert_eq!(created.edge_count, 3);
         assert_eq!(created.spec.edges, edges);
         let summary = store.get_puzzle_summary(&created.id).await.unwrap();
-        let listed = store.list_puzzles(None, None, 10).await.unwrap().puzzles;
+        let listed = store
+            .list_puzzles(ListFilter::default(), None, 10)
+            .await
+            .unwrap()
+            .puzzles;
         for record in [&summary, &listed[0]] {
             assert_eq!(record.edge_count, 3);
             assert!(record.spec.edges.is_empty());
@@ -996,7 +1014,11 @@ mod tests {
             tokio::spawn(async move {
                 let mut deleted = 0;
                 while !stop.load(std::sync::atomic::Ordering::Relaxed) {
-                    let newest = store.list_puzzles(None, None, 1).await.unwrap().puzzles;
+                    let newest = store
+                        .list_puzzles(ListFilter::default(), None, 1)
+                        .await
+                        .unwrap()
+                        .puzzles;
                     if let Some(p) = newest.first() {
                         deleted += usize::from(store.delete_puzzle(&p.id).await.is_ok());
                     }

@@ -295,3 +295,75 @@ async fn an_unknown_view_is_invalid() {
     }
     app.stop().await;
 }
+
+/// The canonical_hash filter lists every stored copy of one puzzle (the
+/// same edges in another order and orientation), newest first, and its page
+/// tokens are bound to it.
+#[tokio::test]
+async fn the_canonical_hash_filter_lists_every_copy() {
+    let app = spawn_app().await;
+    let mut names = Vec::new();
+    for edges in [[0, 1, 1, 2, 2, 3], [3, 2, 0, 1, 2, 1]] {
+        let created = app
+            .client
+            .clone()
+            .create_puzzle(create_request(geography(4, &edges, 0)))
+            .await
+            .unwrap()
+            .into_inner();
+        names.push(created);
+    }
+    app.client
+        .clone()
+        .create_puzzle(create_request(geography(4, &[0, 1], 0)))
+        .await
+        .unwrap();
+    let hash = names[0].canonical_hash.clone();
+    assert_eq!(names[1].canonical_hash, hash);
+    assert_eq!(names[1].duplicate_of, names[0].name);
+    let request = |page_token: String| proto::ListPuzzlesRequest {
+        page_size: 1,
+        page_token,
+        canonical_hash: hash.clone(),
+        ..Default::default()
+    };
+    let first = app
+        .client
+        .clone()
+        .list_puzzles(request(String::new()))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(first.puzzles[0].name, names[1].name);
+    let second = app
+        .client
+        .clone()
+        .list_puzzles(request(first.next_page_token.clone()))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(second.puzzles[0].name, names[0].name);
+    assert!(second.next_page_token.is_empty());
+    let mismatch = app
+        .client
+        .clone()
+        .list_puzzles(proto::ListPuzzlesRequest {
+            page_token: first.next_page_token,
+            ..Default::default()
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(error_reason(&mismatch), "PAGE_TOKEN_FILTER_MISMATCH");
+    let malformed = app
+        .client
+        .clone()
+        .list_puzzles(proto::ListPuzzlesRequest {
+            canonical_hash: "nope".into(),
+            ..Default::default()
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(malformed.code(), Code::InvalidArgument);
+    assert_eq!(error_reason(&malformed), "MALFORMED_CANONICAL_HASH");
+    app.stop().await;
+}
