@@ -87,9 +87,9 @@ async fn abandon_a_running_solve(app: &TestApp, spec: proto::PuzzleSpec) -> toni
 }
 
 /// With one worker, a solve abandoned at its deadline gives the worker back
-/// at once: the next small Solve is answered, and nothing was stored.
+/// at once: the next small Solve is answered.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn an_abandoned_solve_frees_its_worker_and_stores_nothing() {
+async fn an_abandoned_solve_frees_its_worker() {
     let _turn = ONE_AT_A_TIME.lock().await;
     let (dir, config) = one_worker();
     let app = spawn_app_with(dir, config).await;
@@ -114,8 +114,10 @@ async fn an_abandoned_solve_frees_its_worker_and_stores_nothing() {
         .expect("the freed worker takes the next solve")
         .into_inner();
     assert!(!small.cached);
-    // Only the small solve's verdict was stored.
-    assert_eq!(verdict_rows(&app).await, 1);
+    // Whether the abandoned solve stored anything is a race here (on a busy
+    // machine it can finish just as its deadline passes);
+    // `the_solve_stops_when_its_last_caller_leaves` checks that a stopped
+    // solve stores nothing.
     app.stop().await;
 }
 
