@@ -1,30 +1,51 @@
 //! The canonical form of a puzzle and its hash: the cache key.
 //!
-//! Two puzzles with the same canonical hash have the same verdict, so the
-//! cache and the `duplicate_of` link are keyed by it. Everything about the
-//! canonical form lives behind [`canonicalize`]: a later canonicaliser (graph
-//! isomorphism, with a relabelling) replaces this module's body without
-//! changing its callers, and its hash carries a different name so old cache
-//! entries are never mistaken for new ones.
+//! Two puzzles with the same canonical hash have the same verdict up to a
+//! relabelling, so the cache and the `duplicate_of` link are keyed by it.
+//! The hash names the canonicaliser that made it, so forms from different
+//! canonicalisers can never be mistaken for one another:
 //!
-//! The current canonicaliser, `sorted-edges-v1`, keeps the vertex labels and
-//! normalises the edge list: each edge as `(u, v)` with `u < v`, sorted. The
-//! hash is therefore invariant to edge order, edge direction and repeated
-//! submissions, but not (yet) to relabelling.
+//! - `traces-v1`: isomorphism-invariant. Traces (nauty 2.9.3) labels the
+//!   graph canonically with the distinguished vertices as colour classes,
+//!   in game order before all other vertices (the start; black, then
+//!   white), so they get canonical labels 0 (and 1). Every relabelling of a
+//!   puzzle gets the same hash.
+//! - `sorted-edges-v1`: the request's own labels, edges normalised and
+//!   sorted; invariant to edge order and direction only. Used when Traces
+//!   passes its time budget (highly symmetric graphs can make it slow), and
+//!   the hash of every puzzle stored before `traces-v1`.
+//!
+//! The hashed form (the README documents it for other programs): the
+//! canonicaliser's name, a NUL byte, the game's name, a NUL byte, then
+//! little-endian `u32` words: the vertex count, the number of distinguished
+//! vertices, the distinguished vertices' labels in game order, the edge
+//! count, then every edge once as `(u, v)` with `u < v`, ascending — all in
+//! the canonicaliser's labels.
+
+mod traces;
+
+use std::time::{Duration, Instant};
 
 use sha2::{Digest, Sha256};
 
 use crate::puzzle::Spec;
-use crate::solver::graph::Vertex;
+use crate::solver::graph::{Graph, Vertex};
 
-/// The name and version of the canonicaliser, part of every hash it makes.
-pub const CANONICALISER: &str = "sorted-edges-v1";
+/// The isomorphism-invariant canonicaliser. Bump its version whenever the
+/// bundled nauty changes or the colouring convention does: canonical forms
+/// may then change.
+pub const TRACES: &str = "traces-v1";
+
+/// The label-keeping canonicaliser, and the fallback past the budget.
+pub const SORTED_EDGES: &str = "sorted-edges-v1";
 
 /// A puzzle's canonical hash and what a stored verdict is checked against.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Canonical {
-    /// `"{CANONICALISER}:{hex sha-256 of the canonical form}"`.
+    /// `"{canonicaliser}:{hex sha-256 of the canonical form}"`.
     pub hash: String,
+    /// [`TRACES`], or [`SORTED_EDGES`] when Traces passed its budget.
+    pub canonicaliser: &'static str,
     /// Vertex and edge counts of the canonical graph. SHA-256 makes a
     /// collision practically impossible, so the form itself is not kept:
     /// the counts are a cheap check that a stored verdict is about a graph
@@ -40,13 +61,49 @@ pub struct Canonical {
 pub enum Labelling {
     /// Canonical labels are the request's labels.
     Identity,
+    /// Invariant: `to_canonical[to_original[c]] == c` for every label.
+    Permutation {
+        to_canonical: Vec<Vertex>,
+        to_original: Vec<Vertex>,
+    },
 }
 
 impl Labelling {
+    /// The labelling that sends the request's vertex `order[c]` to `c`.
+    pub fn from_order(order: Vec<Vertex>) -> Labelling {
+        let mut to_canonical = vec![0; order.len()];
+        for (c, &v) in order.iter().enumerate() {
+            to_canonical[v as usize] = c as Vertex;
+        }
+        Labelling::Permutation {
+            to_canonical,
+            to_original: order,
+        }
+    }
+
+    /// The labelling given by each request vertex's canonical label, as
+    /// stored with a puzzle; `None` unless it is a permutation of `0..n`.
+    pub fn from_canonical_labels(to_canonical: Vec<Vertex>) -> Option<Labelling> {
+        let n = to_canonical.len();
+        let mut to_original = vec![Vertex::MAX; n];
+        for (v, &c) in to_canonical.iter().enumerate() {
+            let slot = to_original.get_mut(c as usize)?;
+            if *slot != Vertex::MAX {
+                return None;
+            }
+            *slot = v as Vertex;
+        }
+        Some(Labelling::Permutation {
+            to_canonical,
+            to_original,
+        })
+    }
+
     /// The canonical label of the request's vertex `v`.
     pub fn to_canonical(&self, v: Vertex) -> Vertex {
         match self {
             Labelling::Identity => v,
+            Labelling::Permutation { to_canonical, .. } => to_canonical[v as usize],
         }
     }
 
@@ -54,29 +111,85 @@ impl Labelling {
     pub fn to_original(&self, c: Vertex) -> Vertex {
         match self {
             Labelling::Identity => c,
+            Labelling::Permutation { to_original, .. } => to_original[c as usize],
         }
     }
 
-    /// Whether canonical and request labels coincide (no graph to rebuild).
-    pub fn is_identity(&self) -> bool {
-        matches!(self, Labelling::Identity)
+    /// Each request vertex's canonical label, in request order (what a
+    /// stored puzzle keeps); `None` for the identity.
+    pub fn canonical_labels(&self) -> Option<&[Vertex]> {
+        match self {
+            Labelling::Identity => None,
+            Labelling::Permutation { to_canonical, .. } => Some(to_canonical),
+        }
     }
 }
 
 /// The canonical form and hash of `spec`'s game, graph and distinguished
-/// vertices (title and author do not count).
-///
-/// Form layout (little-endian `u32` words after the header):
-/// `"{CANONICALISER}\0{game}\0"`, vertex count, number of distinguished
-/// vertices, the distinguished vertices in game order, edge count, then the
-/// sorted normalised edges.
-pub fn canonicalize(spec: &Spec) -> Canonical {
+/// vertices (title and author do not count), by Traces within `budget`,
+/// or label-keeping past it.
+pub fn canonicalize(spec: &Spec, budget: Duration) -> Canonical {
     let graph = spec.graph();
     let distinguished = spec.distinguished();
+    let started = Instant::now();
+    match traces::canonical_order(graph, &colour_cells(graph, &distinguished), budget) {
+        traces::Outcome::Labelled(order) => {
+            let labelling = Labelling::from_order(order);
+            let hash = hash_form(TRACES, spec, &labelling);
+            Canonical {
+                hash,
+                canonicaliser: TRACES,
+                vertex_count: graph.vertex_count() as u64,
+                edge_count: graph.edge_count() as u64,
+                labelling,
+            }
+        }
+        traces::Outcome::OverBudget => {
+            tracing::warn!(
+                vertices = graph.vertex_count(),
+                edges = graph.edge_count(),
+                budget_ms = budget.as_millis() as u64,
+                elapsed_ms = started.elapsed().as_millis() as u64,
+                searches_stopped_since_start = traces::searches_stopped(),
+                "canonical labelling passed its budget; this puzzle gets the label-keeping hash"
+            );
+            keep_labels(spec)
+        }
+    }
+}
+
+/// The label-keeping canonical form of `spec` ([`SORTED_EDGES`]).
+pub fn keep_labels(spec: &Spec) -> Canonical {
+    let graph = spec.graph();
+    Canonical {
+        hash: hash_form(SORTED_EDGES, spec, &Labelling::Identity),
+        canonicaliser: SORTED_EDGES,
+        vertex_count: graph.vertex_count() as u64,
+        edge_count: graph.edge_count() as u64,
+        labelling: Labelling::Identity,
+    }
+}
+
+/// The initial colouring: each distinguished vertex alone in its cell, in
+/// game order, then every other vertex.
+fn colour_cells(graph: &Graph, distinguished: &[Vertex]) -> Vec<Vec<Vertex>> {
+    let mut cells: Vec<Vec<Vertex>> = distinguished.iter().map(|&v| vec![v]).collect();
+    cells.push(
+        (0..graph.vertex_count() as Vertex)
+            .filter(|v| !distinguished.contains(v))
+            .collect(),
+    );
+    cells
+}
+
+/// The hash of the documented form (module docs) of `spec` under
+/// `labelling`.
+fn hash_form(canonicaliser: &str, spec: &Spec, labelling: &Labelling) -> String {
+    let graph = spec.graph();
     // The form is hashed as it is produced, a block of words at a time,
     // rather than built whole: at 2·10^7 edges it would take 160 MB.
     let mut hasher = Sha256::new();
-    hasher.update(CANONICALISER.as_bytes());
+    hasher.update(canonicaliser.as_bytes());
     hasher.update([0]);
     hasher.update(spec.game().as_str().as_bytes());
     hasher.update([0]);
@@ -88,30 +201,55 @@ pub fn canonicalize(spec: &Spec) -> Canonical {
             block.clear();
         }
     };
+    let distinguished = spec.distinguished();
     word(graph.vertex_count() as u32, &mut hasher);
     word(distinguished.len() as u32, &mut hasher);
     for &v in &distinguished {
-        word(v, &mut hasher);
+        word(labelling.to_canonical(v), &mut hasher);
     }
     word(graph.edge_count() as u32, &mut hasher);
-    // `Graph::edges` yields every edge once as (u, v), u < v, ascending.
-    for (u, v) in graph.edges() {
+    for_each_edge_in(graph, labelling, |u, v| {
         word(u, &mut hasher);
         word(v, &mut hasher);
-    }
+    });
     hasher.update(&block);
     let digest = hasher.finalize();
-    let mut hash = String::with_capacity(CANONICALISER.len() + 1 + 64);
-    hash.push_str(CANONICALISER);
+    let mut hash = String::with_capacity(canonicaliser.len() + 1 + 64);
+    hash.push_str(canonicaliser);
     hash.push(':');
     for byte in digest {
         hash.push_str(&format!("{byte:02x}"));
     }
-    Canonical {
-        hash,
-        vertex_count: graph.vertex_count() as u64,
-        edge_count: graph.edge_count() as u64,
-        labelling: Labelling::Identity,
+    hash
+}
+
+/// Calls `f(u, v)` for every edge of `graph` in `labelling`'s labels, once,
+/// with `u < v`, in ascending order.
+pub fn for_each_edge_in(graph: &Graph, labelling: &Labelling, mut f: impl FnMut(Vertex, Vertex)) {
+    match labelling {
+        // `Graph::edges` yields every edge once as (u, v), u < v, ascending.
+        Labelling::Identity => graph.edges().for_each(|(u, v)| f(u, v)),
+        Labelling::Permutation {
+            to_canonical,
+            to_original,
+        } => {
+            let mut higher: Vec<Vertex> = Vec::new();
+            for (c, &v) in to_original.iter().enumerate() {
+                let c = c as Vertex;
+                higher.clear();
+                higher.extend(
+                    graph
+                        .neighbors(v)
+                        .iter()
+                        .map(|&w| to_canonical[w as usize])
+                        .filter(|&d| d > c),
+                );
+                higher.sort_unstable();
+                for &d in &higher {
+                    f(c, d);
+                }
+            }
+        }
     }
 }
 
@@ -122,126 +260,14 @@ const BLOCK_BYTES: usize = 64 * 1024;
 /// vertex labels, so that a verdict stored under it is already in the
 /// labels of every puzzle stored with that hash.
 pub fn keeps_labels(hash: &str) -> bool {
-    hash.strip_prefix(CANONICALISER)
+    hash.strip_prefix(SORTED_EDGES)
         .is_some_and(|rest| rest.starts_with(':'))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::puzzle::{Game, Limits, RawSpec};
-
-    fn spec(game: Game, n: u64, edges: &[u32], start: u32) -> Spec {
-        Spec::validate(
-            RawSpec {
-                game,
-                vertex_count: n,
-                edges: edges.to_vec(),
-                start,
-                black: None,
-                white: None,
-                title: "t".into(),
-                author: String::new(),
-            },
-            Limits {
-                max_vertices: 1000,
-                max_edges: 1000,
-            },
-        )
-        .unwrap()
-    }
-
-    #[test]
-    fn invariant_to_edge_order_and_direction() {
-        let a = canonicalize(&spec(Game::Geography, 4, &[0, 1, 1, 2, 2, 3], 0));
-        let b = canonicalize(&spec(Game::Geography, 4, &[3, 2, 1, 0, 2, 1], 0));
-        assert_eq!(a, b);
-        assert!(a.hash.starts_with("sorted-edges-v1:"));
-        assert_eq!(a.hash.len(), "sorted-edges-v1:".len() + 64);
-    }
-
-    proptest::proptest! {
-        /// Any order and orientation of the same edge set hashes alike.
-        #[test]
-        fn hash_ignores_edge_order_and_direction(
-            n in 2u32..30,
-            raw_edges in proptest::collection::vec((0u32..30, 0u32..30), 0..60),
-            flips in proptest::collection::vec(proptest::bool::ANY, 60),
-            rotation in 0usize..60,
-        ) {
-            let mut seen = std::collections::BTreeSet::new();
-            let pairs: Vec<(u32, u32)> = raw_edges
-                .into_iter()
-                .map(|(u, v)| (u % n, v % n))
-                .filter(|&(u, v)| u != v && seen.insert((u.min(v), u.max(v))))
-                .collect();
-            let flat: Vec<u32> = pairs.iter().flat_map(|&(u, v)| [u, v]).collect();
-            let mut other = pairs.clone();
-            if !other.is_empty() {
-                let k = rotation % other.len();
-                other.rotate_left(k);
-                other.reverse();
-            }
-            let other: Vec<u32> = other
-                .iter()
-                .zip(&flips)
-                .flat_map(|(&(u, v), &flip)| if flip { [v, u] } else { [u, v] })
-                .collect();
-            let a = canonicalize(&spec(Game::Geography, n.into(), &flat, 0));
-            let b = canonicalize(&spec(Game::Geography, n.into(), &other, 0));
-            proptest::prop_assert_eq!(a, b);
-        }
-    }
-
-    /// The streamed hash is the SHA-256 of the documented form, built whole
-    /// here, so hashes stored before it was streamed still match.
-    #[test]
-    fn the_hash_is_sha256_of_the_documented_form() {
-        let n = 20_000u32;
-        let edges: Vec<u32> = (0..n - 1).flat_map(|v| [v + 1, v]).collect();
-        let canonical = canonicalize(&{
-            let mut raw = spec(Game::Geography, 2, &[0, 1], 1).raw().clone();
-            raw.vertex_count = n.into();
-            raw.edges = edges;
-            Spec::validate(
-                raw,
-                Limits {
-                    max_vertices: n.into(),
-                    max_edges: n.into(),
-                },
-            )
-            .unwrap()
-        });
-        let mut form = b"sorted-edges-v1\0geography\0".to_vec();
-        for w in [n, 1, 1, n - 1] {
-            form.extend_from_slice(&w.to_le_bytes());
-        }
-        for v in 0..n - 1 {
-            form.extend_from_slice(&v.to_le_bytes());
-            form.extend_from_slice(&(v + 1).to_le_bytes());
-        }
-        let expected: String = Sha256::digest(&form)
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect();
-        assert_eq!(canonical.hash, format!("sorted-edges-v1:{expected}"));
-        assert_eq!(
-            (canonical.vertex_count, canonical.edge_count),
-            (20_000, 19_999)
-        );
-        assert!(keeps_labels(&canonical.hash));
-        assert!(!keeps_labels("traces-v1:00"));
-        assert!(!keeps_labels("sorted-edges-v10:00"));
-    }
-
-    #[test]
-    fn distinguishes_game_start_and_graph() {
-        let base = canonicalize(&spec(Game::Geography, 4, &[0, 1, 1, 2, 2, 3], 0)).hash;
-        let other_start = canonicalize(&spec(Game::Geography, 4, &[0, 1, 1, 2, 2, 3], 1)).hash;
-        let other_game = canonicalize(&spec(Game::BipartiteEdge, 4, &[0, 1, 1, 2, 2, 3], 0)).hash;
-        let other_graph = canonicalize(&spec(Game::Geography, 5, &[0, 1, 1, 2, 2, 3], 0)).hash;
-        assert_ne!(base, other_start);
-        assert_ne!(base, other_game);
-        assert_ne!(base, other_graph);
-    }
+/// The canonicaliser a hash names (the part before its colon).
+pub fn canonicaliser_of(hash: &str) -> &str {
+    hash.split_once(':').map_or("", |(name, _)| name)
 }
+
+#[cfg(test)]
+mod tests;

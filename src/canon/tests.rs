@@ -1,0 +1,513 @@
+use std::collections::{BTreeSet, HashMap};
+use std::time::Duration;
+
+use proptest::prelude::*;
+
+use super::*;
+use crate::puzzle::{Game, Limits, RawSpec};
+
+const BUDGET: Duration = Duration::from_secs(30);
+
+fn spec_with(game: Game, n: u64, edges: &[u32], start: u32, ends: Option<(u32, u32)>) -> Spec {
+    Spec::validate(
+        RawSpec {
+            game,
+            vertex_count: n,
+            edges: edges.to_vec(),
+            start,
+            black: ends.map(|e| e.0),
+            white: ends.map(|e| e.1),
+            title: "t".into(),
+            author: String::new(),
+        },
+        Limits {
+            max_vertices: 10_000_000,
+            max_edges: 10_000_000,
+        },
+    )
+    .unwrap()
+}
+
+fn spec(game: Game, n: u64, edges: &[u32], start: u32) -> Spec {
+    spec_with(game, n, edges, start, None)
+}
+
+fn hash(spec: &Spec) -> String {
+    let canonical = canonicalize(spec, BUDGET);
+    assert_eq!(canonical.canonicaliser, TRACES, "within budget");
+    canonical.hash
+}
+
+/// `edges` with every vertex `v` renamed `perm[v]`.
+fn relabelled(edges: &[u32], perm: &[u32]) -> Vec<u32> {
+    edges.iter().map(|&v| perm[v as usize]).collect()
+}
+
+fn path(n: u32) -> Vec<u32> {
+    (0..n - 1).flat_map(|v| [v, v + 1]).collect()
+}
+
+fn cycle(n: u32) -> Vec<u32> {
+    (0..n).flat_map(|v| [v, (v + 1) % n]).collect()
+}
+
+fn complete(n: u32) -> Vec<u32> {
+    (0..n)
+        .flat_map(|u| (u + 1..n).flat_map(move |v| [u, v]))
+        .collect()
+}
+
+fn hypercube(d: u32) -> Vec<u32> {
+    (0..1u32 << d)
+        .flat_map(|u| (0..d).map(move |b| (u, u ^ (1 << b))))
+        .filter(|&(u, v)| u < v)
+        .flat_map(|(u, v)| [u, v])
+        .collect()
+}
+
+fn petersen() -> Vec<u32> {
+    let mut edges = Vec::new();
+    for i in 0..5 {
+        edges.extend([i, (i + 1) % 5, i, i + 5, i + 5, (i + 2) % 5 + 5]);
+    }
+    edges
+}
+
+/// The Paley graph on `q` (prime, q ≡ 1 mod 4) vertices: strongly regular.
+fn paley(q: u32) -> Vec<u32> {
+    let squares: BTreeSet<u32> = (1..q).map(|x| x * x % q).collect();
+    (0..q)
+        .flat_map(|u| (u + 1..q).map(move |v| (u, v)))
+        .filter(|&(u, v)| squares.contains(&((v - u) % q)))
+        .flat_map(|(u, v)| [u, v])
+        .collect()
+}
+
+/// `copies` disjoint copies of a graph on `n` vertices.
+fn disjoint_copies(edges: &[u32], n: u32, copies: u32) -> Vec<u32> {
+    (0..copies)
+        .flat_map(|k| edges.iter().map(move |&v| v + k * n))
+        .collect()
+}
+
+/// A permutation of `0..n` from a seed (splitmix64 + Fisher–Yates).
+fn permutation(n: u32, mut seed: u64) -> Vec<u32> {
+    let mut next = move || {
+        seed = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = seed;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    };
+    let mut perm: Vec<u32> = (0..n).collect();
+    for i in (1..n as usize).rev() {
+        perm.swap(i, (next() % (i as u64 + 1)) as usize);
+    }
+    perm
+}
+
+#[test]
+fn label_keeping_form_ignores_edge_order_and_direction() {
+    let a = keep_labels(&spec(Game::Geography, 4, &[0, 1, 1, 2, 2, 3], 0));
+    let b = keep_labels(&spec(Game::Geography, 4, &[3, 2, 1, 0, 2, 1], 0));
+    assert_eq!(a, b);
+    assert!(a.hash.starts_with("sorted-edges-v1:"));
+    assert_eq!(a.hash.len(), "sorted-edges-v1:".len() + 64);
+    assert!(keeps_labels(&a.hash));
+}
+
+/// The streamed hash is the SHA-256 of the documented form, built whole
+/// here, for both canonicalisers (hashes stored before the form was
+/// streamed still match).
+#[test]
+fn the_hash_is_sha256_of_the_documented_form() {
+    let n = 20_000u32;
+    let edges: Vec<u32> = (0..n - 1).flat_map(|v| [v + 1, v]).collect();
+    let puzzle = spec(Game::Geography, n.into(), &edges, 1);
+    let sha = |form: &[u8]| -> String {
+        Sha256::digest(form)
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect()
+    };
+    let words = |form: &mut Vec<u8>, ws: &[u32]| {
+        for w in ws {
+            form.extend_from_slice(&w.to_le_bytes());
+        }
+    };
+
+    let kept = keep_labels(&puzzle);
+    let mut form = b"sorted-edges-v1\0geography\0".to_vec();
+    words(&mut form, &[n, 1, 1, n - 1]);
+    for v in 0..n - 1 {
+        words(&mut form, &[v, v + 1]);
+    }
+    assert_eq!(kept.hash, format!("sorted-edges-v1:{}", sha(&form)));
+    assert_eq!((kept.vertex_count, kept.edge_count), (20_000, 19_999));
+
+    // Traces: the start (vertex 1, next to an end) gets label 0; the form
+    // lists the canonical edges, which this test rebuilds from the
+    // labelling it reports.
+    let canonical = canonicalize(&puzzle, BUDGET);
+    assert_eq!(canonical.canonicaliser, TRACES);
+    assert_eq!(canonical.labelling.to_canonical(1), 0);
+    let mut canonical_edges: Vec<(u32, u32)> = puzzle
+        .graph()
+        .edges()
+        .map(|(u, v)| {
+            let (a, b) = (
+                canonical.labelling.to_canonical(u),
+                canonical.labelling.to_canonical(v),
+            );
+            (a.min(b), a.max(b))
+        })
+        .collect();
+    canonical_edges.sort_unstable();
+    let mut form = b"traces-v1\0geography\0".to_vec();
+    words(&mut form, &[n, 1, 0, n - 1]);
+    for (u, v) in canonical_edges {
+        words(&mut form, &[u, v]);
+    }
+    assert_eq!(canonical.hash, format!("traces-v1:{}", sha(&form)));
+    assert!(!keeps_labels(&canonical.hash));
+    assert!(!keeps_labels("sorted-edges-v10:00"));
+    assert_eq!(canonicaliser_of(&canonical.hash), TRACES);
+}
+
+#[test]
+fn distinguishes_game_start_and_graph() {
+    let base = hash(&spec(Game::Geography, 4, &[0, 1, 1, 2, 2, 3], 0));
+    // Vertex 3 is in vertex 0's orbit (the path's reflection): same hash.
+    assert_eq!(
+        base,
+        hash(&spec(Game::Geography, 4, &[0, 1, 1, 2, 2, 3], 3))
+    );
+    let middle = hash(&spec(Game::Geography, 4, &[0, 1, 1, 2, 2, 3], 1));
+    let other_game = hash(&spec(Game::BipartiteEdge, 4, &[0, 1, 1, 2, 2, 3], 0));
+    let other_graph = hash(&spec(Game::Geography, 5, &[0, 1, 1, 2, 2, 3], 0));
+    let moved_edge = hash(&spec(Game::Geography, 4, &[0, 1, 1, 2, 1, 3], 0));
+    let all = [&base, &middle, &other_game, &other_graph, &moved_edge];
+    assert_eq!(all.iter().collect::<BTreeSet<_>>().len(), all.len());
+}
+
+#[test]
+fn black_and_white_are_different_colours() {
+    // A path 0-1-2-3: black on an end and white next to it differs from
+    // the reverse roles; swapping both ends' roles on the mirror image
+    // agrees.
+    let edges = path(4);
+    let paint = |b, w| hash(&spec_with(Game::TreePaint, 4, &edges, 0, Some((b, w))));
+    assert_ne!(paint(0, 1), paint(1, 0));
+    assert_eq!(paint(0, 1), paint(3, 2));
+    assert_eq!(paint(0, 3), paint(3, 0));
+    assert_ne!(paint(0, 2), paint(0, 3));
+}
+
+/// A brute-force canonical form: the smallest sorted edge list over every
+/// relabelling that sends the distinguished vertices to 0, 1, … in order.
+fn brute_form(n: u32, edges: &[(u32, u32)], distinguished: &[u32]) -> Vec<(u32, u32)> {
+    let rest: Vec<u32> = (0..n).filter(|v| !distinguished.contains(v)).collect();
+    let mut best: Option<Vec<(u32, u32)>> = None;
+    let mut order = rest.clone();
+    permutations(&mut order, 0, &mut |order| {
+        let mut label = vec![0; n as usize];
+        for (c, &v) in distinguished.iter().chain(order.iter()).enumerate() {
+            label[v as usize] = c as u32;
+        }
+        let mut form: Vec<(u32, u32)> = edges
+            .iter()
+            .map(|&(u, v)| {
+                let (a, b) = (label[u as usize], label[v as usize]);
+                (a.min(b), a.max(b))
+            })
+            .collect();
+        form.sort_unstable();
+        if best.as_ref().is_none_or(|b| form < *b) {
+            best = Some(form);
+        }
+    });
+    best.unwrap_or_default()
+}
+
+fn permutations(items: &mut Vec<u32>, k: usize, f: &mut impl FnMut(&[u32])) {
+    if k == items.len() {
+        f(items);
+        return;
+    }
+    for i in k..items.len() {
+        items.swap(k, i);
+        permutations(items, k + 1, f);
+        items.swap(k, i);
+    }
+}
+
+/// Every graph on ≤ 5 vertices with every start (Geography) and none (the
+/// edge game, bipartite graphs only): two puzzles share a hash exactly
+/// when they are isomorphic with the start kept.
+#[test]
+fn hashes_agree_exactly_with_isomorphism_on_small_graphs() {
+    for n in 1..=5u32 {
+        let pairs: Vec<(u32, u32)> = (0..n)
+            .flat_map(|u| (u + 1..n).map(move |v| (u, v)))
+            .collect();
+        let mut by_hash: HashMap<String, Vec<(u32, u32)>> = HashMap::new();
+        let mut by_form: HashMap<(Game, Vec<(u32, u32)>), String> = HashMap::new();
+        for mask in 0u32..1 << pairs.len() {
+            let edges: Vec<(u32, u32)> = (0..pairs.len())
+                .filter(|i| mask >> i & 1 == 1)
+                .map(|i| pairs[i])
+                .collect();
+            let flat: Vec<u32> = edges.iter().flat_map(|&(u, v)| [u, v]).collect();
+            let mut puzzles: Vec<(Game, Vec<u32>)> =
+                (0..n).map(|s| (Game::Geography, vec![s])).collect();
+            let bipartite = Spec::validate(
+                RawSpec {
+                    game: Game::BipartiteEdge,
+                    vertex_count: n.into(),
+                    edges: flat.clone(),
+                    start: 0,
+                    black: None,
+                    white: None,
+                    title: String::new(),
+                    author: String::new(),
+                },
+                Limits {
+                    max_vertices: 10,
+                    max_edges: 10,
+                },
+            )
+            .is_ok();
+            if bipartite {
+                puzzles.push((Game::BipartiteEdge, vec![]));
+            }
+            for (game, distinguished) in puzzles {
+                let start = distinguished.first().copied().unwrap_or(0);
+                let h = hash(&spec(game, n.into(), &flat, start));
+                let form = (game, {
+                    let mut f = brute_form(n, &edges, &distinguished);
+                    f.insert(0, (n, n));
+                    f
+                });
+                match by_form.get(&form) {
+                    Some(seen) => assert_eq!(seen, &h, "isomorphic puzzles differ: {form:?}"),
+                    None => {
+                        by_form.insert(form.clone(), h.clone());
+                    }
+                }
+                let forms = by_hash.entry(h).or_default();
+                if forms.is_empty() {
+                    *forms = form.1;
+                } else {
+                    assert_eq!(*forms, form.1, "one hash for two non-isomorphic puzzles");
+                }
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(crate::solver::test_support::proptest_config())]
+
+    /// A relabelled copy (vertices permuted, edges shuffled and flipped)
+    /// gets the same hash, and its labelling sends each copy's vertex to
+    /// the canonical label of the original vertex it came from, up to an
+    /// automorphism: the canonical edge lists agree.
+    #[test]
+    fn relabelled_copies_share_the_hash(
+        n in 1u32..13,
+        raw_edges in proptest::collection::vec((0u32..13, 0u32..13), 0..40),
+        start in 0u32..13,
+        seed in any::<u64>(),
+    ) {
+        let mut seen = BTreeSet::new();
+        let edges: Vec<u32> = raw_edges
+            .into_iter()
+            .map(|(u, v)| (u % n, v % n))
+            .filter(|&(u, v)| u != v && seen.insert((u.min(v), u.max(v))))
+            .flat_map(|(u, v)| [u, v])
+            .collect();
+        let perm = permutation(n, seed);
+        let mut copy_edges = relabelled(&edges, &perm);
+        copy_edges.reverse();
+        let start = start % n;
+        let original = spec(Game::Geography, n.into(), &edges, start);
+        let copy = spec(Game::Geography, n.into(), &copy_edges, perm[start as usize]);
+        let a = canonicalize(&original, BUDGET);
+        let b = canonicalize(&copy, BUDGET);
+        prop_assert_eq!(&a.hash, &b.hash);
+        let form = |s: &Spec, c: &Canonical| {
+            let mut f = Vec::new();
+            for_each_edge_in(s.graph(), &c.labelling, |u, v| f.push((u, v)));
+            f
+        };
+        prop_assert_eq!(form(&original, &a), form(&copy, &b));
+        prop_assert_eq!(a.labelling.to_canonical(start), 0);
+        prop_assert_eq!(b.labelling.to_canonical(perm[start as usize]), 0);
+    }
+
+    /// Moving one edge, or the start to a vertex of another degree, changes
+    /// the hash.
+    #[test]
+    fn different_puzzles_get_different_hashes(
+        n in 4u32..13,
+        seed in any::<u64>(),
+        extra in proptest::collection::vec((0u32..13, 0u32..13), 0..20),
+    ) {
+        // A random tree plus extra edges; then one edge is moved to a pair
+        // that is not an edge, which changes the degree sequence unless
+        // the move keeps both degrees, so compare degree sequences first.
+        let perm = permutation(n, seed);
+        let mut set = BTreeSet::new();
+        for v in 1..n {
+            let u = perm[v as usize] % v;
+            set.insert((u.min(v), u.max(v)));
+        }
+        for (u, v) in extra {
+            let (u, v) = (u % n, v % n);
+            if u != v {
+                set.insert((u.min(v), u.max(v)));
+            }
+        }
+        let edges: Vec<(u32, u32)> = set.iter().copied().collect();
+        let missing = (0..n)
+            .flat_map(|u| (u + 1..n).map(move |v| (u, v)))
+            .find(|p| !set.contains(p));
+        let flat = |es: &[(u32, u32)]| es.iter().flat_map(|&(u, v)| [u, v]).collect::<Vec<_>>();
+        let base = spec(Game::Geography, n.into(), &flat(&edges), 0);
+        if let Some(missing) = missing {
+            let mut moved = edges.clone();
+            moved[0] = missing;
+            let other = spec(Game::Geography, n.into(), &flat(&moved), 0);
+            let degrees = |s: &Spec| {
+                let mut d: Vec<usize> = (0..n).map(|v| s.graph().degree(v)).collect();
+                d.sort_unstable();
+                (s.graph().degree(0), d)
+            };
+            if degrees(&base) != degrees(&other) {
+                prop_assert_ne!(hash(&base), hash(&other));
+            }
+        }
+        if let Some(v) = (1..n).find(|&v| base.graph().degree(v) != base.graph().degree(0)) {
+            let moved_start = spec(Game::Geography, n.into(), &flat(&edges), v);
+            prop_assert_ne!(hash(&base), hash(&moved_start));
+        }
+    }
+
+    /// Tree painting: a relabelled tree with black and white carried along
+    /// shares the hash; black and white swapped does not, unless an
+    /// automorphism swaps them (checked by brute force).
+    #[test]
+    fn painted_trees_hash_by_isomorphism(
+        n in 2u32..9,
+        seed in any::<u64>(),
+        ends in (0u32..9, 0u32..9),
+    ) {
+        let shape = permutation(n, seed ^ 0x5eed);
+        let edges: Vec<(u32, u32)> = (1..n).map(|v| (shape[v as usize] % v, v)).collect();
+        let flat: Vec<u32> = edges.iter().flat_map(|&(u, v)| [u, v]).collect();
+        let (black, white) = (ends.0 % n, ends.1 % n);
+        prop_assume!(black != white);
+        let perm = permutation(n, seed);
+        let paint = |edges: &[u32], b, w| hash(&spec_with(Game::TreePaint, n.into(), edges, 0, Some((b, w))));
+        let original = paint(&flat, black, white);
+        prop_assert_eq!(&original, &paint(&relabelled(&flat, &perm), perm[black as usize], perm[white as usize]));
+        let swapped = paint(&flat, white, black);
+        let isomorphic = brute_form(n, &edges, &[black, white]) == brute_form(n, &edges, &[white, black]);
+        prop_assert_eq!(original == swapped, isomorphic);
+    }
+}
+
+/// Symmetric families: every relabelled copy shares the hash, within the
+/// default budget.
+#[test]
+fn symmetric_families_hash_by_isomorphism() {
+    let families: Vec<(&str, u32, Vec<u32>)> = vec![
+        ("complete K12", 12, complete(12)),
+        ("cycle C1000", 1000, cycle(1000)),
+        ("hypercube Q10", 1 << 10, hypercube(10)),
+        ("Petersen", 10, petersen()),
+        ("Paley 101 (strongly regular)", 101, paley(101)),
+        (
+            "2000 disjoint triangles",
+            6000,
+            disjoint_copies(&cycle(3), 3, 2000),
+        ),
+        ("path P10000", 10_000, path(10_000)),
+        (
+            "50 disjoint Petersen graphs",
+            500,
+            disjoint_copies(&petersen(), 10, 50),
+        ),
+    ];
+    for (name, n, edges) in families {
+        let started = Instant::now();
+        let a = hash(&spec(Game::Geography, n.into(), &edges, 0));
+        for seed in 0..3 {
+            let perm = permutation(n, seed);
+            let b = hash(&spec(
+                Game::Geography,
+                n.into(),
+                &relabelled(&edges, &perm),
+                perm[0],
+            ));
+            assert_eq!(a, b, "{name}, relabelling {seed}");
+        }
+        let elapsed = started.elapsed();
+        assert!(elapsed < BUDGET, "{name} took {elapsed:?}");
+    }
+}
+
+/// A search stopped at its budget falls back to the label-keeping hash,
+/// visibly; searches running beside it are not affected.
+#[test]
+fn past_the_budget_the_label_keeping_hash_is_used() {
+    // Zero budget: no search can start.
+    let triangle = spec(Game::Geography, 3, &cycle(3), 0);
+    let canonical = canonicalize(&triangle, Duration::ZERO);
+    assert_eq!(canonical.canonicaliser, SORTED_EDGES);
+    assert_eq!(canonical, keep_labels(&triangle));
+
+    // Many disjoint copies of one graph make Traces search long (300
+    // Petersen graphs: seconds); stopped at 100 ms, midway, while small
+    // searches beside it still finish under Traces.
+    let big = spec(
+        Game::Geography,
+        3000,
+        &disjoint_copies(&petersen(), 10, 300),
+        0,
+    );
+    let stopped_before = traces::searches_stopped();
+    std::thread::scope(|scope| {
+        let small = scope.spawn(|| {
+            (0..200)
+                .map(|k| canonicalize(&spec(Game::Geography, 5, &path(5), k % 5), BUDGET))
+                .filter(|c| c.canonicaliser == TRACES)
+                .count()
+        });
+        let stopped = canonicalize(&big, Duration::from_millis(100));
+        assert_eq!(stopped.canonicaliser, SORTED_EDGES);
+        assert_eq!(stopped.hash, keep_labels(&big).hash);
+        assert_eq!(small.join().unwrap(), 200);
+    });
+    assert!(
+        traces::searches_stopped() > stopped_before,
+        "the search ran and was stopped, not refused before it began"
+    );
+    // The stop request is lowered again: the next search finishes.
+    assert_eq!(
+        canonicalize(&spec(Game::Geography, 4, &cycle(4), 0), BUDGET).canonicaliser,
+        TRACES
+    );
+}
+
+#[test]
+fn stored_labels_round_trip_and_reject_non_permutations() {
+    let labelling = Labelling::from_order(vec![2, 0, 1]);
+    assert_eq!(labelling.canonical_labels(), Some(&[1, 2, 0][..]));
+    assert_eq!(
+        Labelling::from_canonical_labels(vec![1, 2, 0]),
+        Some(labelling)
+    );
+    assert_eq!(Labelling::from_canonical_labels(vec![1, 1, 0]), None);
+    assert_eq!(Labelling::from_canonical_labels(vec![0, 3, 1]), None);
+}
