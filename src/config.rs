@@ -22,6 +22,8 @@ pub const DEFAULT_SOLVE_QUEUE: usize = 64;
 pub const DEFAULT_CACHE_BYTES: u64 = 256 * 1024 * 1024;
 /// Default disk budget for stored verdicts.
 pub const DEFAULT_VERDICT_STORE_BYTES: u64 = crate::store::DEFAULT_VERDICT_BYTES;
+/// Default time canonical labelling may take per puzzle.
+pub const DEFAULT_CANON_BUDGET_MS: u64 = 10_000;
 /// Default bound on draining in-flight requests at shutdown.
 pub const DEFAULT_SHUTDOWN_GRACE_SECS: u64 = 30;
 /// Default number of connections served at once.
@@ -79,6 +81,11 @@ pub struct Config {
     /// recently used verdicts of puzzles nobody stored are evicted.
     #[arg(long, env = "PUZZLED_VERDICT_STORE_BYTES", default_value_t = DEFAULT_VERDICT_STORE_BYTES)]
     pub verdict_store_bytes: u64,
+    /// Milliseconds canonical labelling (Traces) may take per puzzle; past
+    /// it the puzzle gets the label-keeping hash (sorted-edges-v1): only
+    /// relabelled copies of it miss the cache.
+    #[arg(long, env = "PUZZLED_CANON_BUDGET_MS", default_value_t = DEFAULT_CANON_BUDGET_MS)]
+    pub canon_budget_ms: u64,
     /// Token that DeletePuzzle requires as "authorization: Bearer TOKEN"; no token, no check.
     #[arg(long, env = "PUZZLED_ADMIN_TOKEN", hide_env_values = true)]
     pub admin_token: Option<String>,
@@ -127,6 +134,7 @@ impl Default for Config {
             admission_queue: DEFAULT_ADMISSION_QUEUE,
             cache_bytes: DEFAULT_CACHE_BYTES,
             verdict_store_bytes: DEFAULT_VERDICT_STORE_BYTES,
+            canon_budget_ms: DEFAULT_CANON_BUDGET_MS,
             admin_token: None,
             shutdown_grace_secs: DEFAULT_SHUTDOWN_GRACE_SECS,
             max_connections: DEFAULT_MAX_CONNECTIONS,
@@ -141,6 +149,11 @@ impl Default for Config {
 }
 
 impl Config {
+    /// The time canonical labelling may take per puzzle.
+    pub fn canon_budget(&self) -> Duration {
+        Duration::from_millis(self.canon_budget_ms)
+    }
+
     /// Solves that run at once.
     pub fn workers(&self) -> usize {
         self.solve_workers

@@ -133,7 +133,21 @@ pub fn puzzle_to_proto(record: PuzzleRecord) -> proto::Puzzle {
         create_time,
         duplicate_of,
         edge_count,
+        canonical_labels,
     } = record;
+    // Edges read (the FULL view): the canonical graph for export.
+    let canonical_sparse6 = if edges.len() as u64 == 2 * edge_count {
+        let label = |v: u32| match &canonical_labels {
+            Some(labels) => labels.get(v as usize).copied().unwrap_or(v),
+            None => v,
+        };
+        crate::graph6::to_sparse6(
+            vertex_count as u32,
+            edges.chunks_exact(2).map(|e| (label(e[0]), label(e[1]))),
+        )
+    } else {
+        String::new()
+    };
     proto::Puzzle {
         name: format!("puzzles/{id}"),
         spec: Some(proto::PuzzleSpec {
@@ -148,7 +162,9 @@ pub fn puzzle_to_proto(record: PuzzleRecord) -> proto::Puzzle {
             title,
             author,
         }),
+        canonicaliser: crate::canon::canonicaliser_of(&canonical_hash).to_owned(),
         canonical_hash,
+        canonical_sparse6,
         duplicate_of: duplicate_of
             .map(|d| format!("puzzles/{d}"))
             .unwrap_or_default(),
@@ -176,16 +192,6 @@ pub fn view_from_proto(value: i32, field: &str, default: View) -> Result<View, A
             format!("{field}: {value} is not a PuzzleView"),
         )),
     }
-}
-
-/// An upper bound on the encoded size of `puzzle` once `edge_words` more
-/// edge-list words are put in it: a packed `uint32` takes at most 5 bytes.
-pub fn encoded_len_with_edges(puzzle: &proto::Puzzle, edge_words: u64) -> u64 {
-    use prost::Message as _;
-    // The packed field's tag and length prefix, and the Graph and
-    // PuzzleSpec length prefixes growing by up to 5 bytes each.
-    const PREFIXES: u64 = 32;
-    puzzle.encoded_len() as u64 + 5 * edge_words + PREFIXES
 }
 
 /// The id in a resource name `puzzles/{id}`.
@@ -260,6 +266,7 @@ pub fn solved_to_proto(solved: Solved) -> proto::Solution {
     let Solved {
         verdict,
         canonical_hash,
+        canonicaliser,
         cached,
     } = solved;
     let Verdict {
@@ -332,6 +339,7 @@ pub fn solved_to_proto(solved: Solved) -> proto::Solution {
     proto::Solution {
         winner: player_to_proto(winner) as i32,
         canonical_hash,
+        canonicaliser,
         cached,
         solver_version,
         solve_time: Some(timestamp(solve_time)),

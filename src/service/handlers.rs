@@ -4,6 +4,7 @@
 use std::sync::Arc;
 use std::time::Instant;
 
+use prost::Message as _;
 use tonic::{Request, Response, Status};
 
 use super::admission::Admission;
@@ -14,7 +15,7 @@ use super::proto;
 use super::proto::puzzle_service_server::PuzzleService;
 use super::solving::{Solver, StoredPuzzle, off_runtime_if_large};
 use crate::puzzle::{Limits, SolveOptions, Spec};
-use crate::store::{ListFilter, NewPuzzle, Store};
+use crate::store::{ListFilter, NewPuzzle, Store, StoreError};
 
 const DEFAULT_PAGE_SIZE: u32 = 50;
 const MAX_PAGE_SIZE: u32 = 1000;
@@ -84,6 +85,22 @@ impl PuzzleApi {
         Ok(Response::new(message))
     }
 
+    /// `puzzle` without its `canonical_sparse6` export when the two together
+    /// would pass the message limit (`room` bytes are kept for the rest of
+    /// the response): the export is a convenience, the edge list is not.
+    fn fit_export(&self, mut puzzle: proto::Puzzle, room: usize) -> proto::Puzzle {
+        if puzzle.encoded_len() + room > self.max_message_bytes
+            && !puzzle.canonical_sparse6.is_empty()
+        {
+            tracing::info!(
+                name = %puzzle.name,
+                "canonical_sparse6 left out: with it the puzzle passes the message limit"
+            );
+            puzzle.canonical_sparse6.clear();
+        }
+        puzzle
+    }
+
     async fn solve_spec(
         &self,
         spec: Arc<Spec>,
@@ -109,6 +126,8 @@ impl PuzzleService for PuzzleApi {
             name: _,
             spec,
             canonical_hash: _,
+            canonicaliser: _,
+            canonical_sparse6: _,
             duplicate_of: _,
             edge_count: _,
             create_time: _,
@@ -124,12 +143,12 @@ impl PuzzleService for PuzzleApi {
         let limits = self.limits;
         let units = convert::units_of(spec.as_ref(), limits);
         let _admitted = self.admission.admit(units, "puzzle.spec").await?;
-        let (spec, canonical) = off_runtime_if_large(units, move || {
-            let spec = convert::spec_from_proto(spec, "puzzle.spec", limits)?;
-            let canonical = crate::canon::canonicalize(&spec);
-            Ok::<_, ApiError>((spec, canonical))
+        let spec = off_runtime_if_large(units, move || {
+            convert::spec_from_proto(spec, "puzzle.spec", limits)
         })
         .await??;
+        let spec = Arc::new(spec);
+        let canonical = self.solver.canonicalize(spec.clone()).await?;
         let raw = spec.raw();
         let record = self
             .store
@@ -143,11 +162,12 @@ impl PuzzleService for PuzzleApi {
                 title: &raw.title,
                 author: &raw.author,
                 canonical_hash: &canonical.hash,
+                canonical_labels: canonical.labelling.canonical_labels(),
                 request_id: Some(request_id.as_str()).filter(|r| !r.is_empty()),
             })
             .await
             .map_err(ApiError::from)?;
-        let puzzle = convert::puzzle_to_proto(record);
+        let puzzle = self.fit_export(convert::puzzle_to_proto(record), 0);
         let what = format!("{} with its edge list", puzzle.name);
         self.reply(puzzle, &what, "")
     }
@@ -164,7 +184,7 @@ impl PuzzleService for PuzzleApi {
             View::Basic => self.store.get_puzzle_summary(id).await,
         }
         .map_err(ApiError::from)?;
-        let puzzle = convert::puzzle_to_proto(record);
+        let puzzle = self.fit_export(convert::puzzle_to_proto(record), 0);
         let what = format!("{} with its edge list", puzzle.name);
         self.reply(puzzle, &what, "; ask with view PUZZLE_VIEW_BASIC")
     }
@@ -212,10 +232,17 @@ impl PuzzleService for PuzzleApi {
                 let budget = (self.max_message_bytes as u64).saturating_sub(1024);
                 let mut used = 0;
                 for record in page.puzzles {
-                    let (seq, id, words) = (record.seq, record.id.clone(), 2 * record.edge_count);
-                    let mut puzzle = convert::puzzle_to_proto(record);
-                    let bound = convert::encoded_len_with_edges(&puzzle, words);
-                    if used + bound > budget {
+                    let seq = record.seq;
+                    // A puzzle deleted since the page was read is left out.
+                    let record = match self.store.get_puzzle(&record.id).await {
+                        Ok(full) => full,
+                        Err(StoreError::NotFound(_)) => continue,
+                        Err(e) => return Err(ApiError::from(e).into()),
+                    };
+                    let puzzle = self.fit_export(convert::puzzle_to_proto(record), 1024);
+                    // Its size inside the response: the field tag and length.
+                    let size = puzzle.encoded_len() as u64 + 8;
+                    if used + size > budget {
                         if puzzles.is_empty() {
                             return Err(ApiError::ResponseTooLarge {
                                 message: format!(
@@ -231,15 +258,7 @@ impl PuzzleService for PuzzleApi {
                         next_before = Some(seq + 1);
                         break;
                     }
-                    // A puzzle deleted since the page was read is left out.
-                    let Some(edges) = self.store.puzzle_edges(&id).await.map_err(ApiError::from)?
-                    else {
-                        continue;
-                    };
-                    if let Some(graph) = puzzle.spec.as_mut().and_then(|s| s.graph.as_mut()) {
-                        graph.edges = edges;
-                    }
-                    used += bound;
+                    used += size;
                     puzzles.push(puzzle);
                 }
             }

@@ -7,17 +7,23 @@
 //! `solver::cancel`) when its last waiter has gone, frees its worker within
 //! milliseconds, and stores nothing.
 //!
+//! Verdicts are kept in canonical labels and answered in each caller's: a
+//! puzzle is solved in its own labels, its verdict translated into
+//! canonical labels before it is cached and stored, and every answer
+//! translated back into the labels of the request that asked.
+//!
 //! The cache is never a source of truth: entries are keyed by canonical hash
 //! plus the options that shape the evidence; a hit must match the canonical
 //! graph's vertex and edge counts and, from the store, the solver version;
-//! an inline request's hit is also checked against its graph (the witness
-//! fits) before it is returned. A stored puzzle's hit is served on its
-//! stored hash alone, so that a hit never reads its edges.
+//! a hit is also checked against the caller's graph, in the caller's labels
+//! (the witness fits), before it is returned. The one exception: a stored
+//! puzzle whose hash keeps its labels (sorted-edges-v1) is served on its
+//! stored hash alone, so that its hit never reads its edges.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use moka::future::Cache;
 use tokio::sync::{Notify, Semaphore, TryAcquireError, watch};
@@ -25,7 +31,7 @@ use tokio::sync::{Notify, Semaphore, TryAcquireError, watch};
 use super::error::ApiError;
 use super::games::{self, GameError};
 use super::middleware::within;
-use crate::canon::{self, Canonical};
+use crate::canon::{self, Canonical, Labelling};
 use crate::puzzle::{Evidence, Game, SolveOptions, Spec, Verdict};
 use crate::solver::SOLVER_VERSION;
 use crate::solver::cancel::Cancel;
@@ -69,11 +75,13 @@ enum Source {
     Stored { id: String },
 }
 
-/// The result of one solve request, relabelled for the request.
+/// The result of one solve request, in the request's labels.
 #[derive(Debug)]
 pub struct Solved {
     pub verdict: Verdict,
     pub canonical_hash: String,
+    /// The canonicaliser that made `canonical_hash`.
+    pub canonicaliser: String,
     pub cached: bool,
 }
 
@@ -86,6 +94,8 @@ pub struct Solver {
     /// Solves running or queued now, by cache key.
     flights: Flights,
     callers_waiting: Gauge,
+    /// The time canonical labelling may take per puzzle.
+    canon_budget: Duration,
 }
 
 struct Pool {
@@ -140,6 +150,26 @@ impl Drop for Counted {
     }
 }
 
+/// Every combination of extras a verdict may have been computed with.
+const ALL_OPTIONS: [SolveOptions; 4] = [
+    SolveOptions {
+        all_starts: false,
+        winning_moves: false,
+    },
+    SolveOptions {
+        all_starts: true,
+        winning_moves: false,
+    },
+    SolveOptions {
+        all_starts: false,
+        winning_moves: true,
+    },
+    SolveOptions {
+        all_starts: true,
+        winning_moves: true,
+    },
+];
+
 fn options_key(options: SolveOptions) -> &'static str {
     match (options.all_starts, options.winning_moves) {
         (false, false) => "",
@@ -174,7 +204,13 @@ fn weight(entry: &Entry) -> u32 {
 }
 
 impl Solver {
-    pub fn new(store: Store, workers: usize, max_waiting: usize, cache_bytes: u64) -> Solver {
+    pub fn new(
+        store: Store,
+        workers: usize,
+        max_waiting: usize,
+        cache_bytes: u64,
+        canon_budget: Duration,
+    ) -> Solver {
         Solver {
             cache: Cache::builder()
                 .max_capacity(cache_bytes)
@@ -191,7 +227,16 @@ impl Solver {
             }),
             flights: Arc::default(),
             callers_waiting: Gauge::default(),
+            canon_budget,
         }
+    }
+
+    /// The canonical form of `spec` within the configured budget, computed
+    /// off the async workers when the puzzle is large.
+    pub async fn canonicalize(&self, spec: Arc<Spec>) -> Result<Canonical, ApiError> {
+        let units = (spec.graph().vertex_count() + spec.graph().edge_count()) as u64;
+        let budget = self.canon_budget;
+        off_runtime_if_large(units, move || canon::canonicalize(&spec, budget)).await
     }
 
     /// The live count of solves that hold a worker.
@@ -224,29 +269,113 @@ impl Solver {
         deadline: Option<Instant>,
     ) -> Result<Solved, ApiError> {
         let options = games::effective_options(spec.game(), options);
-        let canonical = {
-            let spec = spec.clone();
-            let units = (spec.graph().vertex_count() + spec.graph().edge_count()) as u64;
-            off_runtime_if_large(units, move || canon::canonicalize(&spec)).await?
-        };
-        let spec = &spec;
+        let canonical = self.canonicalize(spec.clone()).await?;
+        self.solve_canonical(spec, canonical, options, deadline)
+            .await
+    }
+
+    /// The verdict for `spec`, whose canonical hash and labelling are
+    /// `canonical`, in `spec`'s labels.
+    async fn solve_canonical(
+        &self,
+        spec: Arc<Spec>,
+        canonical: Canonical,
+        options: SolveOptions,
+        deadline: Option<Instant>,
+    ) -> Result<Solved, ApiError> {
         if deadline.is_some_and(|d| Instant::now() >= d) {
             return Err(ApiError::DeadlineExceeded);
         }
         let key = format!("{}#{}", canonical.hash, options_key(options));
-        let work = self.lookup_inline(spec, &canonical, &key, options);
-        let (entry, cached) = within(deadline, work).await?;
-        let labelling = &canonical.labelling;
-        let verdict = if labelling.is_identity() {
-            entry.verdict.clone()
-        } else {
-            entry.verdict.relabel(|c| labelling.to_original(c))
-        };
+        let work = self.lookup_inline(&spec, &canonical, &key, options);
+        let (verdict, cached) = within(deadline, work).await?;
         Ok(Solved {
             verdict,
             canonical_hash: canonical.hash,
+            canonicaliser: canonical.canonicaliser.to_owned(),
             cached,
         })
+    }
+
+    /// Gives every puzzle stored before `traces-v1` its isomorphism-invariant
+    /// hash and canonical labels, oldest first, carrying the verdicts stored
+    /// under its old hash over (translated into canonical labels). Runs in
+    /// the background after start-up; until a puzzle's turn comes it keeps
+    /// working under its old hash. Returns how many puzzles it rehashed.
+    pub async fn rehash_stored_puzzles(&self) -> Result<u64, ApiError> {
+        let mut rehashed = 0;
+        loop {
+            let ids = self.store.puzzles_to_rehash(64).await?;
+            if ids.is_empty() {
+                return Ok(rehashed);
+            }
+            for id in ids {
+                self.rehash_stored_puzzle(&id).await?;
+                rehashed += 1;
+            }
+        }
+    }
+
+    async fn rehash_stored_puzzle(&self, id: &str) -> Result<(), ApiError> {
+        let record = match self.store.get_puzzle(id).await {
+            Ok(record) => record,
+            // Deleted since it was listed.
+            Err(crate::store::StoreError::NotFound(_)) => return Ok(()),
+            Err(e) => return Err(e.into()),
+        };
+        let old_hash = record.canonical_hash.clone();
+        let spec = match super::convert::spec_from_record(&record) {
+            Ok(spec) => Arc::new(spec),
+            Err(_) => {
+                // Logged by spec_from_record; keep its hash, stop retrying.
+                self.store
+                    .set_canonical_hash(id, &old_hash, &old_hash, None)
+                    .await?;
+                return Ok(());
+            }
+        };
+        let canonical = self.canonicalize(spec.clone()).await?;
+        if canonical.hash != old_hash {
+            let labelling = &canonical.labelling;
+            for options in ALL_OPTIONS {
+                let key = |hash| VerdictKey {
+                    canonical_hash: hash,
+                    options: options_key(options),
+                    vertex_count: canonical.vertex_count,
+                    edge_count: canonical.edge_count,
+                    solver_version: SOLVER_VERSION,
+                };
+                let Some(verdict) = self.store.get_verdict(key(&old_hash)).await? else {
+                    continue;
+                };
+                if self
+                    .store
+                    .get_verdict(key(&canonical.hash))
+                    .await?
+                    .is_some()
+                {
+                    continue;
+                }
+                // Old hashes keep the puzzle's labels: the verdict is in them.
+                if !verdict.fits(spec.graph()) {
+                    continue;
+                }
+                let verdict = verdict.relabel(|v| labelling.to_canonical(v));
+                self.store
+                    .put_verdict(key(&canonical.hash), &verdict)
+                    .await?;
+            }
+        }
+        self.store
+            .set_canonical_hash(
+                id,
+                &old_hash,
+                &canonical.hash,
+                canonical.labelling.canonical_labels(),
+            )
+            .await?;
+        tracing::debug!(%id, from = %old_hash, to = %canonical.hash, "rehashed a stored puzzle");
+        Ok(())
     }
 
     /// The verdict for a stored puzzle, found by the hash it was stored
@@ -261,11 +390,23 @@ impl Solver {
         options: SolveOptions,
         deadline: Option<Instant>,
     ) -> Result<Solved, ApiError> {
-        if !canon::keeps_labels(&stored.canonical_hash) {
-            let spec = within(deadline, load_stored(&self.store, &stored.id)).await?;
-            return self.solve(spec, options, deadline).await;
-        }
         let options = games::effective_options(stored.game, options);
+        if !canon::keeps_labels(&stored.canonical_hash) {
+            // Its verdict may come from another copy, in other labels: read
+            // the puzzle and its canonical labels to answer in its own.
+            let (spec, labelling) =
+                within(deadline, load_stored_with_labels(&self.store, &stored.id)).await?;
+            let canonical = Canonical {
+                canonicaliser: canon::TRACES,
+                hash: stored.canonical_hash,
+                vertex_count: stored.vertex_count,
+                edge_count: stored.edge_count,
+                labelling,
+            };
+            return self
+                .solve_canonical(spec, canonical, options, deadline)
+                .await;
+        }
         let key = format!("{}#{}", stored.canonical_hash, options_key(options));
         let work = async {
             if let Some(entry) = self.cache.get(&key).await {
@@ -287,27 +428,28 @@ impl Solver {
         let (entry, cached) = within(deadline, work).await?;
         Ok(Solved {
             verdict: entry.verdict.clone(),
+            canonicaliser: canon::canonicaliser_of(&stored.canonical_hash).to_owned(),
             canonical_hash: stored.canonical_hash,
             cached,
         })
     }
 
-    /// The entry for `key` and whether it counts as cached for this caller
-    /// (found in memory or in the store, or shared from a solve another
-    /// caller started).
+    /// The verdict for `key` in the caller's labels, and whether it counts
+    /// as cached for this caller (found in memory or in the store, or
+    /// shared from a solve another caller started).
     async fn lookup_inline(
         &self,
         spec: &Arc<Spec>,
         canonical: &Canonical,
         key: &str,
         options: SolveOptions,
-    ) -> Result<(Arc<Entry>, bool), ApiError> {
+    ) -> Result<(Verdict, bool), ApiError> {
+        let labelling = &canonical.labelling;
         if let Some(entry) = self.cache.get(key).await {
-            // Canonical graph == the spec's graph while labelling is identity.
             if entry.has_shape(canonical.vertex_count, canonical.edge_count)
-                && (!canonical.labelling.is_identity() || fits(&entry, spec).await?)
+                && let Some(verdict) = in_request_labels(&entry, labelling, spec).await?
             {
-                return Ok((entry, true));
+                return Ok((verdict, true));
             }
             tracing::warn!(key, "cached verdict does not fit its graph; solving again");
             self.cache.invalidate(key).await;
@@ -319,7 +461,34 @@ impl Solver {
         let shape = (canonical.vertex_count, canonical.edge_count);
         let (waiter, started) = self.join_or_start(key, &canonical.hash, shape, options, source);
         let entry = waiter.outcome().await?;
-        Ok((entry.clone(), !started || entry.from_store))
+        drop(waiter);
+        // A flight this caller joined may have been started by a copy in
+        // other labels: check the answer in this caller's.
+        if let Some(verdict) = in_request_labels(&entry, labelling, spec).await? {
+            return Ok((verdict, !started || entry.from_store));
+        }
+        tracing::error!(
+            key,
+            "a verdict shared under this canonical hash does not fit this puzzle; solving it alone"
+        );
+        self.cache.invalidate(key).await;
+        let verdict = self.solve_uncached(spec.clone(), options).await?;
+        Ok((verdict, false))
+    }
+
+    /// Solves `spec` in its own labels, sharing nothing and storing
+    /// nothing: the way out when a shared verdict does not fit.
+    async fn solve_uncached(
+        &self,
+        spec: Arc<Spec>,
+        options: SolveOptions,
+    ) -> Result<Verdict, ApiError> {
+        let cancel = Cancel::new();
+        let game = spec.game();
+        self.pool
+            .run(move || games::solve(game, spec.graph(), &spec.distinguished(), options, &cancel))
+            .await?
+            .map_err(solve_error)
     }
 
     /// Joins the flight for `key`, starting it (to find or compute the
@@ -408,9 +577,10 @@ impl Solver {
                             }));
                         }
                         let spec = load_stored(&store, &id).await?;
+                        // Only hashes that keep labels take this way.
                         let canonical = {
                             let spec = spec.clone();
-                            off_runtime(move || canon::canonicalize(&spec)).await?
+                            off_runtime(move || canon::keep_labels(&spec)).await?
                         };
                         if canonical.hash != hash {
                             tracing::error!(%id, stored = %hash, computed = %canonical.hash, "a stored puzzle's hash does not match its graph");
@@ -421,24 +591,24 @@ impl Solver {
                         (spec, canonical)
                     }
                 };
-                let labelling = canonical.labelling.clone();
+                let labelling = canonical.labelling;
                 if let Some(verdict) = stored {
-                    if !labelling.is_identity() || verdict.fits(spec.graph()) {
-                        return Ok(Arc::new(Entry {
-                            verdict,
-                            vertex_count,
-                            edge_count,
-                            from_store: true,
-                        }));
+                    let entry = Arc::new(Entry {
+                        verdict,
+                        vertex_count,
+                        edge_count,
+                        from_store: true,
+                    });
+                    if in_request_labels(&entry, &labelling, &spec)
+                        .await?
+                        .is_some()
+                    {
+                        return Ok(entry);
                     }
                     tracing::warn!(%hash, "stored verdict does not fit its graph; solving again");
                 }
                 let game = spec.game();
-                let distinguished: Vec<u32> = spec
-                    .distinguished()
-                    .into_iter()
-                    .map(|v| labelling.to_canonical(v))
-                    .collect();
+                let distinguished = spec.distinguished();
                 let cancel = flight.cancel.clone();
                 let solve_spec = spec.clone();
                 let verdict = pool
@@ -450,18 +620,21 @@ impl Solver {
                             edges = graph.edge_count(),
                             "solve started"
                         );
-                        games::solve(game, solve_spec.graph(), &distinguished, options, &cancel)
+                        let verdict = games::solve(
+                            game,
+                            solve_spec.graph(),
+                            &distinguished,
+                            options,
+                            &cancel,
+                        )?;
+                        // Solved in the request's labels; kept in canonical ones.
+                        Ok(match &labelling {
+                            Labelling::Identity => verdict,
+                            labelling => verdict.relabel(|v| labelling.to_canonical(v)),
+                        })
                     })
                     .await?
-                    .map_err(|error| match error {
-                        GameError::Rejected(message) => {
-                            tracing::error!(%message, "the solver rejected a validated puzzle");
-                            ApiError::internal(format!(
-                                "the solver rejected this puzzle: {message}"
-                            ))
-                        }
-                        GameError::Cancelled(_) => ApiError::ShuttingDown,
-                    })?;
+                    .map_err(solve_error)?;
                 match store.put_verdict(verdict_key, &verdict).await {
                     Ok(Retained::Stored) => {}
                     Ok(Retained::TooLarge) => {
@@ -498,6 +671,39 @@ impl Solver {
             flight.outcome.send_replace(Some(outcome));
         });
     }
+}
+
+/// The API's answer to a solver that did not finish.
+fn solve_error(error: GameError) -> ApiError {
+    match error {
+        GameError::Rejected(message) => {
+            tracing::error!(%message, "the solver rejected a validated puzzle");
+            ApiError::internal(format!("the solver rejected this puzzle: {message}"))
+        }
+        GameError::Cancelled(_) => ApiError::ShuttingDown,
+    }
+}
+
+/// Reads the stored puzzle `id`, validates it, and reads the canonical
+/// labels it was stored with.
+async fn load_stored_with_labels(
+    store: &Store,
+    id: &str,
+) -> Result<(Arc<Spec>, Labelling), ApiError> {
+    let mut record = store.get_puzzle(id).await?;
+    let labels = record.canonical_labels.take();
+    let n = record.spec.vertex_count;
+    let labelling = labels
+        .filter(|labels| labels.len() as u64 == n)
+        .and_then(Labelling::from_canonical_labels)
+        .ok_or_else(|| {
+            tracing::error!(%id, "a stored puzzle's canonical labels are missing or damaged");
+            ApiError::internal(
+                "the stored puzzle's canonical labels are damaged; see the server log",
+            )
+        })?;
+    let spec = off_runtime(move || super::convert::spec_from_record(&record)).await??;
+    Ok((Arc::new(spec), labelling))
 }
 
 /// Reads the stored puzzle `id` and validates it.
@@ -576,11 +782,23 @@ impl Drop for Waiter {
     }
 }
 
-/// Whether a cached verdict fits the request's graph.
-async fn fits(entry: &Arc<Entry>, spec: &Arc<Spec>) -> Result<bool, ApiError> {
+/// A verdict in canonical labels, translated into the request's labels by
+/// `labelling`, if it fits the request's graph there.
+async fn in_request_labels(
+    entry: &Arc<Entry>,
+    labelling: &Labelling,
+    spec: &Arc<Spec>,
+) -> Result<Option<Verdict>, ApiError> {
     let units = spec.graph().vertex_count() + spec.graph().edge_count();
-    let (entry, spec) = (entry.clone(), spec.clone());
-    off_runtime_if_large(units as u64, move || entry.verdict.fits(spec.graph())).await
+    let (entry, spec, labelling) = (entry.clone(), spec.clone(), labelling.clone());
+    off_runtime_if_large(units as u64, move || {
+        let verdict = match &labelling {
+            Labelling::Identity => entry.verdict.clone(),
+            labelling => entry.verdict.relabel(|c| labelling.to_original(c)),
+        };
+        verdict.fits(spec.graph()).then_some(verdict)
+    })
+    .await
 }
 
 /// Puzzles up to this many vertices + edges are validated, hashed and

@@ -82,6 +82,7 @@ impl Application {
             config.workers(),
             config.solve_queue,
             config.cache_bytes,
+            config.canon_budget(),
         );
         let admission = Arc::new(Admission::new(
             config.admission_budget(),
@@ -154,6 +155,7 @@ impl Application {
         health.set_serving::<PuzzleServiceServer<PuzzleApi>>().await;
         let watching_the_file =
             tokio::spawn(report_a_replaced_store_file(store.clone(), health.clone()));
+        let rehashing = tokio::spawn(rehash_stored_puzzles(solver.clone()));
         let api = PuzzleApi::new(
             store.clone(),
             solver.clone(),
@@ -246,9 +248,23 @@ impl Application {
         }
         drop(connections);
         watching_the_file.abort();
+        rehashing.abort();
         store.close().await;
         tracing::info!("store closed");
         Ok(())
+    }
+}
+
+/// Rehashes the puzzles stored before `traces-v1` (see
+/// [`Solver::rehash_stored_puzzles`]), logging what it did.
+async fn rehash_stored_puzzles(solver: Solver) {
+    match solver.rehash_stored_puzzles().await {
+        Ok(0) => {}
+        Ok(count) => tracing::info!(count, "stored puzzles rehashed with traces-v1"),
+        Err(error) => tracing::warn!(
+            ?error,
+            "rehashing stored puzzles stopped; the rest keep their old hashes until the next start"
+        ),
     }
 }
 

@@ -119,6 +119,8 @@ pub struct NewPuzzle<'a> {
     pub title: &'a str,
     pub author: &'a str,
     pub canonical_hash: &'a str,
+    /// Each vertex's canonical label, when the hash does not keep labels.
+    pub canonical_labels: Option<&'a [u32]>,
     pub request_id: Option<&'a str>,
 }
 
@@ -136,6 +138,9 @@ pub struct PuzzleRecord {
     pub duplicate_of: Option<String>,
     /// The number of edges, also when `spec.edges` was not read.
     pub edge_count: u64,
+    /// Each vertex's canonical label (read with the edges only); `None`
+    /// when the hash keeps the submitted labels.
+    pub canonical_labels: Option<Vec<u32>>,
 }
 
 /// Which stored verdict a lookup wants: the key, and what the row must
@@ -333,8 +338,9 @@ impl Store {
             let id = new_id();
             sqlx::query(
                 "INSERT INTO puzzles (id, game, vertex_count, edges, start_vertex, black, white, \
-                 title, author, canonical_hash, create_time_us, request_id, request_fingerprint) \
-                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                 title, author, canonical_hash, canonical_labels, create_time_us, request_id, \
+                 request_fingerprint) \
+                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             )
             .bind(&id)
             .bind(new.game.as_str())
@@ -346,6 +352,7 @@ impl Store {
             .bind(new.title)
             .bind(new.author)
             .bind(new.canonical_hash)
+            .bind(new.canonical_labels.map(encode_words))
             .bind(micros(SystemTime::now()))
             .bind(new.request_id)
             .bind(new.request_id.map(|_| &fingerprint))
@@ -377,13 +384,43 @@ impl Store {
         puzzle_from_row(&row)
     }
 
-    /// The edge list of the puzzle with `id`, or `None` once it is deleted.
-    pub async fn puzzle_edges(&self, id: &str) -> Result<Option<Vec<u32>>, StoreError> {
-        let edges: Option<Vec<u8>> = sqlx::query_scalar("SELECT edges FROM puzzles WHERE id = ?")
-            .bind(id)
-            .fetch_optional(&self.pool)
+    /// Up to `limit` ids of puzzles hashed before `traces-v1` and not yet
+    /// rehashed, oldest first.
+    pub async fn puzzles_to_rehash(&self, limit: u32) -> Result<Vec<String>, StoreError> {
+        Ok(sqlx::query_scalar(
+            "SELECT id FROM puzzles WHERE rehash_pending = 1 ORDER BY seq LIMIT ?",
+        )
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await?)
+    }
+
+    /// Gives the puzzle `id` its new canonical hash and labels, if its hash
+    /// is still `old_hash` (a puzzle deleted meanwhile is left alone), and
+    /// marks it rehashed.
+    pub async fn set_canonical_hash(
+        &self,
+        id: &str,
+        old_hash: &str,
+        new_hash: &str,
+        canonical_labels: Option<&[u32]>,
+    ) -> Result<(), StoreError> {
+        let (id, old_hash, new_hash) = (id.to_owned(), old_hash.to_owned(), new_hash.to_owned());
+        let labels = canonical_labels.map(encode_words);
+        self.write(async |conn| {
+            sqlx::query(
+                "UPDATE puzzles SET canonical_hash = ?, canonical_labels = ?, rehash_pending = 0 \
+                 WHERE id = ? AND canonical_hash = ?",
+            )
+            .bind(&new_hash)
+            .bind(&labels)
+            .bind(&id)
+            .bind(&old_hash)
+            .execute(&mut *conn)
             .await?;
-        edges.map(|bytes| decode_words(&bytes)).transpose()
+            Ok(())
+        })
+        .await
     }
 
     /// Up to `limit` puzzles with `seq < before` (all when `None`), newest
@@ -638,7 +675,7 @@ fn list_sql(by_game: bool, by_hash: bool) -> String {
 /// transaction when `conn` is one).
 async fn read_puzzle(conn: &mut SqliteConnection, id: &str) -> Result<PuzzleRecord, StoreError> {
     let sql = sqlx::AssertSqlSafe(format!(
-        "SELECT {SUMMARY_COLUMNS}, p.edges FROM puzzles p WHERE p.id = ?"
+        "SELECT {SUMMARY_COLUMNS}, p.edges, p.canonical_labels FROM puzzles p WHERE p.id = ?"
     ));
     let row = sqlx::query(sql)
         .bind(id)
@@ -648,6 +685,8 @@ async fn read_puzzle(conn: &mut SqliteConnection, id: &str) -> Result<PuzzleReco
     let mut record = puzzle_from_row(&row)?;
     let edges: Vec<u8> = row.try_get("edges")?;
     record.spec.edges = decode_words(&edges)?;
+    let labels: Option<Vec<u8>> = row.try_get("canonical_labels")?;
+    record.canonical_labels = labels.map(|bytes| decode_words(&bytes)).transpose()?;
     Ok(record)
 }
 
@@ -679,6 +718,7 @@ fn puzzle_from_row(row: &SqliteRow) -> Result<PuzzleRecord, StoreError> {
         create_time: from_micros(row.try_get("create_time_us")?),
         duplicate_of: row.try_get("duplicate_of")?,
         edge_count: row.try_get::<i64, _>("edge_count")?.max(0) as u64,
+        canonical_labels: None,
     })
 }
 
@@ -689,7 +729,7 @@ fn encode_words(words: &[u32]) -> Vec<u8> {
 fn decode_words(bytes: &[u8]) -> Result<Vec<u32>, StoreError> {
     let (words, rest) = bytes.as_chunks::<4>();
     if !rest.is_empty() {
-        return Err(StoreError::Corrupt("edge blob length".into()));
+        return Err(StoreError::Corrupt("word blob length".into()));
     }
     Ok(words.iter().map(|w| u32::from_le_bytes(*w)).collect())
 }
@@ -825,6 +865,7 @@ mod tests {
                 title: "t",
                 author: "",
                 canonical_hash: "h",
+                canonical_labels: None,
                 request_id: None,
             })
             .await
@@ -850,6 +891,7 @@ mod tests {
                 title: "",
                 author: "",
                 canonical_hash: "h",
+                canonical_labels: None,
                 request_id: None,
             })
             .await
@@ -868,11 +910,9 @@ mod tests {
             assert_eq!(record.spec.vertex_count, 4);
         }
         assert_eq!(
-            store.puzzle_edges(&created.id).await.unwrap(),
-            Some(edges.to_vec())
+            store.get_puzzle(&created.id).await.unwrap().spec.edges,
+            edges.to_vec()
         );
-        store.delete_puzzle(&created.id).await.unwrap();
-        assert_eq!(store.puzzle_edges(&created.id).await.unwrap(), None);
     }
 
     fn verdict(version: &str) -> Verdict {
@@ -912,6 +952,7 @@ mod tests {
                 title: "",
                 author: "",
                 canonical_hash: hash,
+                canonical_labels: None,
                 request_id: None,
             })
             .await
@@ -1038,6 +1079,7 @@ mod tests {
                     title: "",
                     author: "",
                     canonical_hash: "h",
+                    canonical_labels: None,
                     request_id: None,
                 })
                 .await
