@@ -1,8 +1,9 @@
-//! graph6 / sparse6 against nauty's own tools: for every graph on up to 7
-//! vertices from `geng`, and random graphs from `genrang` up to 300
-//! vertices, our reader gives `showg`'s edge lists, our graph6 writer gives
-//! the line back byte for byte, and our sparse6 writer gives `copyg -s`'s
-//! line byte for byte.
+//! graph6 / sparse6 and the canonical hash against nauty's own tools: for
+//! every graph on up to 7 vertices from `geng`, and random graphs from
+//! `genrang` up to 300 vertices, our reader gives `showg`'s edge lists, our
+//! graph6 writer gives the line back byte for byte, and our sparse6 writer
+//! gives `copyg -s`'s line byte for byte; and two puzzles share a canonical
+//! hash exactly when `labelg` gives them the same canonical form.
 //!
 //! Needs nauty's tools (Debian's `nauty` package installs them as
 //! `nauty-geng`, …; elsewhere they are `geng`, …). Without them the test
@@ -12,7 +13,12 @@
 use std::io::Write as _;
 use std::process::{Command, Stdio};
 
+use std::collections::HashMap;
+use std::time::Duration;
+
+use puzzled::canon::{self, TRACES};
 use puzzled::graph6::{parse_graph6, parse_sparse6, to_graph6, to_sparse6};
+use puzzled::puzzle::{Game, Limits, RawSpec, Spec};
 
 const ENABLE: &str = "PUZZLED_TEST_NAUTY";
 
@@ -50,7 +56,7 @@ fn run(tool: &str, args: &[&str], input: &str) -> String {
 }
 
 fn tools_present() -> bool {
-    let missing: Vec<&str> = ["geng", "genrang", "copyg", "showg"]
+    let missing: Vec<&str> = ["geng", "genrang", "copyg", "showg", "labelg"]
         .into_iter()
         .filter(|tool| nauty_tool(tool).is_none())
         .collect();
@@ -127,5 +133,154 @@ fn graph6_and_sparse6_agree_with_nauty_byte_for_byte() {
         assert_eq!(to_sparse6(n, expected.iter().copied()), *s6, "{line}");
         let back = parse_sparse6(s6.as_bytes()).unwrap();
         assert_eq!(sorted_pairs(&back.edges), expected, "{s6}");
+    }
+}
+
+/// Every graph on up to 7 vertices from `geng`, with every start: each
+/// (graph, start) is relabelled so that the start is vertex 0 and the other
+/// vertices are shuffled, then labelled canonically by `labelg -fa` (vertex
+/// 0 in a cell of its own) and hashed by us as a Geography puzzle starting
+/// at 0: two puzzles share our hash exactly when labelg gives them the same
+/// canonical graph. (labelg's Traces mode, `-t`, takes no partition; the
+/// uncoloured comparison below uses it.)
+#[test]
+fn canonical_hashes_agree_with_labelg() {
+    if !tools_present() {
+        return;
+    }
+    let mut inputs: Vec<(u32, Vec<(u32, u32)>)> = Vec::new();
+    let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+    for n in 1..=7u32 {
+        for line in run("geng", &["-q", &n.to_string()], "").lines() {
+            let graph = parse_graph6(line.as_bytes()).unwrap();
+            for start in 0..n {
+                // The start goes to 0; the rest are shuffled.
+                let mut perm: Vec<u32> = (0..n).collect();
+                perm.swap(0, start as usize);
+                for i in (2..n as usize).rev() {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    perm.swap(i, 1 + (seed % i as u64) as usize);
+                }
+                // perm[new] = old: vertex `old` becomes `new`.
+                let mut new_of = vec![0; n as usize];
+                for (new, &old) in perm.iter().enumerate() {
+                    new_of[old as usize] = new as u32;
+                }
+                let edges = graph
+                    .edges
+                    .chunks(2)
+                    .map(|e| (new_of[e[0] as usize], new_of[e[1] as usize]))
+                    .collect();
+                inputs.push((n, edges));
+            }
+        }
+    }
+    let corpus: String = inputs
+        .iter()
+        .map(|(n, edges)| to_graph6(*n, edges.iter().copied()) + "\n")
+        .collect();
+    let labelled: Vec<String> = run("labelg", &["-q", "-g", "-fa"], &corpus)
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    assert_eq!(labelled.len(), inputs.len());
+
+    let mut hash_of_form: HashMap<&str, String> = HashMap::new();
+    let mut form_of_hash: HashMap<String, &str> = HashMap::new();
+    for ((n, edges), form) in inputs.iter().zip(&labelled) {
+        let spec = Spec::validate(
+            RawSpec {
+                game: Game::Geography,
+                vertex_count: (*n).into(),
+                edges: edges.iter().flat_map(|&(u, v)| [u, v]).collect(),
+                start: 0,
+                black: None,
+                white: None,
+                title: String::new(),
+                author: String::new(),
+            },
+            Limits {
+                max_vertices: 100,
+                max_edges: 100,
+            },
+        )
+        .unwrap();
+        let canonical = canon::canonicalize(&spec, Duration::from_secs(60));
+        assert_eq!(canonical.canonicaliser, TRACES);
+        let hash = canonical.hash;
+        assert_eq!(
+            hash_of_form.entry(form).or_insert_with(|| hash.clone()),
+            &hash,
+            "one labelg form, two hashes: {form}"
+        );
+        assert_eq!(
+            *form_of_hash.entry(hash).or_insert(form),
+            form.as_str(),
+            "one hash, two labelg forms"
+        );
+    }
+    // Orbits of starts: far fewer forms than inputs, far more than graphs.
+    assert!(hash_of_form.len() > 1_300 && hash_of_form.len() < inputs.len());
+}
+
+/// With no distinguished vertices (the edge game) our canonical graph is
+/// the one Traces gives through `labelg -t`, byte for byte, for every
+/// bipartite graph on up to 7 vertices and shuffled copies of each.
+#[test]
+fn uncoloured_canonical_graphs_are_labelg_traces_forms() {
+    if !tools_present() {
+        return;
+    }
+    let mut corpus = String::new();
+    let mut inputs: Vec<(u32, Vec<u32>)> = Vec::new();
+    let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+    for n in 1..=7u32 {
+        for line in run("geng", &["-q", "-b", &n.to_string()], "").lines() {
+            let graph = parse_graph6(line.as_bytes()).unwrap();
+            for _ in 0..3 {
+                let mut perm: Vec<u32> = (0..n).collect();
+                for i in (1..n as usize).rev() {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    perm.swap(i, (seed % (i as u64 + 1)) as usize);
+                }
+                let edges: Vec<u32> = graph.edges.iter().map(|&v| perm[v as usize]).collect();
+                corpus.push_str(&to_graph6(n, sorted_pairs(&edges)));
+                corpus.push('\n');
+                inputs.push((n, edges));
+            }
+        }
+    }
+    let labelled: Vec<String> = run("labelg", &["-q", "-t", "-g"], &corpus)
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    assert_eq!(labelled.len(), inputs.len());
+    for ((n, edges), form) in inputs.iter().zip(&labelled) {
+        let spec = Spec::validate(
+            RawSpec {
+                game: Game::BipartiteEdge,
+                vertex_count: (*n).into(),
+                edges: edges.clone(),
+                start: 0,
+                black: None,
+                white: None,
+                title: String::new(),
+                author: String::new(),
+            },
+            Limits {
+                max_vertices: 100,
+                max_edges: 100,
+            },
+        )
+        .unwrap();
+        let canonical = canon::canonicalize(&spec, Duration::from_secs(60));
+        assert_eq!(canonical.canonicaliser, TRACES);
+        let mut ours = Vec::new();
+        canon::for_each_edge_in(spec.graph(), &canonical.labelling, |u, v| ours.push((u, v)));
+        assert_eq!(to_graph6(*n, ours), *form, "Traces' canonical graph");
     }
 }

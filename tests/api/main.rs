@@ -5,6 +5,7 @@
 mod admission;
 mod binary;
 mod cancel;
+mod canon;
 mod checker;
 mod crud;
 mod errors;

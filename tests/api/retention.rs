@@ -127,13 +127,21 @@ async fn a_verdict_of_another_solver_version_is_recomputed() {
     app.stop().await;
 }
 
-/// SolvePuzzle finds a stored verdict by the puzzle's stored hash: with its
-/// edge list made unreadable it is still answered from the store, and only
-/// when the verdict is gone (so it must solve) does it read the edges and
-/// report the damage.
+/// SolvePuzzle finds a stored verdict by the puzzle's stored hash. Under
+/// the label-keeping hash (here forced by a zero canonical labelling
+/// budget) a hit needs nothing else: with its edge list made unreadable it
+/// is still answered from the store, and only when the verdict is gone (so
+/// it must solve) does it read the edges and report the damage. Under
+/// traces-v1 the edges are read on every call, to answer in the puzzle's
+/// own labels: the damage is reported at once.
 #[tokio::test]
 async fn solve_puzzle_answers_from_the_stored_hash_without_reading_edges() {
-    let app = spawn_app().await;
+    let dir = Arc::new(tempfile::tempdir().unwrap());
+    let config = puzzled::config::Config {
+        canon_budget_ms: 0,
+        ..test_config(dir.path())
+    };
+    let app = spawn_app_with(dir, config).await;
     let stored = app
         .client
         .clone()
@@ -141,6 +149,7 @@ async fn solve_puzzle_answers_from_the_stored_hash_without_reading_edges() {
         .await
         .unwrap()
         .into_inner();
+    assert_eq!(stored.canonicaliser, "sorted-edges-v1");
     let solved = solve_stored(&app, &stored.name).await.unwrap();
     assert!(!solved.cached);
     assert_eq!(solved.canonical_hash, stored.canonical_hash);
@@ -160,5 +169,20 @@ async fn solve_puzzle_answers_from_the_stored_hash_without_reading_edges() {
         status.message(),
         "the stored puzzle is invalid; see the server log"
     );
+    app.stop().await;
+
+    let app = spawn_app().await;
+    let stored = app
+        .client
+        .clone()
+        .create_puzzle(create_request(path(6)))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(stored.canonicaliser, "traces-v1");
+    solve_stored(&app, &stored.name).await.unwrap();
+    execute(&app, "UPDATE puzzles SET edges = zeroblob(40)").await;
+    let status = solve_stored(&app, &stored.name).await.unwrap_err();
+    assert_eq!(status.code(), Code::Internal, "{status:?}");
     app.stop().await;
 }

@@ -1,0 +1,456 @@
+//! One verdict for every relabelling: relabelled copies share the
+//! traces-v1 hash, are duplicates of the first, hit the cache, and get
+//! answers in their own labels that the independent checkers accept.
+//! Puzzles stored under the old label-keeping hash are rehashed at start-up.
+
+use std::time::Duration;
+
+use sqlx::Connection;
+
+use super::checker::{Asked, check_geography};
+use super::helpers::*;
+use puzzled::canon::{Labelling, TRACES};
+use puzzled::solver::SOLVER_VERSION;
+use puzzled::store::{Store, VerdictKey};
+
+/// A permutation of `0..n` from a seed.
+fn permutation(n: u32, seed: u64) -> Vec<u32> {
+    let mut perm: Vec<u32> = (0..n).collect();
+    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    for i in (1..n as usize).rev() {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        perm.swap(i, (state % (i as u64 + 1)) as usize);
+    }
+    perm
+}
+
+fn relabel(edges: &[u32], perm: &[u32]) -> Vec<u32> {
+    // Relabelled, and listed in another order with flipped ends.
+    let mut out: Vec<u32> = edges
+        .chunks_exact(2)
+        .rev()
+        .flat_map(|e| [perm[e[1] as usize], perm[e[0] as usize]])
+        .collect();
+    out.shrink_to_fit();
+    out
+}
+
+fn everything(spec: proto::PuzzleSpec) -> proto::SolveRequest {
+    proto::SolveRequest {
+        spec: Some(spec),
+        include_all_starts: true,
+        include_winning_moves: true,
+    }
+}
+
+/// Geography on graphs small enough for the checker's game-tree search
+/// (every start and every winning move in the copy's labels) and on a
+/// larger one (matching and barriers): a relabelled copy is a duplicate of
+/// the first, SolvePuzzle and Solve on it are cache hits, and the answer
+/// checks out in the copy's labels.
+#[tokio::test]
+async fn a_relabelled_copy_is_a_duplicate_and_a_cache_hit_in_its_own_labels() {
+    let mut app = spawn_app().await;
+    for (n, m, seed) in [
+        (12u32, 16usize, 5u64),
+        (13, 20, 6),
+        (11, 11, 7),
+        (600, 900, 8),
+    ] {
+        let edges = random_graph(n, m, seed);
+        let start = (seed as u32 * 7) % n;
+        let first = app
+            .client
+            .create_puzzle(create_request(geography(n, &edges, start)))
+            .await
+            .unwrap()
+            .into_inner();
+        assert!(first.canonical_hash.starts_with("traces-v1:"), "{first:?}");
+        assert_eq!(first.canonicaliser, TRACES);
+        let solved = app
+            .client
+            .solve_puzzle(proto::SolvePuzzleRequest {
+                name: first.name.clone(),
+                include_all_starts: true,
+                include_winning_moves: true,
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        assert!(!solved.cached);
+        assert_eq!(solved.canonicaliser, TRACES);
+        check_geography(n, &edges, start, Asked::EVERYTHING, &solved);
+
+        for copy_seed in [seed * 31 + 1, seed * 31 + 2] {
+            let perm = permutation(n, copy_seed);
+            let copy_edges = relabel(&edges, &perm);
+            let copy_start = perm[start as usize];
+            let copy = app
+                .client
+                .create_puzzle(create_request(geography(n, &copy_edges, copy_start)))
+                .await
+                .unwrap()
+                .into_inner();
+            assert_eq!(copy.canonical_hash, first.canonical_hash);
+            assert_eq!(copy.duplicate_of, first.name);
+            let from_store = app
+                .client
+                .solve_puzzle(proto::SolvePuzzleRequest {
+                    name: copy.name.clone(),
+                    include_all_starts: true,
+                    include_winning_moves: true,
+                })
+                .await
+                .unwrap()
+                .into_inner();
+            assert!(from_store.cached, "the copy's verdict comes from the cache");
+            check_geography(n, &copy_edges, copy_start, Asked::EVERYTHING, &from_store);
+            let inline = app
+                .client
+                .solve(everything(geography(n, &copy_edges, copy_start)))
+                .await
+                .unwrap()
+                .into_inner();
+            assert!(inline.cached);
+            check_geography(n, &copy_edges, copy_start, Asked::EVERYTHING, &inline);
+        }
+
+        // The filter lists the first and both copies.
+        let listed = app
+            .client
+            .list_puzzles(proto::ListPuzzlesRequest {
+                canonical_hash: first.canonical_hash.clone(),
+                ..Default::default()
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        assert_eq!(listed.puzzles.len(), 3);
+        assert_eq!(listed.puzzles.last().unwrap().name, first.name);
+    }
+    app.stop().await;
+}
+
+/// The start moved to a vertex in another orbit is another puzzle.
+#[tokio::test]
+async fn the_start_in_another_orbit_is_another_puzzle() {
+    let mut app = spawn_app().await;
+    let path = [0, 1, 1, 2, 2, 3, 3, 4];
+    let hash = |start| {
+        let mut client = app.client.clone();
+        async move {
+            client
+                .solve(solve_request(geography(5, &path, start)))
+                .await
+                .unwrap()
+                .into_inner()
+                .canonical_hash
+        }
+    };
+    let end = hash(0).await;
+    assert_eq!(end, hash(4).await, "both ends are one orbit");
+    assert_ne!(end, hash(1).await);
+    assert_ne!(end, hash(2).await);
+    let solution = app
+        .client
+        .solve(solve_request(geography(5, &path, 3)))
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(solution.cached, "3 is in 1's orbit");
+    check_geography(5, &path, 3, Asked::NOTHING, &solution);
+}
+
+/// The edge game and tree painting: copies hit the cache and their winning
+/// moves are legal moves in the copy's labels.
+#[tokio::test]
+async fn copies_of_the_other_games_get_moves_in_their_own_labels() {
+    let mut app = spawn_app().await;
+    // A bipartite graph: a 4-cycle, a path of 3 and two isolated vertices.
+    let n = 9;
+    let edges = [0, 1, 1, 2, 2, 3, 3, 0, 4, 5, 5, 6];
+    let bipartite = |edges: &[u32]| proto::PuzzleSpec {
+        game: proto::Game::BipartiteEdge as i32,
+        graph: graph(n, edges),
+        ..Default::default()
+    };
+    let first = app
+        .client
+        .solve(everything(bipartite(&edges)))
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(!first.cached);
+    for seed in 1..4 {
+        let perm = permutation(n, seed);
+        let copy_edges = relabel(&edges, &perm);
+        let copy = app
+            .client
+            .solve(everything(bipartite(&copy_edges)))
+            .await
+            .unwrap()
+            .into_inner();
+        assert!(copy.cached);
+        assert_eq!(copy.canonical_hash, first.canonical_hash);
+        assert_eq!(copy.winner, first.winner);
+        let moves = copy.winning_moves.expect("asked for");
+        for m in &moves.moves {
+            let Some(proto::r#move::Move::Edge(e)) = &m.r#move else {
+                panic!("an edge move: {m:?}")
+            };
+            let (u, v) = (e.u, e.v);
+            assert!(u < n && v < n && u != v);
+            let present = copy_edges
+                .chunks_exact(2)
+                .any(|f| (f[0], f[1]) == (u, v) || (f[0], f[1]) == (v, u));
+            assert!(
+                !present,
+                "winning move {u}-{v} is already an edge of the copy"
+            );
+            assert!(
+                puzzled::solver::bipartite_edge::check_bipartite(
+                    &puzzled::solver::graph::Graph::from_flat_edges(
+                        n.into(),
+                        &[copy_edges.as_slice(), &[u, v]].concat()
+                    )
+                    .unwrap()
+                )
+                .is_ok(),
+                "winning move {u}-{v} closes an odd cycle in the copy"
+            );
+        }
+    }
+
+    // A tree: black at a leaf, white at another.
+    let n = 8;
+    let edges = [0, 1, 1, 2, 2, 3, 1, 4, 4, 5, 2, 6, 6, 7];
+    let paint = |edges: &[u32], black, white| proto::PuzzleSpec {
+        game: proto::Game::TreePaint as i32,
+        graph: graph(n, edges),
+        black: Some(black),
+        white: Some(white),
+        ..Default::default()
+    };
+    let first = app
+        .client
+        .solve(everything(paint(&edges, 0, 7)))
+        .await
+        .unwrap()
+        .into_inner();
+    for seed in 1..4 {
+        let perm = permutation(n, seed);
+        let copy_edges = relabel(&edges, &perm);
+        let (black, white) = (perm[0], perm[7]);
+        let copy = app
+            .client
+            .solve(everything(paint(&copy_edges, black, white)))
+            .await
+            .unwrap()
+            .into_inner();
+        assert!(copy.cached);
+        assert_eq!(copy.winner, first.winner);
+        let moves = copy.winning_moves.expect("asked for");
+        assert_eq!(moves.count, first.winning_moves.as_ref().unwrap().count);
+        for m in &moves.moves {
+            let Some(proto::r#move::Move::Vertex(v)) = m.r#move else {
+                panic!("a vertex move: {m:?}")
+            };
+            let next_to_black = copy_edges
+                .chunks_exact(2)
+                .any(|e| (e[0], e[1]) == (black, v) || (e[0], e[1]) == (v, black));
+            assert!(
+                next_to_black,
+                "winning move {v} is not next to black ({black})"
+            );
+        }
+    }
+    app.stop().await;
+}
+
+/// GetPuzzle exports the canonical graph as sparse6: the same line for
+/// every copy, with the start at vertex 0.
+#[tokio::test]
+async fn the_canonical_form_is_exported_as_sparse6() {
+    let mut app = spawn_app().await;
+    let (n, edges) = (30, random_graph(30, 45, 3));
+    let mut lines = Vec::new();
+    for seed in [0, 1, 2] {
+        let perm = permutation(n, seed);
+        let created = app
+            .client
+            .create_puzzle(create_request(geography(
+                n,
+                &relabel(&edges, &perm),
+                perm[4],
+            )))
+            .await
+            .unwrap()
+            .into_inner();
+        assert!(created.canonical_sparse6.starts_with(':'), "{created:?}");
+        lines.push(created.canonical_sparse6);
+    }
+    assert!(lines.iter().all(|l| *l == lines[0]));
+    let parsed = puzzled::graph6::parse_sparse6(lines[0].as_bytes()).unwrap();
+    assert_eq!(parsed.edges.len(), edges.len());
+    // The BASIC view leaves it out.
+    let listed = app
+        .client
+        .list_puzzles(proto::ListPuzzlesRequest::default())
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(
+        listed
+            .puzzles
+            .iter()
+            .all(|p| p.canonical_sparse6.is_empty())
+    );
+    app.stop().await;
+}
+
+/// A puzzle and verdict stored under the old label-keeping hash (as a
+/// database from before traces-v1 holds them) are rehashed after start-up:
+/// the puzzle gets its traces-v1 hash and labels, its verdict is carried
+/// over, and SolvePuzzle answers it from the cache in its own labels.
+#[tokio::test]
+async fn puzzles_stored_under_the_old_hash_are_rehashed_at_start_up() {
+    let mut app = spawn_app().await;
+    let (n, edges, start) = (12u32, random_graph(12, 18, 11), 3);
+    let created = app
+        .client
+        .create_puzzle(create_request(geography(n, &edges, start)))
+        .await
+        .unwrap()
+        .into_inner();
+    let id = created.name.trim_start_matches("puzzles/").to_owned();
+    let traces_hash = created.canonical_hash.clone();
+    app.client
+        .solve_puzzle(proto::SolvePuzzleRequest {
+            name: created.name.clone(),
+            include_all_starts: true,
+            include_winning_moves: true,
+        })
+        .await
+        .unwrap();
+    let config = app.config.clone();
+    let dir = app.stop().await;
+
+    // Turn the rows into what an older server left: the label-keeping
+    // hash, no canonical labels, the verdict in the puzzle's own labels.
+    let store = Store::open(&config.database_url).await.unwrap();
+    let record = store.get_puzzle(&id).await.unwrap();
+    let labelling =
+        Labelling::from_canonical_labels(record.canonical_labels.clone().unwrap()).unwrap();
+    let spec = puzzled::service::convert::spec_from_record(&record).unwrap();
+    let old_hash = puzzled::canon::keep_labels(&spec).hash;
+    let key = |hash| VerdictKey {
+        canonical_hash: hash,
+        options: "all_starts,winning_moves",
+        vertex_count: n.into(),
+        edge_count: (edges.len() / 2) as u64,
+        solver_version: SOLVER_VERSION,
+    };
+    let verdict = store.get_verdict(key(&traces_hash)).await.unwrap().unwrap();
+    store
+        .put_verdict(
+            key(&old_hash),
+            &verdict.relabel(|c| labelling.to_original(c)),
+        )
+        .await
+        .unwrap();
+    store.close().await;
+    let mut db = sqlx::SqliteConnection::connect(&config.database_url)
+        .await
+        .unwrap();
+    sqlx::query("DELETE FROM verdicts WHERE canonical_hash = ?")
+        .bind(&traces_hash)
+        .execute(&mut db)
+        .await
+        .unwrap();
+    sqlx::query(
+        "UPDATE puzzles SET canonical_hash = ?, canonical_labels = NULL, rehash_pending = 1 \
+         WHERE id = ?",
+    )
+    .bind(&old_hash)
+    .bind(&id)
+    .execute(&mut db)
+    .await
+    .unwrap();
+    db.close().await.unwrap();
+
+    let mut app = spawn_app_with(dir, config).await;
+    let get = |mut client: proto::puzzle_service_client::PuzzleServiceClient<_>| {
+        let name = created.name.clone();
+        async move {
+            client
+                .get_puzzle(proto::GetPuzzleRequest {
+                    name,
+                    ..Default::default()
+                })
+                .await
+                .unwrap()
+                .into_inner()
+        }
+    };
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    let rehashed = loop {
+        let puzzle = get(app.client.clone()).await;
+        if puzzle.canonicaliser == TRACES {
+            break puzzle;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "not rehashed: {puzzle:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    assert_eq!(rehashed.canonical_hash, traces_hash);
+    let solved = app
+        .client
+        .solve_puzzle(proto::SolvePuzzleRequest {
+            name: created.name.clone(),
+            include_all_starts: true,
+            include_winning_moves: true,
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(
+        solved.cached,
+        "the verdict was carried over to the new hash"
+    );
+    check_geography(n, &edges, start, Asked::EVERYTHING, &solved);
+    app.stop().await;
+}
+
+/// Past the canonical labelling budget the puzzle gets the label-keeping
+/// hash, and the response says so.
+#[tokio::test]
+async fn past_the_budget_a_puzzle_gets_the_label_keeping_hash() {
+    let dir = std::sync::Arc::new(tempfile::tempdir().unwrap());
+    let config = puzzled::config::Config {
+        canon_budget_ms: 0,
+        ..test_config(dir.path())
+    };
+    let mut app = spawn_app_with(dir, config).await;
+    let solution = app
+        .client
+        .solve(solve_request(geography(3, &[0, 1, 1, 2], 0)))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(solution.canonicaliser, "sorted-edges-v1");
+    assert!(solution.canonical_hash.starts_with("sorted-edges-v1:"));
+    check_geography(3, &[0, 1, 1, 2], 0, Asked::NOTHING, &solution);
+    let created = app
+        .client
+        .create_puzzle(create_request(geography(3, &[0, 1, 1, 2], 0)))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(created.canonicaliser, "sorted-edges-v1");
+    assert_eq!(created.canonical_hash, solution.canonical_hash);
+    app.stop().await;
+}
