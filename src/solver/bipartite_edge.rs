@@ -256,6 +256,80 @@ pub fn solve_with_cancel(
     }))
 }
 
+/// One class of legal moves: its size, one of its edges, and whether its
+/// edges win (every edge of a class leads to the same verdict).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct LegalMoveClass {
+    pub class: MoveClass,
+    /// The number of distinct edges of this class, all of them legal.
+    pub edge_count: u64,
+    /// One of these edges, as `(u, v)` with `u < v`.
+    pub example: (Vertex, Vertex),
+    /// Whether these edges leave the opponent lost.
+    pub wins: bool,
+}
+
+/// A position analysed for play: the verdict of [`solve`] and every legal
+/// move, by class.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BipartiteEdgePosition {
+    pub solution: BipartiteEdgeSolution,
+    /// Every non-empty class of legal moves; together they partition the
+    /// legal moves. The winning classes are those of
+    /// `solution.winning_moves`, in the same order.
+    pub legal_classes: Vec<LegalMoveClass>,
+    /// The exact number of legal moves (`x` plus the pairs of vertices in
+    /// different components); 0 when the game is over.
+    pub legal_edge_count: u64,
+}
+
+/// [`solve_with_cancel`] plus every class of legal moves, for analysing a
+/// position during play. Same time bound, `O(N + M)`.
+pub fn analyze_graph_with_cancel(
+    graph: &Graph,
+    cancel: &Cancel,
+) -> Result<Result<BipartiteEdgePosition, BipartiteEdgeError>, Cancelled> {
+    let colouring = match two_colour(graph, cancel)? {
+        Ok(colouring) => colouring,
+        Err(invalid) => return Ok(Err(invalid)),
+    };
+    let legal_classes = move_classes(graph, &colouring, false);
+    let legal_edge_count = legal_classes.iter().map(|class| class.edge_count).sum();
+    let winning: Vec<WinningMoveClass> = legal_classes
+        .iter()
+        .filter(|class| class.wins)
+        .map(|class| WinningMoveClass {
+            class: class.class,
+            edge_count: class.edge_count,
+            example: class.example,
+        })
+        .collect();
+    let edge_count = winning.iter().map(|class| class.edge_count).sum();
+    // The rule says the mover wins iff some move leaves the opponent lost;
+    // the classes were evaluated with the same rule, so the two agree.
+    let winner = if colouring.counts.first_player_wins() {
+        Player::First
+    } else {
+        Player::Second
+    };
+    debug_assert_eq!(winner == Player::First, edge_count > 0);
+    let solution = BipartiteEdgeSolution {
+        winner,
+        counts: colouring.counts,
+        winning_move: winning.first().map(|class| class.example),
+        winning_moves: WinningEdges {
+            classes: winning,
+            edge_count,
+            unique: edge_count == 1,
+        },
+    };
+    Ok(Ok(BipartiteEdgePosition {
+        solution,
+        legal_classes,
+        legal_edge_count,
+    }))
+}
+
 /// Why a move of a move list is illegal.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum IllegalEdgeReason {
@@ -267,6 +341,10 @@ pub enum IllegalEdgeReason {
     AlreadyPresent,
     #[error("the edge would close an odd cycle")]
     MakesOddCycle,
+    /// The move comes after the end of the game: the graph was already a
+    /// connected complete bipartite graph, where no edge can be added.
+    #[error("the game is over: the graph is connected and complete bipartite")]
+    GameOver,
 }
 
 /// Why a move list cannot be replayed on a graph.
@@ -286,9 +364,10 @@ pub enum MoveListError {
 }
 
 /// The position after adding the edges `moves` to `graph` in order, each
-/// checked for legality (both ends in range, distinct, not yet an edge, and
-/// no odd cycle). The player to move afterwards is the first player if the
-/// list has even length.
+/// checked for legality in this order: both ends in range, the game is not
+/// over, the ends are distinct, the edge is not there yet, it closes no odd
+/// cycle. The player to move afterwards is the first player if the list has
+/// even length.
 ///
 /// Time `O((N + M + k) · α)` for `k` moves (union–find with parity), plus
 /// building the new graph.
@@ -324,6 +403,10 @@ pub fn position_after_moves(
                 }));
             }
         }
+        // Every earlier move added one edge.
+        if parity.is_complete_and_connected(graph.edge_count() as u64 + index as u64) {
+            return Err(illegal(IllegalEdgeReason::GameOver));
+        }
         if u == v {
             return Err(illegal(IllegalEdgeReason::SelfLoop));
         }
@@ -348,6 +431,11 @@ struct ParityForest {
     /// Parity of the edge from a vertex to its parent (1 = opposite colours).
     parity_to_parent: Vec<u8>,
     size: Vec<u32>,
+    /// For a root: how many vertices of its set have parity 0 and 1 to it
+    /// (the sizes of the set's two colour classes).
+    part_sizes: Vec<[u64; 2]>,
+    /// The number of sets.
+    components: usize,
 }
 
 impl ParityForest {
@@ -356,7 +444,25 @@ impl ParityForest {
             parent: (0..n as Vertex).collect(),
             parity_to_parent: vec![0; n],
             size: vec![1; n],
+            part_sizes: vec![[1, 0]; n],
+            components: n,
         }
+    }
+
+    /// Whether a graph with `edge_count` edges, all of them joined here, is
+    /// connected and complete bipartite, so that no edge can be added: one
+    /// set (or none) whose colour classes `a`, `b` already have all `a·b`
+    /// edges between them.
+    fn is_complete_and_connected(&mut self, edge_count: u64) -> bool {
+        if self.components > 1 {
+            return false;
+        }
+        if self.parent.is_empty() {
+            return true;
+        }
+        let (root, _) = self.find(0);
+        let [a, b] = self.part_sizes[root as usize];
+        a * b == edge_count
     }
 
     /// The root of `v` and the colour parity between `v` and that root.
@@ -396,8 +502,20 @@ impl ParityForest {
         };
         self.parent[small as usize] = big;
         // small's parity to big makes u and v opposite: pu ^ x ^ pv = 1.
-        self.parity_to_parent[small as usize] = pu ^ pv ^ 1;
+        let parity = pu ^ pv ^ 1;
+        self.parity_to_parent[small as usize] = parity;
         self.size[big as usize] += self.size[small as usize];
+        // A vertex with parity q to `small` has parity q ^ parity to `big`.
+        let [zero, one] = self.part_sizes[small as usize];
+        let moved = if parity == 0 {
+            [zero, one]
+        } else {
+            [one, zero]
+        };
+        let parts = &mut self.part_sizes[big as usize];
+        parts[0] += moved[0];
+        parts[1] += moved[1];
+        self.components -= 1;
         true
     }
 }
@@ -602,51 +720,74 @@ fn odd_cycle_from(graph: &Graph, root: Vertex) -> Vec<Vertex> {
 /// Evaluates every move class with the rule and keeps the ones that leave the
 /// opponent lost. Only called when the player to move wins.
 fn winning_edges(graph: &Graph, colouring: &Colouring) -> WinningEdges {
-    let counts = &colouring.counts;
-    let mut classes = Vec::new();
-
-    // An edge inside a component: one more edge, one less room, same types.
-    if counts.x > 0
-        && !first_player_wins(
-            counts.n,
-            counts.m + 1,
-            (counts.x - 1) % 2 == 1,
-            counts.iso,
-            counts.oo,
-            counts.eo,
-        )
-    {
-        let (start, end) = colouring
-            .component_with_room
-            .expect("x > 0 means some component has room");
-        classes.push(WinningMoveClass {
-            class: MoveClass::InsideComponent,
-            edge_count: counts.x,
-            example: missing_edge_in(graph, &colouring.colour, &colouring.order[start..end]),
-        });
-    }
-
-    for (i, &first) in VertexClass::ALL.iter().enumerate() {
-        for &second in &VertexClass::ALL[i..] {
-            let pairs = join_pair_count(colouring, first, second);
-            if pairs == 0 || !join_wins(counts, first, second) {
-                continue;
-            }
-            let example = join_example(colouring, first, second)
-                .expect("a class with pairs has two distinct components");
-            classes.push(WinningMoveClass {
-                class: MoveClass::Join(first, second),
-                edge_count: pairs,
-                example,
-            });
-        }
-    }
+    let classes: Vec<WinningMoveClass> = move_classes(graph, colouring, true)
+        .into_iter()
+        .map(|class| WinningMoveClass {
+            class: class.class,
+            edge_count: class.edge_count,
+            example: class.example,
+        })
+        .collect();
     let edge_count = classes.iter().map(|class| class.edge_count).sum();
     WinningEdges {
         classes,
         edge_count,
         unique: edge_count == 1,
     }
+}
+
+/// The non-empty move classes, in a fixed order (inside a component first,
+/// then joins by vertex class), each evaluated with the rule; with
+/// `only_winning` the losing classes are left out before their example is
+/// picked (picking the inside-component example costs a linear scan).
+fn move_classes(graph: &Graph, colouring: &Colouring, only_winning: bool) -> Vec<LegalMoveClass> {
+    let counts = &colouring.counts;
+    let mut classes = Vec::new();
+
+    // An edge inside a component: one more edge, one less room, same types.
+    if counts.x > 0 {
+        let wins = !first_player_wins(
+            counts.n,
+            counts.m + 1,
+            (counts.x - 1) % 2 == 1,
+            counts.iso,
+            counts.oo,
+            counts.eo,
+        );
+        if wins || !only_winning {
+            let (start, end) = colouring
+                .component_with_room
+                .expect("x > 0 means some component has room");
+            classes.push(LegalMoveClass {
+                class: MoveClass::InsideComponent,
+                edge_count: counts.x,
+                example: missing_edge_in(graph, &colouring.colour, &colouring.order[start..end]),
+                wins,
+            });
+        }
+    }
+
+    for (i, &first) in VertexClass::ALL.iter().enumerate() {
+        for &second in &VertexClass::ALL[i..] {
+            let pairs = join_pair_count(colouring, first, second);
+            if pairs == 0 {
+                continue;
+            }
+            let wins = join_wins(counts, first, second);
+            if !wins && only_winning {
+                continue;
+            }
+            let example = join_example(colouring, first, second)
+                .expect("a class with pairs has two distinct components");
+            classes.push(LegalMoveClass {
+                class: MoveClass::Join(first, second),
+                edge_count: pairs,
+                example,
+                wins,
+            });
+        }
+    }
+    classes
 }
 
 /// Whether joining a vertex of class `first` to a vertex of class `second`
@@ -749,4 +890,4 @@ fn missing_edge_in(graph: &Graph, colour: &[u8], component: &[Vertex]) -> (Verte
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -153,6 +153,18 @@ pub struct GeographyPosition {
     /// The winner's strategy move when the player to move wins: the mate of
     /// `current` in a maximum matching of the remaining graph.
     pub strategy_move: Option<Vertex>,
+    /// The evidence, about the remaining graph (the visited vertices other
+    /// than `current` deleted, ids kept): a maximum matching, pairs `(u, v)`
+    /// with `u < v`, sorted. It leaves `current` exposed when the player to
+    /// move loses and covers it when that player wins.
+    pub matching: Vec<(Vertex, Vertex)>,
+    /// A Tutte–Berge barrier of the remaining graph proving `matching`
+    /// maximum (see [`GeographySolution::barrier`]).
+    pub barrier: Vec<Vertex>,
+    /// When the player to move wins: a barrier of the remaining graph minus
+    /// `current` proving that every maximum matching covers `current` (see
+    /// [`GeographySolution::start_barrier`]).
+    pub current_barrier: Option<Vec<Vertex>>,
 }
 
 /// A move that cannot be played in the position reached so far.
@@ -164,7 +176,7 @@ pub enum IllegalMove {
         vertex: u64,
         vertex_count: usize,
     },
-    #[error("moves[{index}]: vertex {vertex} is not adjacent to the token's vertex {from}")]
+    #[error("moves[{index}]: vertex {vertex} is not adjacent to vertex {from}, the current vertex")]
     NotAdjacent {
         index: usize,
         vertex: Vertex,
@@ -172,6 +184,12 @@ pub enum IllegalMove {
     },
     #[error("moves[{index}]: vertex {vertex} has already been visited")]
     AlreadyVisited { index: usize, vertex: Vertex },
+    /// The move comes after the end of the game: the token's vertex has no
+    /// unvisited neighbour left.
+    #[error(
+        "moves[{index}]: the game is over: vertex {current}, the current vertex, has no unvisited neighbour"
+    )]
+    GameOver { index: usize, current: Vertex },
 }
 
 /// Analyses the position after `moves` have been played from `start`.
@@ -179,37 +197,36 @@ pub enum IllegalMove {
 /// The rest of the game is Geography on `G − {visited except the token's
 /// vertex}` started at the token's vertex, with the player to move as
 /// "first" (GAMES.md §1, mid-game positions).
+///
+/// `start` must be a vertex of `graph` (see [`check_vertex`](super::graph::check_vertex)).
+/// Moves are checked in order: the vertex is in range, the game is not over,
+/// the vertex is unvisited, it is adjacent to the token's vertex.
 pub fn analyze_position(
     graph: &Graph,
     start: Vertex,
     moves: &[u64],
 ) -> Result<GeographyPosition, IllegalMove> {
-    let n = graph.vertex_count();
-    let mut visited = vec![false; n];
-    visited[start as usize] = true;
-    let mut current = start;
-    for (index, &vertex) in moves.iter().enumerate() {
-        if vertex >= n as u64 {
-            return Err(IllegalMove::OutOfRange {
-                index,
-                vertex,
-                vertex_count: n,
-            });
-        }
-        let vertex = vertex as Vertex;
-        if visited[vertex as usize] {
-            return Err(IllegalMove::AlreadyVisited { index, vertex });
-        }
-        if !graph.has_edge(current, vertex) {
-            return Err(IllegalMove::NotAdjacent {
-                index,
-                vertex,
-                from: current,
-            });
-        }
-        visited[vertex as usize] = true;
-        current = vertex;
-    }
+    uncancelled(analyze_position_with_cancel(
+        graph,
+        start,
+        moves,
+        &Cancel::never(),
+    ))
+}
+
+/// [`analyze_position`] that stops with [`Cancelled`] soon after `cancel`
+/// fires (the matching runs look at it). The outer result says whether the
+/// analysis ran to the end, the inner one is its answer.
+pub fn analyze_position_with_cancel(
+    graph: &Graph,
+    start: Vertex,
+    moves: &[u64],
+    cancel: &Cancel,
+) -> Result<Result<GeographyPosition, IllegalMove>, Cancelled> {
+    let (mut visited, current) = match replay(graph, start, moves, cancel)? {
+        Ok(replayed) => replayed,
+        Err(illegal) => return Ok(Err(illegal)),
+    };
     let to_move = if moves.len().is_multiple_of(2) {
         Player::First
     } else {
@@ -218,14 +235,15 @@ pub fn analyze_position(
     visited[current as usize] = false;
     let rest = graph.without_vertices(&visited);
     let legal_moves = rest.neighbors(current).to_vec();
-    let solution = solve(
+    let solution = solve_with_cancel(
         &rest,
         current,
         GeographyOptions {
             all_starts: false,
             winning_moves: true,
         },
-    );
+        cancel,
+    )?;
     let mover_wins = solution.winner == Player::First;
     let strategy_move = mover_wins.then(|| {
         solution
@@ -241,7 +259,7 @@ pub fn analyze_position(
     let winning_moves = solution
         .winning_moves
         .expect("winning moves were asked for");
-    Ok(GeographyPosition {
+    Ok(Ok(GeographyPosition {
         current,
         to_move,
         winner: if mover_wins { to_move } else { to_move.other() },
@@ -250,7 +268,62 @@ pub fn analyze_position(
         winning_moves: winning_moves.moves,
         unique_winning_move: winning_moves.unique,
         strategy_move,
-    })
+        matching: solution.matching,
+        barrier: solution.barrier,
+        current_barrier: solution.start_barrier,
+    }))
+}
+
+/// Checks that `moves` can be played from `start` (see [`analyze_position`]
+/// for the checks and their order), without analysing the position reached.
+/// `start` must be a vertex of `graph`. Time `O(k + Σ degree)` for `k` moves.
+pub fn check_moves(graph: &Graph, start: Vertex, moves: &[u64]) -> Result<(), IllegalMove> {
+    uncancelled(replay(graph, start, moves, &Cancel::never())).map(|_| ())
+}
+
+/// Replays `moves` from `start`: the visited vertices (the start and every
+/// move) and the token's vertex, or the first illegal move.
+fn replay(
+    graph: &Graph,
+    start: Vertex,
+    moves: &[u64],
+    cancel: &Cancel,
+) -> Result<Result<(Vec<bool>, Vertex), IllegalMove>, Cancelled> {
+    let n = graph.vertex_count();
+    let mut visited = vec![false; n];
+    visited[start as usize] = true;
+    let mut current = start;
+    for (index, &vertex) in moves.iter().enumerate() {
+        cancel.check_every(index)?;
+        if vertex >= n as u64 {
+            return Ok(Err(IllegalMove::OutOfRange {
+                index,
+                vertex,
+                vertex_count: n,
+            }));
+        }
+        let vertex = vertex as Vertex;
+        if graph
+            .neighbors(current)
+            .iter()
+            .all(|&w| visited[w as usize])
+        {
+            return Ok(Err(IllegalMove::GameOver { index, current }));
+        }
+        if visited[vertex as usize] {
+            return Ok(Err(IllegalMove::AlreadyVisited { index, vertex }));
+        }
+        if !graph.has_edge(current, vertex) {
+            return Ok(Err(IllegalMove::NotAdjacent {
+                index,
+                vertex,
+                from: current,
+            }));
+        }
+        visited[vertex as usize] = true;
+        current = vertex;
+    }
+    Ok(Ok((visited, current)))
 }
 
 #[cfg(test)]
@@ -313,7 +386,14 @@ mod tests {
         let g = graph(4, &[(0, 1), (1, 2), (2, 3)]);
         assert_eq!(
             analyze_position(&g, 0, &[2]).unwrap_err().to_string(),
-            "moves[0]: vertex 2 is not adjacent to the token's vertex 0"
+            "moves[0]: vertex 2 is not adjacent to vertex 0, the current vertex"
+        );
+        assert_eq!(
+            analyze_position(&g, 0, &[1, 2, 3, 0]).unwrap_err(),
+            IllegalMove::GameOver {
+                index: 3,
+                current: 3
+            }
         );
         assert_eq!(
             analyze_position(&g, 0, &[1, 0]).unwrap_err().to_string(),

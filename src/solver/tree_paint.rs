@@ -55,6 +55,9 @@ pub struct PositionVerdict {
     /// Every winning move of the side to move, sorted (empty when it loses),
     /// and whether there is exactly one.
     pub winning_moves: WinningMoves,
+    /// Every legal move of the side to move (the uncoloured neighbours of its
+    /// set), sorted; empty when the game is over.
+    pub legal_moves: Vec<Vertex>,
 }
 
 /// The verdict for the start position, black at `black`, white at `white`,
@@ -141,6 +144,10 @@ pub enum IllegalMoveReason {
     AlreadyPainted { vertex: Vertex, colour: Colour },
     #[error("vertex {vertex} has no {colour} neighbour")]
     NotAdjacent { vertex: Vertex, colour: Colour },
+    /// The move comes after the end of the game: the mover had no legal
+    /// move left, so it had already lost.
+    #[error("the game is over: no uncoloured vertex is next to a {colour} one")]
+    GameOver { colour: Colour },
 }
 
 /// Why a tree-paint question cannot be answered.
@@ -487,6 +494,10 @@ pub fn analyze_position(
 /// uncoloured vertex next to a vertex of the mover's colour. The sets in the
 /// result list the start vertex first, then the moves in order.
 ///
+/// Each move is checked in order: the vertex is in range, the mover still
+/// has a legal move (else the game is over), the vertex is uncoloured, it
+/// is next to the mover's colour.
+///
 /// Time `O(n + Σ degree of the painted vertices)`, so `O(n)` overall.
 pub fn position_after_moves(
     graph: &Graph,
@@ -494,6 +505,36 @@ pub fn position_after_moves(
     white: Vertex,
     moves: &[Vertex],
 ) -> Result<TreePaintPosition, TreePaintError> {
+    replay(graph, black, white, moves).map(|replayed| replayed.position)
+}
+
+/// [`position_after_moves`] followed by [`analyze_position`] on the result,
+/// without checking again what the replay established (a tree, connected
+/// disjoint sets). Time and memory `O(n)`.
+pub fn analyze_after_moves(
+    graph: &Graph,
+    black: Vertex,
+    white: Vertex,
+    moves: &[Vertex],
+) -> Result<(TreePaintPosition, PositionVerdict), TreePaintError> {
+    let replayed = replay(graph, black, white, moves)?;
+    let verdict = analyze_colouring(graph, &replayed.colour, replayed.position.to_move);
+    Ok((replayed.position, verdict))
+}
+
+/// A replayed move list: the position and its colouring.
+struct Replayed {
+    position: TreePaintPosition,
+    /// `UNCOLOURED`, `BLACK` or `WHITE` per vertex.
+    colour: Vec<u8>,
+}
+
+fn replay(
+    graph: &Graph,
+    black: Vertex,
+    white: Vertex,
+    moves: &[Vertex],
+) -> Result<Replayed, TreePaintError> {
     check_tree(graph)?;
     let n = graph.vertex_count();
     let black = check_vertex("black", u64::from(black), n)?;
@@ -502,8 +543,11 @@ pub fn position_after_moves(
         return Err(TreePaintError::SameVertex { vertex: black });
     }
     let mut colour = vec![UNCOLOURED; n];
-    colour[black as usize] = BLACK;
-    colour[white as usize] = WHITE;
+    let mut frontier = Frontier::new(n);
+    for (vertex, code) in [(black, BLACK), (white, WHITE)] {
+        colour[vertex as usize] = code;
+        frontier.paint(graph, &colour, vertex, code);
+    }
     let mut position = TreePaintPosition {
         black: vec![black],
         white: vec![white],
@@ -523,6 +567,10 @@ pub fn position_after_moves(
                 vertex_count: n as u64,
             }));
         }
+        let code = paint_code(paint);
+        if frontier.legal_moves(code) == 0 {
+            return Err(illegal(IllegalMoveReason::GameOver { colour: paint }));
+        }
         match colour[vertex as usize] {
             UNCOLOURED => {}
             code => {
@@ -536,25 +584,68 @@ pub fn position_after_moves(
                 }));
             }
         }
-        let code = paint_code(paint);
-        if !graph
-            .neighbors(vertex)
-            .iter()
-            .any(|&w| colour[w as usize] == code)
-        {
+        if !frontier.is_next_to(vertex, code) {
             return Err(illegal(IllegalMoveReason::NotAdjacent {
                 vertex,
                 colour: paint,
             }));
         }
         colour[vertex as usize] = code;
+        frontier.paint(graph, &colour, vertex, code);
         match paint {
             Colour::Black => position.black.push(vertex),
             Colour::White => position.white.push(vertex),
         }
         position.to_move = position.to_move.other();
     }
-    Ok(position)
+    Ok(Replayed { position, colour })
+}
+
+/// The legal moves of both sides, kept up to date while a move list is
+/// replayed, so that a move after the end of the game is found in `O(1)`.
+///
+/// Invariant: `neighbours_of[c][v]` is the number of neighbours of `v`
+/// painted with colour code `c`, and `legal[c]` the number of uncoloured
+/// vertices with at least one such neighbour: the legal moves of the
+/// player painting `c`.
+struct Frontier {
+    /// Indexed by colour code; the `UNCOLOURED` row stays unused.
+    neighbours_of: [Vec<u32>; 3],
+    legal: [u64; 3],
+}
+
+impl Frontier {
+    fn new(n: usize) -> Frontier {
+        Frontier {
+            neighbours_of: [vec![], vec![0; n], vec![0; n]],
+            legal: [0; 3],
+        }
+    }
+
+    fn legal_moves(&self, code: u8) -> u64 {
+        self.legal[code as usize]
+    }
+
+    fn is_next_to(&self, vertex: Vertex, code: u8) -> bool {
+        self.neighbours_of[code as usize][vertex as usize] > 0
+    }
+
+    /// Records that `vertex`, uncoloured until now, has been painted `code`
+    /// (already stored in `colour`). Time `O(degree)`.
+    fn paint(&mut self, graph: &Graph, colour: &[u8], vertex: Vertex, code: u8) {
+        for either in [BLACK, WHITE] {
+            if self.is_next_to(vertex, either) {
+                self.legal[either as usize] -= 1;
+            }
+        }
+        for &w in graph.neighbors(vertex) {
+            let count = &mut self.neighbours_of[code as usize][w as usize];
+            *count += 1;
+            if *count == 1 && colour[w as usize] == UNCOLOURED {
+                self.legal[code as usize] += 1;
+            }
+        }
+    }
 }
 
 const UNCOLOURED: u8 = 0;
@@ -750,14 +841,14 @@ fn analyze_colouring(graph: &Graph, colour: &[u8], to_move: Player) -> PositionV
         .copied()
         .find(|&v| other_distance[v as usize] != u32::MAX);
     let other_moves_win = own > theirs + tied;
-    let mut moves: Vec<Vertex> = if !mover_wins {
+    legal.sort_unstable();
+    let moves: Vec<Vertex> = if !mover_wins {
         Vec::new()
     } else if other_moves_win {
-        legal
+        legal.clone()
     } else {
         path_move.into_iter().collect()
     };
-    moves.sort_unstable();
 
     let winner = if mover_wins { to_move } else { to_move.other() };
     let (black_future, white_future) = match to_move {
@@ -776,8 +867,9 @@ fn analyze_colouring(graph: &Graph, colour: &[u8], to_move: Player) -> PositionV
             unique: moves.len() == 1,
             moves,
         },
+        legal_moves: legal,
     }
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

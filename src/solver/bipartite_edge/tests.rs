@@ -22,15 +22,15 @@ fn graph(n: u64, edges: &[(Vertex, Vertex)]) -> Graph {
 // ---- labelled search -------------------------------------------------
 
 /// Game-tree search on edge sets of a fixed small vertex count.
-struct LabelledSearch {
+pub(crate) struct LabelledSearch {
     n: usize,
-    pairs: Vec<(usize, usize)>,
+    pub(crate) pairs: Vec<(usize, usize)>,
     /// Whether the player to move wins, by edge set.
     memo: HashMap<u32, bool>,
 }
 
 impl LabelledSearch {
-    fn new(n: usize) -> Self {
+    pub(crate) fn new(n: usize) -> Self {
         assert!(n <= 7, "edge sets are u32 bitmasks over at most 21 pairs");
         let pairs = (0..n)
             .flat_map(|u| (u + 1..n).map(move |v| (u, v)))
@@ -42,7 +42,7 @@ impl LabelledSearch {
         }
     }
 
-    fn mask_of(&self, g: &Graph) -> u32 {
+    pub(crate) fn mask_of(&self, g: &Graph) -> u32 {
         let mut mask = 0;
         for (i, &(u, v)) in self.pairs.iter().enumerate() {
             if g.has_edge(u as Vertex, v as Vertex) {
@@ -61,7 +61,7 @@ impl LabelledSearch {
     }
 
     /// Plain 2-colouring attempt on the bitmask graph.
-    fn is_bipartite(&self, mask: u32) -> bool {
+    pub(crate) fn is_bipartite(&self, mask: u32) -> bool {
         let mut adjacency = [0u8; 7];
         for (i, &(u, v)) in self.pairs.iter().enumerate() {
             if mask >> i & 1 == 1 {
@@ -97,13 +97,13 @@ impl LabelledSearch {
 
     /// The legal moves from `mask`: the indices of pairs whose addition
     /// keeps the graph bipartite.
-    fn moves(&self, mask: u32) -> Vec<usize> {
+    pub(crate) fn moves(&self, mask: u32) -> Vec<usize> {
         (0..self.pairs.len())
             .filter(|&i| mask >> i & 1 == 0 && self.is_bipartite(mask | 1 << i))
             .collect()
     }
 
-    fn mover_wins_from(&mut self, mask: u32) -> bool {
+    pub(crate) fn mover_wins_from(&mut self, mask: u32) -> bool {
         if let Some(&known) = self.memo.get(&mask) {
             return known;
         }
@@ -116,7 +116,7 @@ impl LabelledSearch {
     }
 
     /// The winning moves from `mask`, as vertex pairs `(u, v)`, `u < v`.
-    fn winning_moves(&mut self, mask: u32) -> Vec<(Vertex, Vertex)> {
+    pub(crate) fn winning_moves(&mut self, mask: u32) -> Vec<(Vertex, Vertex)> {
         let winning: Vec<usize> = self
             .moves(mask)
             .into_iter()
@@ -439,7 +439,9 @@ fn move_list_on_a_graph_with_an_odd_cycle_reports_the_cycle() {
         panic!("a triangle is not a position");
     };
     assert_is_odd_cycle(&triangle, &cycle);
-    let path = graph(3, &[(0, 1), (1, 2)]);
+    // An isolated vertex 3 keeps the game going (the path 0-1-2 alone is
+    // complete bipartite, where every move is after the end).
+    let path = graph(4, &[(0, 1), (1, 2)]);
     assert_eq!(
         position_after_moves(&path, &[(2, 0)])
             .unwrap_err()
@@ -648,7 +650,7 @@ fn three_or_more_odd_even_components_match_component_search() {
 
 /// A random bipartite graph: a random 2-colouring, then each pair of
 /// opposite colours is an edge with probability `density`%.
-fn bipartite_graph(max_n: usize) -> impl Strategy<Value = Graph> {
+pub(crate) fn bipartite_graph(max_n: usize) -> impl Strategy<Value = Graph> {
     (0..=max_n)
         .prop_flat_map(|n| {
             let pairs = n * n.saturating_sub(1) / 2;
@@ -763,6 +765,8 @@ proptest! {
                     vertex: if u as usize >= n { u } else { v },
                     vertex_count: n as u64,
                 })
+            } else if search.moves(mask).is_empty() {
+                Some(IllegalEdgeReason::GameOver)
             } else if u == v {
                 Some(IllegalEdgeReason::SelfLoop)
             } else {

@@ -13,13 +13,13 @@ fn tree(n: u64, edges: &[(Vertex, Vertex)]) -> Graph {
 
 /// Game-tree search on one tree of at most 16 vertices. A state packs the
 /// colour of vertex `v` into bits `2v..2v + 2` (0 none, 1 black, 2 white).
-struct PaintSearch<'a> {
+pub(crate) struct PaintSearch<'a> {
     tree: &'a Graph,
     memo: HashMap<(u32, Player), bool>,
 }
 
 impl<'a> PaintSearch<'a> {
-    fn new(tree: &'a Graph) -> Self {
+    pub(crate) fn new(tree: &'a Graph) -> Self {
         assert!(tree.vertex_count() <= 16);
         PaintSearch {
             tree,
@@ -27,7 +27,7 @@ impl<'a> PaintSearch<'a> {
         }
     }
 
-    fn state_of(black: &[Vertex], white: &[Vertex]) -> u32 {
+    pub(crate) fn state_of(black: &[Vertex], white: &[Vertex]) -> u32 {
         let mut state = 0;
         for &v in black {
             state |= 1 << (2 * v);
@@ -42,7 +42,7 @@ impl<'a> PaintSearch<'a> {
         state >> (2 * v) & 3
     }
 
-    fn moves(&self, state: u32, to_move: Player) -> Vec<Vertex> {
+    pub(crate) fn moves(&self, state: u32, to_move: Player) -> Vec<Vertex> {
         let own = if to_move == Player::First { 1 } else { 2 };
         (0..self.tree.vertex_count() as Vertex)
             .filter(|&v| {
@@ -56,12 +56,12 @@ impl<'a> PaintSearch<'a> {
             .collect()
     }
 
-    fn play(state: u32, v: Vertex, to_move: Player) -> u32 {
+    pub(crate) fn play(state: u32, v: Vertex, to_move: Player) -> u32 {
         let own = if to_move == Player::First { 1 } else { 2 };
         state | own << (2 * v)
     }
 
-    fn mover_wins_from(&mut self, state: u32, to_move: Player) -> bool {
+    pub(crate) fn mover_wins_from(&mut self, state: u32, to_move: Player) -> bool {
         if let Some(&known) = self.memo.get(&(state, to_move)) {
             return known;
         }
@@ -73,7 +73,7 @@ impl<'a> PaintSearch<'a> {
         wins
     }
 
-    fn winning_moves(&mut self, state: u32, to_move: Player) -> Vec<Vertex> {
+    pub(crate) fn winning_moves(&mut self, state: u32, to_move: Player) -> Vec<Vertex> {
         let moves = self.moves(state, to_move);
         moves
             .into_iter()
@@ -379,7 +379,7 @@ fn every_start_up_to_symmetry_on_every_tree_of_11_and_12_vertices() {
 
 /// A uniformly random labelled tree with `2..=max` vertices, from a
 /// Prüfer sequence.
-fn random_tree(max: usize) -> impl Strategy<Value = Graph> {
+pub(crate) fn random_tree(max: usize) -> impl Strategy<Value = Graph> {
     (2..=max)
         .prop_flat_map(|n| proptest::collection::vec(0..n as Vertex, n - 2))
         .prop_map(|prufer| {
