@@ -50,9 +50,21 @@ async fn verdict_rows(app: &TestApp) -> i64 {
 }
 
 fn one_worker() -> (Arc<tempfile::TempDir>, puzzled::config::Config) {
-    let dir = Arc::new(tempfile::tempdir().unwrap());
+    let (dir, config) = solve_timing();
     let config = puzzled::config::Config {
         solve_workers: Some(1),
+        ..config
+    };
+    (dir, config)
+}
+
+/// A server for timing solves of [`slow_spec`] graphs: canonical labelling
+/// (seconds for 1.5·10^6 vertices in a debug build) is skipped with a zero
+/// budget, so a caller's deadline is spent in the solve, not before it.
+pub fn solve_timing() -> (Arc<tempfile::TempDir>, puzzled::config::Config) {
+    let dir = Arc::new(tempfile::tempdir().unwrap());
+    let config = puzzled::config::Config {
+        canon_budget_ms: 0,
         ..test_config(dir.path())
     };
     (dir, config)
@@ -126,7 +138,8 @@ async fn an_abandoned_solve_frees_its_worker() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_short_deadline_fails_only_its_own_caller() {
     let _turn = ONE_AT_A_TIME.lock().await;
-    let app = spawn_app().await;
+    let (dir, config) = solve_timing();
+    let app = spawn_app_with(dir, config).await;
     let spec = slow_spec(32);
     let mut client = app.client.clone();
     let patient_spec = spec.clone();
@@ -163,7 +176,8 @@ async fn a_short_deadline_fails_only_its_own_caller() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_solve_goes_on_when_one_of_its_callers_leaves() {
     let _turn = ONE_AT_A_TIME.lock().await;
-    let app = spawn_app().await;
+    let (dir, config) = solve_timing();
+    let app = spawn_app_with(dir, config).await;
     let spec = slow_spec(33);
     let mut calls = Vec::new();
     for _ in 0..2 {
@@ -192,7 +206,8 @@ async fn the_solve_goes_on_when_one_of_its_callers_leaves() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_solve_stops_when_its_last_caller_leaves() {
     let _turn = ONE_AT_A_TIME.lock().await;
-    let app = spawn_app().await;
+    let (dir, config) = solve_timing();
+    let app = spawn_app_with(dir, config).await;
     let spec = slow_spec(34);
     let mut callers = Vec::new();
     for _ in 0..2 {
