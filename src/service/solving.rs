@@ -231,12 +231,13 @@ impl Solver {
         }
     }
 
-    /// The canonical form of `spec` within the configured budget, computed
-    /// off the async workers when the puzzle is large.
+    /// The canonical form of `spec` within the configured budget, always
+    /// off the async workers: even a small graph can keep Traces searching
+    /// up to the budget (a few hundred disjoint copies of one small graph),
+    /// or wait for a Traces thread another search holds.
     pub async fn canonicalize(&self, spec: Arc<Spec>) -> Result<Canonical, ApiError> {
-        let units = (spec.graph().vertex_count() + spec.graph().edge_count()) as u64;
         let budget = self.canon_budget;
-        off_runtime_if_large(units, move || canon::canonicalize(&spec, budget)).await
+        off_runtime(move || canon::canonicalize(&spec, budget)).await
     }
 
     /// The live count of solves that hold a worker.
@@ -801,8 +802,8 @@ async fn in_request_labels(
     .await
 }
 
-/// Puzzles up to this many vertices + edges are validated, hashed and
-/// checked on the async worker itself: a few microseconds of work, less
+/// Puzzles up to this many vertices + edges are validated and checked on
+/// the async worker itself: a few microseconds of work, less
 /// than the hand-off to the blocking pool and back costs (which made a
 /// cached Solve of a small puzzle cost several times a health check).
 pub const INLINE_UNITS: u64 = 4096;
