@@ -115,23 +115,8 @@ fn paley(q: u32) -> Vec<u32> {
 }
 
 fn spec(n: u32, edges: Vec<u32>) -> Spec {
-    Spec::validate(
-        RawSpec {
-            game: Game::Geography,
-            vertex_count: n.into(),
-            edges,
-            start: 0,
-            black: None,
-            white: None,
-            title: String::new(),
-            author: String::new(),
-        },
-        Limits {
-            max_vertices: u64::MAX,
-            max_edges: u64::MAX,
-        },
-    )
-    .expect("a valid puzzle")
+    Spec::validate(RawSpec::new(Game::Geography, n.into(), edges), Limits::NONE)
+        .expect("a valid puzzle")
 }
 
 fn median(mut times: Vec<Duration>) -> Duration {

@@ -57,6 +57,15 @@ pub struct Limits {
     pub max_edges: u64,
 }
 
+impl Limits {
+    /// No size limit (a stored puzzle passed the limits of its day; tools
+    /// and tests build puzzles of any size).
+    pub const NONE: Limits = Limits {
+        max_vertices: u64::MAX,
+        max_edges: u64::MAX,
+    };
+}
+
 /// The unvalidated parts of a puzzle, as they arrive.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RawSpec {
@@ -68,6 +77,23 @@ pub struct RawSpec {
     pub white: Option<u32>,
     pub title: String,
     pub author: String,
+}
+
+impl RawSpec {
+    /// A puzzle of `game` on this graph with start 0, the default painting
+    /// ends, and no title or author.
+    pub fn new(game: Game, vertex_count: u64, edges: Vec<u32>) -> RawSpec {
+        RawSpec {
+            game,
+            vertex_count,
+            edges,
+            start: 0,
+            black: None,
+            white: None,
+            title: String::new(),
+            author: String::new(),
+        }
+    }
 }
 
 /// A puzzle that passed every check of its game: the graph is simple, the

@@ -191,20 +191,12 @@ fn canonical_hashes_agree_with_labelg() {
     let mut form_of_hash: HashMap<String, &str> = HashMap::new();
     for ((n, edges), form) in inputs.iter().zip(&labelled) {
         let spec = Spec::validate(
-            RawSpec {
-                game: Game::Geography,
-                vertex_count: (*n).into(),
-                edges: edges.iter().flat_map(|&(u, v)| [u, v]).collect(),
-                start: 0,
-                black: None,
-                white: None,
-                title: String::new(),
-                author: String::new(),
-            },
-            Limits {
-                max_vertices: 100,
-                max_edges: 100,
-            },
+            RawSpec::new(
+                Game::Geography,
+                (*n).into(),
+                edges.iter().flat_map(|&(u, v)| [u, v]).collect(),
+            ),
+            Limits::NONE,
         )
         .unwrap();
         let canonical = canon::canonicalize(&spec, Duration::from_secs(60));
@@ -261,20 +253,8 @@ fn uncoloured_canonical_graphs_are_labelg_traces_forms() {
     assert_eq!(labelled.len(), inputs.len());
     for ((n, edges), form) in inputs.iter().zip(&labelled) {
         let spec = Spec::validate(
-            RawSpec {
-                game: Game::BipartiteEdge,
-                vertex_count: (*n).into(),
-                edges: edges.clone(),
-                start: 0,
-                black: None,
-                white: None,
-                title: String::new(),
-                author: String::new(),
-            },
-            Limits {
-                max_vertices: 100,
-                max_edges: 100,
-            },
+            RawSpec::new(Game::BipartiteEdge, (*n).into(), edges.clone()),
+            Limits::NONE,
         )
         .unwrap();
         let canonical = canon::canonicalize(&spec, Duration::from_secs(60));

@@ -9,23 +9,13 @@ use crate::puzzle::{Game, Limits, RawSpec};
 const BUDGET: Duration = Duration::from_secs(30);
 
 fn spec_with(game: Game, n: u64, edges: &[u32], start: u32, ends: Option<(u32, u32)>) -> Spec {
-    Spec::validate(
-        RawSpec {
-            game,
-            vertex_count: n,
-            edges: edges.to_vec(),
-            start,
-            black: ends.map(|e| e.0),
-            white: ends.map(|e| e.1),
-            title: "t".into(),
-            author: String::new(),
-        },
-        Limits {
-            max_vertices: 10_000_000,
-            max_edges: 10_000_000,
-        },
-    )
-    .unwrap()
+    let raw = RawSpec {
+        start,
+        black: ends.map(|e| e.0),
+        white: ends.map(|e| e.1),
+        ..RawSpec::new(game, n, edges.to_vec())
+    };
+    Spec::validate(raw, Limits::NONE).unwrap()
 }
 
 fn spec(game: Game, n: u64, edges: &[u32], start: u32) -> Spec {
@@ -261,20 +251,8 @@ fn hashes_agree_exactly_with_isomorphism_on_small_graphs() {
             let mut puzzles: Vec<(Game, Vec<u32>)> =
                 (0..n).map(|s| (Game::Geography, vec![s])).collect();
             let bipartite = Spec::validate(
-                RawSpec {
-                    game: Game::BipartiteEdge,
-                    vertex_count: n.into(),
-                    edges: flat.clone(),
-                    start: 0,
-                    black: None,
-                    white: None,
-                    title: String::new(),
-                    author: String::new(),
-                },
-                Limits {
-                    max_vertices: 10,
-                    max_edges: 10,
-                },
+                RawSpec::new(Game::BipartiteEdge, n.into(), flat.clone()),
+                Limits::NONE,
             )
             .is_ok();
             if bipartite {

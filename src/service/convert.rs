@@ -101,14 +101,7 @@ pub fn spec_from_proto(
 /// The spec of a stored puzzle, validated again (without size limits: it
 /// passed the limits in force when it was stored).
 pub fn spec_from_record(record: &PuzzleRecord) -> Result<Spec, ApiError> {
-    Spec::validate(
-        record.spec.clone(),
-        Limits {
-            max_vertices: u64::MAX,
-            max_edges: u64::MAX,
-        },
-    )
-    .map_err(|e| {
+    Spec::validate(record.spec.clone(), Limits::NONE).map_err(|e| {
         tracing::error!(id = %record.id, error = %e, "stored puzzle no longer validates");
         ApiError::internal("the stored puzzle is invalid; see the server log")
     })
