@@ -69,6 +69,18 @@ pub fn solve_with_cancel(
     cancel: &Cancel,
 ) -> Result<GeographySolution, Cancelled> {
     let analysis = MatchingAnalysis::with_cancel(graph, cancel)?;
+    solution_from(graph, start, options, analysis, cancel)
+}
+
+/// The verdict and evidence read off a finished matching analysis of
+/// `graph` (see [`solve_with_cancel`]).
+fn solution_from(
+    graph: &Graph,
+    start: Vertex,
+    options: GeographyOptions,
+    analysis: MatchingAnalysis,
+    cancel: &Cancel,
+) -> Result<GeographySolution, Cancelled> {
     let barrier = analysis.barrier();
     let second_player_starts = options
         .all_starts
@@ -223,6 +235,23 @@ pub fn analyze_position_with_cancel(
     moves: &[u64],
     cancel: &Cancel,
 ) -> Result<Result<GeographyPosition, IllegalMove>, Cancelled> {
+    analyze_position_from(graph, start, moves, None, cancel)
+}
+
+/// [`analyze_position_with_cancel`] that starts from a known maximum
+/// matching `warm` of `graph` or of an earlier remaining graph (a mate
+/// array: `warm[v]` is `v`'s partner or [`NONE`]), such as a cached
+/// witness. Deleting the visited vertices frees at most one vertex per
+/// move, so the matching run on the remaining graph needs at most that
+/// many augmentations instead of a new matching. A `warm` that is not a
+/// matching of `graph` is ignored (the analysis then starts cold).
+pub fn analyze_position_from(
+    graph: &Graph,
+    start: Vertex,
+    moves: &[u64],
+    warm: Option<&[Vertex]>,
+    cancel: &Cancel,
+) -> Result<Result<GeographyPosition, IllegalMove>, Cancelled> {
     let (mut visited, current) = match replay(graph, start, moves, cancel)? {
         Ok(replayed) => replayed,
         Err(illegal) => return Ok(Err(illegal)),
@@ -235,15 +264,25 @@ pub fn analyze_position_with_cancel(
     visited[current as usize] = false;
     let rest = graph.without_vertices(&visited);
     let legal_moves = rest.neighbors(current).to_vec();
-    let solution = solve_with_cancel(
-        &rest,
-        current,
-        GeographyOptions {
-            all_starts: false,
-            winning_moves: true,
-        },
-        cancel,
-    )?;
+    let options = GeographyOptions {
+        all_starts: false,
+        winning_moves: true,
+    };
+    let analysis = match warm.filter(|warm| is_matching_of(graph, warm)) {
+        Some(warm) => {
+            let mut mate = warm.to_vec();
+            for v in 0..mate.len() {
+                let partner = mate[v];
+                if visited[v] && partner != NONE {
+                    mate[v] = NONE;
+                    mate[partner as usize] = NONE;
+                }
+            }
+            MatchingAnalysis::from_matching_with_cancel(&rest, mate, cancel)?
+        }
+        None => MatchingAnalysis::with_cancel(&rest, cancel)?,
+    };
+    let solution = solution_from(&rest, current, options, analysis, cancel)?;
     let mover_wins = solution.winner == Player::First;
     let strategy_move = mover_wins.then(|| {
         solution
@@ -295,35 +334,68 @@ fn replay(
     let mut current = start;
     for (index, &vertex) in moves.iter().enumerate() {
         cancel.check_every(index)?;
-        if vertex >= n as u64 {
-            return Ok(Err(IllegalMove::OutOfRange {
-                index,
-                vertex,
-                vertex_count: n,
-            }));
+        match check_move(graph, &visited, current, index, vertex) {
+            Ok(vertex) => {
+                visited[vertex as usize] = true;
+                current = vertex;
+            }
+            Err(illegal) => return Ok(Err(illegal)),
         }
-        let vertex = vertex as Vertex;
-        if graph
-            .neighbors(current)
-            .iter()
-            .all(|&w| visited[w as usize])
-        {
-            return Ok(Err(IllegalMove::GameOver { index, current }));
-        }
-        if visited[vertex as usize] {
-            return Ok(Err(IllegalMove::AlreadyVisited { index, vertex }));
-        }
-        if !graph.has_edge(current, vertex) {
-            return Ok(Err(IllegalMove::NotAdjacent {
-                index,
-                vertex,
-                from: current,
-            }));
-        }
-        visited[vertex as usize] = true;
-        current = vertex;
     }
     Ok(Ok((visited, current)))
+}
+
+/// Checks move number `index`, to `vertex`, with the token on `current`
+/// and `visited` marking the start and every vertex moved to so far; the
+/// vertex moved to when the move is legal. The checks, in order: in range,
+/// the game is not over, unvisited, adjacent. Time `O(degree)`.
+pub fn check_move(
+    graph: &Graph,
+    visited: &[bool],
+    current: Vertex,
+    index: usize,
+    vertex: u64,
+) -> Result<Vertex, IllegalMove> {
+    let n = graph.vertex_count();
+    if vertex >= n as u64 {
+        return Err(IllegalMove::OutOfRange {
+            index,
+            vertex,
+            vertex_count: n,
+        });
+    }
+    let vertex = vertex as Vertex;
+    if graph
+        .neighbors(current)
+        .iter()
+        .all(|&w| visited[w as usize])
+    {
+        return Err(IllegalMove::GameOver { index, current });
+    }
+    if visited[vertex as usize] {
+        return Err(IllegalMove::AlreadyVisited { index, vertex });
+    }
+    if !graph.has_edge(current, vertex) {
+        return Err(IllegalMove::NotAdjacent {
+            index,
+            vertex,
+            from: current,
+        });
+    }
+    Ok(vertex)
+}
+
+/// Whether `mate` is a matching of `graph`: one entry per vertex, partners
+/// name each other, and every matched pair is an edge.
+pub fn is_matching_of(graph: &Graph, mate: &[Vertex]) -> bool {
+    mate.len() == graph.vertex_count()
+        && mate.iter().enumerate().all(|(v, &partner)| {
+            partner == NONE
+                || ((partner as usize) < mate.len()
+                    && mate[partner as usize] == v as Vertex
+                    && partner != v as Vertex
+                    && graph.has_edge(v as Vertex, partner))
+        })
 }
 
 #[cfg(test)]

@@ -189,6 +189,16 @@ impl MatchingAnalysis {
     }
 }
 
+/// The mate array on `n` vertices of a matching given as pairs.
+pub fn mates_of(n: usize, pairs: &[(Vertex, Vertex)]) -> Vec<Vertex> {
+    let mut mate = vec![NONE; n];
+    for &(u, v) in pairs {
+        mate[u as usize] = v;
+        mate[v as usize] = u;
+    }
+    mate
+}
+
 /// The matched pairs of a mate array as `(u, v)` with `u < v`, ascending.
 pub fn pairs_of(mate: &[Vertex]) -> Vec<(Vertex, Vertex)> {
     (0..mate.len() as Vertex)

@@ -10,6 +10,7 @@ pub mod cancel;
 pub mod geography;
 pub mod graph;
 pub mod matching;
+pub mod play;
 pub mod position;
 pub mod tree_paint;
 

@@ -332,7 +332,7 @@ fn leading_moves_of_kind<T>(
     (leading, None)
 }
 
-fn wrong_kind(index: usize, played: Move, game: &str, expected: &str) -> IllegalMove {
+pub(super) fn wrong_kind(index: usize, played: Move, game: &str, expected: &str) -> IllegalMove {
     IllegalMove {
         index,
         played,
@@ -358,6 +358,20 @@ pub fn geography_position(
     moves: &[Move],
     cancel: &Cancel,
 ) -> Result<PositionAnalysis, PositionError> {
+    geography_position_from(graph, start, moves, None, cancel)
+}
+
+/// [`geography_position`] warm-started from a known maximum matching of
+/// `graph` or of an earlier remaining graph, as a mate array (such as a
+/// cached witness): a few augmentations instead of a new matching (see
+/// [`geography::analyze_position_from`]).
+pub fn geography_position_from(
+    graph: &Graph,
+    start: Vertex,
+    moves: &[Move],
+    warm: Option<&[Vertex]>,
+    cancel: &Cancel,
+) -> Result<PositionAnalysis, PositionError> {
     let start = check_vertex("start", u64::from(start), graph.vertex_count())
         .map_err(InvalidPuzzle::from)?;
     let (vertices, wrong) = leading_moves_of_kind(moves, |played| match played {
@@ -375,7 +389,7 @@ pub fn geography_position(
         )
         .into());
     }
-    let position = geography::analyze_position_with_cancel(graph, start, &vertices, cancel)?
+    let position = geography::analyze_position_from(graph, start, &vertices, warm, cancel)?
         .map_err(|illegal| geography_illegal(moves, illegal))?;
     let legal_moves: Vec<Move> = position
         .legal_moves
@@ -408,7 +422,7 @@ pub fn geography_position(
 
 /// The unified form of Geography's illegal move; `moves` is the list the
 /// move's index points into.
-fn geography_illegal(moves: &[Move], illegal: geography::IllegalMove) -> IllegalMove {
+pub(super) fn geography_illegal(moves: &[Move], illegal: geography::IllegalMove) -> IllegalMove {
     let message = illegal.to_string();
     let (index, reason) = match illegal {
         geography::IllegalMove::OutOfRange { index, .. } => {
@@ -687,4 +701,4 @@ fn reachable_unvisited(graph: &Graph, start: Vertex, line: &[Move], current: Ver
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -40,13 +40,13 @@ fn graph_of_mask(n: usize, mask: u32) -> Graph {
 // ---- Geography --------------------------------------------------------
 
 /// Memoised game-tree search over (visited set, token vertex).
-struct GeographySearch<'a> {
+pub(crate) struct GeographySearch<'a> {
     graph: &'a Graph,
     memo: HashMap<(u32, Vertex), bool>,
 }
 
 impl<'a> GeographySearch<'a> {
-    fn new(graph: &'a Graph) -> Self {
+    pub(crate) fn new(graph: &'a Graph) -> Self {
         assert!(graph.vertex_count() <= 16);
         GeographySearch {
             graph,
@@ -54,7 +54,7 @@ impl<'a> GeographySearch<'a> {
         }
     }
 
-    fn legal(&self, visited: u32, token: Vertex) -> Vec<Vertex> {
+    pub(crate) fn legal(&self, visited: u32, token: Vertex) -> Vec<Vertex> {
         self.graph
             .neighbors(token)
             .iter()
@@ -63,7 +63,7 @@ impl<'a> GeographySearch<'a> {
             .collect()
     }
 
-    fn mover_wins(&mut self, visited: u32, token: Vertex) -> bool {
+    pub(crate) fn mover_wins(&mut self, visited: u32, token: Vertex) -> bool {
         if let Some(&known) = self.memo.get(&(visited, token)) {
             return known;
         }
@@ -75,7 +75,7 @@ impl<'a> GeographySearch<'a> {
         wins
     }
 
-    fn winning(&mut self, visited: u32, token: Vertex) -> Vec<Vertex> {
+    pub(crate) fn winning(&mut self, visited: u32, token: Vertex) -> Vec<Vertex> {
         self.legal(visited, token)
             .into_iter()
             .filter(|&w| !self.mover_wins(visited | 1 << w, w))
