@@ -317,24 +317,7 @@ pub struct SolveOptions {
     pub winning_moves: bool,
 }
 
-/// A move of any game.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Move {
-    Vertex(Vertex),
-    Edge(Vertex, Vertex),
-}
-
-/// Every winning first move and whether there is exactly one.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct WinningMoves {
-    /// Every winning move when `complete`, else one example per class.
-    pub moves: Vec<Move>,
-    pub unique: bool,
-    /// The exact number of winning moves.
-    pub count: u64,
-    pub complete: bool,
-}
+pub use crate::solver::position::{Move, WinningMoves};
 
 /// A class of winning edge-game moves: its name, size and one example.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -458,17 +441,15 @@ impl Verdict {
                 .moves
                 .iter()
                 .map(|m| match *m {
-                    Move::Vertex(v) => Move::Vertex(f(v)),
+                    Move::Geography(v) => Move::Geography(f(v)),
+                    Move::Paint(v) => Move::Paint(f(v)),
                     Move::Edge(u, v) => {
                         let (a, b) = pair((u, v));
                         Move::Edge(a, b)
                     }
                 })
                 .collect();
-            moves.sort_unstable_by_key(|m| match *m {
-                Move::Vertex(v) => (v, 0),
-                Move::Edge(u, v) => (u, v),
-            });
+            moves.sort_unstable();
             WinningMoves {
                 moves,
                 unique: w.unique,
@@ -534,9 +515,11 @@ impl Verdict {
             } => black_count + white_count == n as u64 && winning_move.is_none_or(in_range),
         };
         let moves_ok = self.winning_moves.as_ref().is_none_or(|w| {
-            w.moves.iter().all(|m| match *m {
-                Move::Vertex(v) => in_range(v),
-                Move::Edge(u, v) => in_range(u) && in_range(v),
+            w.moves.iter().all(|m| match (*m, &self.evidence) {
+                (Move::Geography(v), Evidence::Geography { .. })
+                | (Move::Paint(v), Evidence::TreePaint { .. }) => in_range(v),
+                (Move::Edge(u, v), Evidence::BipartiteEdge { .. }) => in_range(u) && in_range(v),
+                _ => false,
             })
         });
         evidence_ok && moves_ok

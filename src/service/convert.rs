@@ -248,7 +248,7 @@ fn edge(u: u32, v: u32) -> proto::Edge {
 fn move_to_proto(m: Move) -> proto::Move {
     proto::Move {
         r#move: Some(match m {
-            Move::Vertex(v) => proto::r#move::Move::Vertex(v),
+            Move::Geography(v) | Move::Paint(v) => proto::r#move::Move::Vertex(v),
             Move::Edge(u, v) => proto::r#move::Move::Edge(edge(u, v)),
         }),
     }

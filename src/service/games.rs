@@ -61,7 +61,8 @@ pub fn solve(
                 second_player_starts,
                 winning_moves,
             } = s;
-            let winning_moves = winning_moves.map(vertex_moves);
+            let winning_moves =
+                winning_moves.map(|w| WinningMoves::from_vertex_moves(w, Move::Geography));
             (
                 winner,
                 Evidence::Geography {
@@ -91,11 +92,8 @@ pub fn solve(
                 eo,
                 ee,
             } = counts;
-            let bipartite_edge::WinningEdges {
-                classes,
-                edge_count,
-                unique,
-            } = winning_moves;
+            let moves = WinningMoves::from(winning_moves.clone());
+            let classes = winning_moves.classes;
             let (classes, winning_moves) = if options.winning_moves {
                 let classes: Vec<EdgeClass> = classes
                     .into_iter()
@@ -105,15 +103,6 @@ pub fn solve(
                         example: c.example,
                     })
                     .collect();
-                let moves = WinningMoves {
-                    moves: classes
-                        .iter()
-                        .map(|c| Move::Edge(c.example.0, c.example.1))
-                        .collect(),
-                    unique,
-                    count: edge_count,
-                    complete: edge_count == classes.len() as u64,
-                };
                 (Some(classes), Some(moves))
             } else {
                 (None, None)
@@ -147,7 +136,9 @@ pub fn solve(
                 winning_move,
                 winning_moves,
             } = solution;
-            let winning_moves = options.winning_moves.then(|| vertex_moves(winning_moves));
+            let winning_moves = options
+                .winning_moves
+                .then(|| WinningMoves::from_vertex_moves(winning_moves, Move::Paint));
             (
                 winner,
                 Evidence::TreePaint {
@@ -167,17 +158,6 @@ pub fn solve(
         solve_time,
         solve_duration: Duration::from_micros(started.elapsed().as_micros() as u64),
     })
-}
-
-/// Winning moves that are vertices (geography, tree paint): always complete.
-fn vertex_moves(w: geography::WinningMoves) -> WinningMoves {
-    let geography::WinningMoves { moves, unique } = w;
-    WinningMoves {
-        count: moves.len() as u64,
-        moves: moves.into_iter().map(Move::Vertex).collect(),
-        unique,
-        complete: true,
-    }
 }
 
 /// The stable wire name of an edge-game move class.

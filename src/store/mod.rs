@@ -20,8 +20,9 @@ use sqlx::sqlite::{
     SqliteRow, SqliteSynchronous,
 };
 
-use crate::puzzle::{Evidence, Game, RawSpec, Verdict, WinningMoves};
+use crate::puzzle::{Evidence, Game, Move, RawSpec, Verdict, WinningMoves};
 use crate::solver::Player;
+use crate::solver::graph::Vertex;
 
 /// Why a store operation failed.
 #[derive(Debug, thiserror::Error)]
@@ -518,9 +519,10 @@ impl Store {
             .map_err(|e| StoreError::Corrupt(format!("evidence: {e}")))?;
         let winning_moves: Option<String> = row.try_get("winning_moves")?;
         let winning_moves: Option<WinningMoves> = winning_moves
-            .map(|w| serde_json::from_str(&w))
+            .map(|w| serde_json::from_str::<StoredWinningMoves>(&w))
             .transpose()
-            .map_err(|e| StoreError::Corrupt(format!("winning_moves: {e}")))?;
+            .map_err(|e| StoreError::Corrupt(format!("winning_moves: {e}")))?
+            .map(|w| w.into_moves(&evidence));
         // The use only orders eviction: a hit is served even when the
         // write fails (a busy or failing disk).
         let used = sqlx::query(
@@ -559,7 +561,7 @@ impl Store {
         let winning_moves = verdict
             .winning_moves
             .as_ref()
-            .map(serde_json::to_string)
+            .map(|w| serde_json::to_string(&StoredWinningMoves::from(w)))
             .transpose()
             .map_err(|e| StoreError::Corrupt(e.to_string()))?;
         let winner = match verdict.winner {
@@ -796,6 +798,67 @@ pub fn is_well_formed_id(id: &str) -> bool {
     id.len() == 20 && id.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
 }
 
+/// How a verdict's winning moves are kept in the `winning_moves` column:
+/// a vertex move is `{"vertex": v}` whatever its game (the verdict's
+/// evidence names the game), an edge `{"edge": [u, v]}`. The column format
+/// predates the one move type of the solvers and stays as it is, so rows
+/// written before read back unchanged.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct StoredWinningMoves {
+    moves: Vec<StoredMove>,
+    unique: bool,
+    count: u64,
+    complete: bool,
+}
+
+#[derive(serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum StoredMove {
+    Vertex(Vertex),
+    Edge(Vertex, Vertex),
+}
+
+impl From<&WinningMoves> for StoredWinningMoves {
+    fn from(winning: &WinningMoves) -> StoredWinningMoves {
+        StoredWinningMoves {
+            moves: winning
+                .moves
+                .iter()
+                .map(|m| match *m {
+                    Move::Geography(v) | Move::Paint(v) => StoredMove::Vertex(v),
+                    Move::Edge(u, v) => StoredMove::Edge(u, v),
+                })
+                .collect(),
+            unique: winning.unique,
+            count: winning.count,
+            complete: winning.complete,
+        }
+    }
+}
+
+impl StoredWinningMoves {
+    /// The moves of the game `evidence` is about.
+    fn into_moves(self, evidence: &Evidence) -> WinningMoves {
+        let vertex_move = match evidence {
+            Evidence::TreePaint { .. } => Move::Paint,
+            Evidence::Geography { .. } | Evidence::BipartiteEdge { .. } => Move::Geography,
+        };
+        WinningMoves {
+            moves: self
+                .moves
+                .into_iter()
+                .map(|m| match m {
+                    StoredMove::Vertex(v) => vertex_move(v),
+                    StoredMove::Edge(u, v) => Move::Edge(u, v),
+                })
+                .collect(),
+            unique: self.unique,
+            count: self.count,
+            complete: self.complete,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -957,6 +1020,38 @@ mod tests {
             })
             .await
             .unwrap();
+    }
+
+    /// Winning moves come back as the moves of the verdict's game, from a
+    /// column whose format is the one rows were written in before the
+    /// move type was shared with the solvers.
+    #[tokio::test]
+    async fn winning_moves_keep_their_game_and_their_column_format() {
+        let store = Store::open("sqlite::memory:").await.unwrap();
+        let mut painted = verdict("v1");
+        painted.winning_moves = Some(WinningMoves::complete_list(vec![Move::Paint(1)]));
+        let mut geography = verdict("v1");
+        geography.evidence = Evidence::Geography {
+            matching: vec![(0, 1)],
+            barrier: vec![],
+            start_barrier: Some(vec![]),
+            second_player_starts: None,
+        };
+        geography.winning_moves = Some(WinningMoves::complete_list(vec![Move::Geography(1)]));
+        for (hash, written) in [("paint", &painted), ("geo", &geography)] {
+            store.put_verdict(key(hash), written).await.unwrap();
+            let read = store.get_verdict(key(hash)).await.unwrap().unwrap();
+            assert_eq!(read.winning_moves, written.winning_moves);
+        }
+        let column: String =
+            sqlx::query_scalar("SELECT winning_moves FROM verdicts WHERE canonical_hash = 'geo'")
+                .fetch_one(&store.pool)
+                .await
+                .unwrap();
+        assert_eq!(
+            column,
+            r#"{"moves":[{"vertex":1}],"unique":true,"count":1,"complete":true}"#
+        );
     }
 
     /// Past the budget the least recently used verdicts go first, a read

@@ -154,7 +154,7 @@ enum Opponent {
 /// the edge game lists one move per class, with exact counts.
 fn check_position(oracle: &mut dyn Oracle, line: &[Move], position: &PlayPosition, classes: bool) {
     let legal = oracle.legal(line);
-    let mover = if line.len() % 2 == 0 {
+    let mover = if line.len().is_multiple_of(2) {
         Player::First
     } else {
         Player::Second
