@@ -41,6 +41,11 @@ pub const DEFAULT_KEEPALIVE_INTERVAL_SECS: u64 = 60;
 /// Default time to wait for the answer to a keepalive ping.
 pub const DEFAULT_KEEPALIVE_TIMEOUT_SECS: u64 = 20;
 
+/// Default seconds a Play game may wait for the client's next message.
+pub const DEFAULT_PLAY_IDLE_SECS: u64 = 300;
+/// Default number of Play games open at once.
+pub const DEFAULT_MAX_GAMES: usize = 256;
+
 /// Settings of the gRPC service.
 #[derive(Debug, Clone, PartialEq, Eq, clap::Args)]
 pub struct Config {
@@ -86,6 +91,15 @@ pub struct Config {
     /// relabelled copies of it miss the cache.
     #[arg(long, env = "PUZZLED_CANON_BUDGET_MS", default_value_t = DEFAULT_CANON_BUDGET_MS)]
     pub canon_budget_ms: u64,
+    /// Seconds a Play game waits for the client's next message; past it the
+    /// game is closed with DEADLINE_EXCEEDED and its memory freed.
+    #[arg(long, env = "PUZZLED_PLAY_IDLE_SECS", default_value_t = DEFAULT_PLAY_IDLE_SECS,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub play_idle_secs: u64,
+    /// Play games open at once; a new game past it is refused with
+    /// RESOURCE_EXHAUSTED.
+    #[arg(long, env = "PUZZLED_MAX_GAMES", default_value_t = DEFAULT_MAX_GAMES)]
+    pub max_games: usize,
     /// Token that DeletePuzzle requires as "authorization: Bearer TOKEN"; no token, no check.
     #[arg(long, env = "PUZZLED_ADMIN_TOKEN", hide_env_values = true)]
     pub admin_token: Option<String>,
@@ -135,6 +149,8 @@ impl Default for Config {
             cache_bytes: DEFAULT_CACHE_BYTES,
             verdict_store_bytes: DEFAULT_VERDICT_STORE_BYTES,
             canon_budget_ms: DEFAULT_CANON_BUDGET_MS,
+            play_idle_secs: DEFAULT_PLAY_IDLE_SECS,
+            max_games: DEFAULT_MAX_GAMES,
             admin_token: None,
             shutdown_grace_secs: DEFAULT_SHUTDOWN_GRACE_SECS,
             max_connections: DEFAULT_MAX_CONNECTIONS,

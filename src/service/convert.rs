@@ -11,6 +11,9 @@ use crate::puzzle::{
     EdgeClass, Evidence, Game, Limits, Move, RawSpec, Spec, Verdict, WinningMoves,
 };
 use crate::solver::Player;
+use crate::solver::bipartite_edge::LegalMoveClass;
+use crate::solver::play::PlayPosition;
+use crate::solver::position::{PositionAnalysis, PositionEvidence};
 use crate::store::{PuzzleRecord, is_well_formed_id};
 
 /// The game of a request field; unset and unknown numbers are errors, never
@@ -245,12 +248,150 @@ fn edge(u: u32, v: u32) -> proto::Edge {
     proto::Edge { u, v }
 }
 
-fn move_to_proto(m: Move) -> proto::Move {
+pub fn move_to_proto(m: Move) -> proto::Move {
     proto::Move {
         r#move: Some(match m {
             Move::Geography(v) | Move::Paint(v) => proto::r#move::Move::Vertex(v),
             Move::Edge(u, v) => proto::r#move::Move::Edge(edge(u, v)),
         }),
+    }
+}
+
+/// A move of `game` from the request field `field` (e.g. `moves[3]`): a
+/// vertex for Geography and tree painting, an edge for the edge game. A
+/// move of the other shape is passed on as it is, for the game's replay to
+/// name it (reason `WRONG_MOVE_KIND`, in order with the other moves).
+pub fn move_from_proto(m: proto::Move, game: Game, field: &str) -> Result<Move, ApiError> {
+    match m.r#move {
+        Some(proto::r#move::Move::Vertex(v)) => Ok(match game {
+            Game::TreePaint => Move::Paint(v),
+            Game::Geography | Game::BipartiteEdge => Move::Geography(v),
+        }),
+        Some(proto::r#move::Move::Edge(proto::Edge { u, v })) => Ok(Move::Edge(u, v)),
+        None => Err(ApiError::invalid(
+            field,
+            "MOVE_REQUIRED",
+            format!("{field}: empty move; set `vertex` or `edge`"),
+        )),
+    }
+}
+
+/// The side a Play client takes; unset means the first player.
+pub fn player_from_proto(value: i32, field: &str) -> Result<Player, ApiError> {
+    match proto::Player::try_from(value) {
+        Ok(proto::Player::Unspecified | proto::Player::First) => Ok(Player::First),
+        Ok(proto::Player::Second) => Ok(Player::Second),
+        Err(_) => Err(ApiError::invalid(
+            field,
+            "UNKNOWN_PLAYER",
+            format!("{field}: {value} is not PLAYER_FIRST or PLAYER_SECOND"),
+        )),
+    }
+}
+
+fn edge_class_to_proto(class: LegalMoveClass) -> proto::WinningEdgeClass {
+    let LegalMoveClass {
+        class,
+        edge_count,
+        example: (u, v),
+        wins: _,
+    } = class;
+    proto::WinningEdgeClass {
+        class: super::games::move_class_name(class),
+        edge_count,
+        example: Some(edge(u, v)),
+    }
+}
+
+/// An analysed position as the reply of AnalyzePosition, evidence included.
+pub fn position_to_proto(analysis: PositionAnalysis) -> proto::PositionAnalysis {
+    let detail = match analysis.evidence.clone() {
+        PositionEvidence::Geography {
+            current: _,
+            matching,
+            barrier,
+            current_barrier,
+        } => proto::position_analysis::Detail::Geography(proto::GeographyEvidence {
+            matching_size: matching.len() as u32,
+            matching: flatten(&matching),
+            barrier,
+            start_barrier: current_barrier.map(|vertices| proto::VertexSet { vertices }),
+            second_player_starts: None,
+        }),
+        PositionEvidence::BipartiteEdge { counts, classes } => {
+            let winning_move = analysis.winning.moves.first().and_then(|m| match *m {
+                Move::Edge(u, v) => Some(edge(u, v)),
+                _ => None,
+            });
+            let (winning, _): (Vec<LegalMoveClass>, Vec<LegalMoveClass>) =
+                classes.iter().cloned().partition(|class| class.wins);
+            proto::position_analysis::Detail::BipartiteEdge(proto::BipartiteEdgeEvidence {
+                vertex_count: counts.n,
+                edge_count: counts.m,
+                x: counts.x,
+                iso: counts.iso,
+                oo: counts.oo,
+                eo: counts.eo,
+                ee: counts.ee,
+                winning_move,
+                winning_move_classes: winning.into_iter().map(edge_class_to_proto).collect(),
+                legal_move_classes: classes.into_iter().map(edge_class_to_proto).collect(),
+            })
+        }
+        PositionEvidence::TreePaint {
+            black_future: _,
+            white_future: _,
+            black_count,
+            white_count,
+        } => proto::position_analysis::Detail::TreePaint(proto::TreePaintEvidence {
+            black_count,
+            white_count,
+            winning_move: analysis.winning.moves.first().and_then(|m| match *m {
+                Move::Paint(v) => Some(v),
+                _ => None,
+            }),
+        }),
+    };
+    let mut reply = play_position_to_proto(analysis.into());
+    reply.detail = Some(detail);
+    reply
+}
+
+/// A position of a Play game: the analysis without its evidence.
+pub fn play_position_to_proto(position: PlayPosition) -> proto::PositionAnalysis {
+    let PlayPosition {
+        game_over,
+        to_move,
+        winner,
+        winning,
+        legal_moves,
+        legal_move_count,
+    } = position;
+    let winning = winning_moves_to_proto(winning);
+    proto::PositionAnalysis {
+        game_over,
+        to_move: player_to_proto(to_move) as i32,
+        winner: player_to_proto(winner) as i32,
+        winning_moves: winning.moves.clone(),
+        winning: Some(winning),
+        legal_moves: legal_moves.into_iter().map(move_to_proto).collect(),
+        legal_move_count,
+        detail: None,
+    }
+}
+
+fn winning_moves_to_proto(winning: WinningMoves) -> proto::WinningMoves {
+    let WinningMoves {
+        moves,
+        unique,
+        count,
+        complete,
+    } = winning;
+    proto::WinningMoves {
+        moves: moves.into_iter().map(move_to_proto).collect(),
+        unique,
+        count,
+        complete,
     }
 }
 
@@ -303,6 +444,7 @@ pub fn solved_to_proto(solved: Solved) -> proto::Solution {
             eo,
             ee,
             winning_move: winning_move.map(|(u, v)| edge(u, v)),
+            legal_move_classes: Vec::new(),
             winning_move_classes: winning_move_classes
                 .unwrap_or_default()
                 .into_iter()
@@ -338,19 +480,7 @@ pub fn solved_to_proto(solved: Solved) -> proto::Solution {
         solve_time: Some(timestamp(solve_time)),
         solve_duration: Some(duration(solve_duration)),
         detail: Some(detail),
-        winning_moves: winning_moves.map(
-            |WinningMoves {
-                 moves,
-                 unique,
-                 count,
-                 complete,
-             }| proto::WinningMoves {
-                moves: moves.into_iter().map(move_to_proto).collect(),
-                unique,
-                count,
-                complete,
-            },
-        ),
+        winning_moves: winning_moves.map(winning_moves_to_proto),
     }
 }
 

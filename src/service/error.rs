@@ -10,6 +10,7 @@ use tonic::{Code, Status};
 use tonic_types::{ErrorDetails, StatusExt};
 
 use crate::puzzle::SpecError;
+use crate::solver::position::{IllegalMove, PositionError};
 use crate::store::StoreError;
 
 /// The `ErrorInfo.domain` of every error this service raises.
@@ -39,6 +40,10 @@ pub enum ApiError {
     Unauthenticated,
     PermissionDenied,
     DeadlineExceeded,
+    /// A Play game whose client stayed silent past the idle limit.
+    GameIdle {
+        seconds: u64,
+    },
     /// The server stopped this call's solve because it is shutting down.
     ShuttingDown,
     /// A fault a client may retry past (store contention or I/O).
@@ -106,6 +111,32 @@ impl ApiError {
     pub fn internal(message: impl Into<String>) -> Self {
         ApiError::Internal {
             message: message.into(),
+        }
+    }
+}
+
+impl From<IllegalMove> for ApiError {
+    /// INVALID_ARGUMENT on the field `moves[i]`, with the game's reason.
+    fn from(illegal: IllegalMove) -> Self {
+        ApiError::invalid(
+            format!("moves[{}]", illegal.index),
+            illegal.reason.code(),
+            illegal.message,
+        )
+    }
+}
+
+impl From<PositionError> for ApiError {
+    fn from(error: PositionError) -> Self {
+        match error {
+            PositionError::Illegal(illegal) => illegal.into(),
+            PositionError::InvalidPuzzle(invalid) => {
+                tracing::error!(%invalid, "the position solver rejected a validated puzzle");
+                ApiError::internal(format!("the solver rejected this puzzle: {invalid}"))
+            }
+            // The caller has gone or its deadline passed: the work was
+            // stopped for it.
+            PositionError::Cancelled(_) => ApiError::DeadlineExceeded,
         }
     }
 }
@@ -204,6 +235,11 @@ impl From<ApiError> for Status {
                 Code::DeadlineExceeded,
                 "the deadline passed before the answer was ready",
                 info("DEADLINE_EXCEEDED"),
+            ),
+            ApiError::GameIdle { seconds } => Status::with_error_details(
+                Code::DeadlineExceeded,
+                format!("no message for {seconds} s (--play-idle-secs); the game is closed"),
+                info("GAME_IDLE"),
             ),
             ApiError::Unavailable { reason, message } => {
                 Status::with_error_details(Code::Unavailable, message, info(reason))

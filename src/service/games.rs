@@ -4,9 +4,11 @@
 
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use crate::puzzle::{EdgeClass, Evidence, Game, Move, SolveOptions, Verdict, WinningMoves};
+use crate::puzzle::{EdgeClass, Evidence, Game, Move, SolveOptions, Spec, Verdict, WinningMoves};
+use crate::solver::Player;
 use crate::solver::cancel::{Cancel, Cancelled};
 use crate::solver::graph::{Graph, Vertex};
+use crate::solver::position::{GameSetup, PositionAnalysis, PositionEvidence};
 use crate::solver::{SOLVER_VERSION, bipartite_edge, geography, tree_paint};
 
 /// Why a solve could not produce a verdict.
@@ -161,7 +163,7 @@ pub fn solve(
 }
 
 /// The stable wire name of an edge-game move class.
-fn move_class_name(class: bipartite_edge::MoveClass) -> String {
+pub fn move_class_name(class: bipartite_edge::MoveClass) -> String {
     fn vertex_class(c: bipartite_edge::VertexClass) -> &'static str {
         use bipartite_edge::VertexClass::*;
         match c {
@@ -190,4 +192,89 @@ pub fn effective_options(game: Game, options: SolveOptions) -> SolveOptions {
             ..options
         },
     }
+}
+
+/// The puzzle of `spec` as the position model takes it.
+pub fn setup_of(spec: &Spec) -> GameSetup<'_> {
+    let graph = spec.graph();
+    let distinguished = spec.distinguished();
+    match spec.game() {
+        Game::Geography => GameSetup::Geography {
+            graph,
+            start: distinguished[0],
+        },
+        Game::BipartiteEdge => GameSetup::BipartiteEdge { graph },
+        Game::TreePaint => GameSetup::TreePaint {
+            graph,
+            black: distinguished[0],
+            white: distinguished[1],
+        },
+    }
+}
+
+/// The analysis of `spec`'s opening position read off its verdict (solved
+/// with winning moves, in `spec`'s labels), so that the opening of a stored
+/// puzzle is served from the verdict cache: Geography and tree painting.
+/// `None` for the edge game, whose analysis lists every class of legal
+/// moves, which a verdict does not keep (that analysis is one linear pass),
+/// and for a verdict without its winning moves.
+pub fn opening_from_verdict(spec: &Spec, verdict: &Verdict) -> Option<PositionAnalysis> {
+    let winning = verdict.winning_moves.clone()?;
+    let graph = spec.graph();
+    let (legal_moves, evidence): (Vec<Move>, PositionEvidence) =
+        match (setup_of(spec), &verdict.evidence) {
+            (
+                GameSetup::Geography { start, .. },
+                Evidence::Geography {
+                    matching,
+                    barrier,
+                    start_barrier,
+                    ..
+                },
+            ) => (
+                graph
+                    .neighbors(start)
+                    .iter()
+                    .map(|&v| Move::Geography(v))
+                    .collect(),
+                PositionEvidence::Geography {
+                    current: start,
+                    matching: matching.clone(),
+                    barrier: barrier.clone(),
+                    current_barrier: start_barrier.clone(),
+                },
+            ),
+            (
+                GameSetup::TreePaint { black, white, .. },
+                Evidence::TreePaint {
+                    black_count,
+                    white_count,
+                    ..
+                },
+            ) => (
+                graph
+                    .neighbors(black)
+                    .iter()
+                    .filter(|&&v| v != white)
+                    .map(|&v| Move::Paint(v))
+                    .collect(),
+                PositionEvidence::TreePaint {
+                    // The two painted vertices count in the final counts.
+                    black_future: black_count.saturating_sub(1),
+                    white_future: white_count.saturating_sub(1),
+                    black_count: *black_count,
+                    white_count: *white_count,
+                },
+            ),
+            _ => return None,
+        };
+    Some(PositionAnalysis {
+        game_over: legal_moves.is_empty(),
+        to_move: Player::First,
+        winner: verdict.winner,
+        winning,
+        legal_move_count: legal_moves.len() as u64,
+        legal_moves,
+        evidence,
+    })
 }

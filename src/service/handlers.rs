@@ -4,13 +4,19 @@
 use std::sync::Arc;
 use std::time::Instant;
 
+use std::pin::Pin;
+
 use prost::Message as _;
-use tonic::{Request, Response, Status};
+use tokio::sync::mpsc;
+use tokio_stream::Stream;
+use tokio_stream::wrappers::ReceiverStream;
+use tonic::{Request, Response, Status, Streaming};
 
 use super::admission::Admission;
 use super::convert::{self, View};
 use super::error::ApiError;
 use super::middleware::{check_admin, check_deadline, deadline, within};
+use super::positions::{PlayLimits, Positions, PuzzleRef};
 use super::proto;
 use super::proto::puzzle_service_server::PuzzleService;
 use super::solving::{Solver, StoredPuzzle, off_runtime_if_large};
@@ -40,6 +46,8 @@ pub struct PuzzleApi {
     max_message_bytes: usize,
     /// The size budget every puzzle-sized piece of work is admitted under.
     admission: Arc<Admission>,
+    /// AnalyzePosition and Play.
+    positions: Positions,
 }
 
 impl PuzzleApi {
@@ -50,8 +58,16 @@ impl PuzzleApi {
         admin_token: Option<String>,
         max_message_bytes: usize,
         admission: Arc<Admission>,
+        play: PlayLimits,
     ) -> PuzzleApi {
         PuzzleApi {
+            positions: Positions::new(
+                store.clone(),
+                solver.clone(),
+                limits,
+                admission.clone(),
+                play,
+            ),
             store,
             solver,
             limits,
@@ -345,5 +361,35 @@ impl PuzzleService for PuzzleApi {
         };
         let solution = within(deadline, work).await?;
         self.reply(solution, "the solution", smaller_solution(options))
+    }
+
+    async fn analyze_position(
+        &self,
+        request: Request<proto::AnalyzePositionRequest>,
+    ) -> Result<Response<proto::PositionAnalysis>, Status> {
+        let deadline = deadline(&request);
+        let proto::AnalyzePositionRequest { puzzle, moves } = request.into_inner();
+        let work = self
+            .positions
+            .analyze(puzzle.map(PuzzleRef::from), moves, deadline);
+        let analysis = within(deadline, work).await?;
+        self.reply(
+            analysis,
+            "the position's analysis",
+            "; its evidence is as large as the graph",
+        )
+    }
+
+    type PlayStream = Pin<Box<dyn Stream<Item = Result<proto::PlayResponse, Status>> + Send>>;
+
+    async fn play(
+        &self,
+        request: Request<Streaming<proto::PlayRequest>>,
+    ) -> Result<Response<Self::PlayStream>, Status> {
+        let inbound = request.into_inner();
+        // One response per client message, so a short queue suffices.
+        let (outbound, responses) = mpsc::channel(4);
+        tokio::spawn(self.positions.clone().play(inbound, outbound));
+        Ok(Response::new(Box::pin(ReceiverStream::new(responses))))
     }
 }

@@ -12,6 +12,7 @@
 //!   its arrival time and deadline, the size of its messages, the admin
 //!   token.
 //! - `handlers`: one method per RPC of `puzzled.v1.PuzzleService`.
+//! - `positions`: AnalyzePosition and the Play stream's games.
 //! - `solving`: the cache, the single-flight layer and the solve pool.
 //! - `convert` and `error`: proto ⇄ domain, and the one place errors become
 //!   `tonic::Status`.
@@ -23,6 +24,7 @@ pub mod error;
 pub mod games;
 mod handlers;
 mod middleware;
+pub mod positions;
 pub mod solving;
 mod startup;
 mod transport;

@@ -240,6 +240,42 @@ impl Solver {
         off_runtime(move || canon::canonicalize(&spec, budget)).await
     }
 
+    /// A stored puzzle read whole and validated, with its verdict (from the
+    /// cache when it has one) in its own labels: where position work on a
+    /// stored puzzle starts. The stored canonical labels spare it Traces.
+    pub async fn stored_with_verdict(
+        &self,
+        id: &str,
+        options: SolveOptions,
+        deadline: Option<Instant>,
+    ) -> Result<(Arc<Spec>, Solved), ApiError> {
+        let (spec, canonical) = within(deadline, load_stored_canonical(&self.store, id)).await?;
+        let options = games::effective_options(spec.game(), options);
+        let solved = self
+            .solve_canonical(spec.clone(), canonical, options, deadline)
+            .await?;
+        Ok((spec, solved))
+    }
+
+    /// Runs CPU-bound position work `f` on the solve pool (it shares the
+    /// workers and the queue with solves). The handle `f` gets fires when
+    /// this future is dropped: the caller left or its deadline passed.
+    pub async fn run_position_work<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&Cancel) -> T + Send + 'static,
+    ) -> Result<T, ApiError> {
+        /// Fires its handle when dropped.
+        struct FireOnDrop(Cancel);
+        impl Drop for FireOnDrop {
+            fn drop(&mut self) {
+                self.0.fire();
+            }
+        }
+        let cancel = Cancel::new();
+        let _stop_when_left = FireOnDrop(cancel.clone());
+        self.pool.run(move || f(&cancel)).await
+    }
+
     /// The live count of solves that hold a worker.
     pub fn solves_running(&self) -> Gauge {
         self.pool.running.clone()
@@ -395,15 +431,8 @@ impl Solver {
         if !canon::keeps_labels(&stored.canonical_hash) {
             // Its verdict may come from another copy, in other labels: read
             // the puzzle and its canonical labels to answer in its own.
-            let (spec, labelling) =
-                within(deadline, load_stored_with_labels(&self.store, &stored.id)).await?;
-            let canonical = Canonical {
-                canonicaliser: canon::TRACES,
-                hash: stored.canonical_hash,
-                vertex_count: stored.vertex_count,
-                edge_count: stored.edge_count,
-                labelling,
-            };
+            let (spec, canonical) =
+                within(deadline, load_stored_canonical(&self.store, &stored.id)).await?;
             return self
                 .solve_canonical(spec, canonical, options, deadline)
                 .await;
@@ -689,26 +718,44 @@ fn solve_error(error: GameError) -> ApiError {
     }
 }
 
-/// Reads the stored puzzle `id`, validates it, and reads the canonical
-/// labels it was stored with.
-async fn load_stored_with_labels(
+/// Reads the stored puzzle `id` whole, validates it, and gives its
+/// canonical hash with the labelling it was stored with (the identity for
+/// a hash that keeps labels).
+async fn load_stored_canonical(
     store: &Store,
     id: &str,
-) -> Result<(Arc<Spec>, Labelling), ApiError> {
+) -> Result<(Arc<Spec>, Canonical), ApiError> {
     let mut record = store.get_puzzle(id).await?;
     let labels = record.canonical_labels.take();
     let n = record.spec.vertex_count;
-    let labelling = labels
-        .filter(|labels| labels.len() as u64 == n)
-        .and_then(Labelling::from_canonical_labels)
-        .ok_or_else(|| {
-            tracing::error!(%id, "a stored puzzle's canonical labels are missing or damaged");
-            ApiError::internal(
-                "the stored puzzle's canonical labels are damaged; see the server log",
-            )
-        })?;
+    let hash = std::mem::take(&mut record.canonical_hash);
+    let labelling = if canon::keeps_labels(&hash) {
+        Labelling::Identity
+    } else {
+        labels
+            .filter(|labels| labels.len() as u64 == n)
+            .and_then(Labelling::from_canonical_labels)
+            .ok_or_else(|| {
+                tracing::error!(%id, "a stored puzzle's canonical labels are missing or damaged");
+                ApiError::internal(
+                    "the stored puzzle's canonical labels are damaged; see the server log",
+                )
+            })?
+    };
+    let edge_count = record.edge_count;
     let spec = off_runtime(move || super::convert::spec_from_record(&record)).await??;
-    Ok((Arc::new(spec), labelling))
+    let canonical = Canonical {
+        canonicaliser: if canon::keeps_labels(&hash) {
+            canon::SORTED_EDGES
+        } else {
+            canon::TRACES
+        },
+        hash,
+        vertex_count: n,
+        edge_count,
+        labelling,
+    };
+    Ok((Arc::new(spec), canonical))
 }
 
 /// Reads the stored puzzle `id` and validates it.

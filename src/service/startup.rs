@@ -13,6 +13,7 @@ use super::FILE_DESCRIPTOR_SET;
 use super::admission::Admission;
 use super::handlers::PuzzleApi;
 use super::middleware::{Deadlines, MessageLimit};
+use super::positions::PlayLimits;
 use super::proto::puzzle_service_server::PuzzleServiceServer;
 use super::solving::{Gauge, Solver};
 use super::transport::{self, CallService, Transport};
@@ -166,6 +167,10 @@ impl Application {
             config.admin_token.clone().filter(|t| !t.is_empty()),
             config.message_limit(),
             admission.clone(),
+            PlayLimits {
+                idle: Duration::from_secs(config.play_idle_secs),
+                max_games: config.max_games,
+            },
         );
         let puzzles = PuzzleServiceServer::new(api)
             .max_decoding_message_size(config.message_limit())

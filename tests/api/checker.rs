@@ -125,7 +125,7 @@ pub fn check_geography(
     }
 }
 
-fn adjacency(n: u32, edges: &[u32]) -> Vec<Vec<u32>> {
+pub fn adjacency(n: u32, edges: &[u32]) -> Vec<Vec<u32>> {
     let mut adj = vec![Vec::new(); n as usize];
     for e in edges.chunks_exact(2) {
         adj[e[0] as usize].push(e[1]);
@@ -135,7 +135,7 @@ fn adjacency(n: u32, edges: &[u32]) -> Vec<Vec<u32>> {
 }
 
 /// Whether the player to move wins with the token on `at`, `visited` marked.
-fn to_move_wins(
+pub fn to_move_wins(
     adj: &[Vec<u32>],
     visited: u32,
     at: u32,

@@ -13,6 +13,7 @@ mod errors;
 mod evidence;
 mod grpcurl;
 mod helpers;
+mod positions;
 mod reflection;
 mod retention;
 mod solve;

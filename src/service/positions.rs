@@ -1,0 +1,384 @@
+//! AnalyzePosition and the Play stream: positions of a puzzle, stored or
+//! inline, analysed on the solve pool.
+//!
+//! A stored puzzle starts from its verdict (solved with winning moves, so
+//! from the verdict cache when another call has solved it): its opening
+//! position is read off the verdict, and a Geography position after some
+//! moves is analysed warm from the verdict's witness matching.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use tokio::sync::{Semaphore, mpsc};
+use tonic::{Status, Streaming};
+
+use super::admission::{Admission, Admitted};
+use super::convert;
+use super::error::ApiError;
+use super::games::{opening_from_verdict, setup_of};
+use super::proto;
+use super::solving::{Solver, off_runtime_if_large};
+use crate::puzzle::{Evidence, Limits, Move, SolveOptions, Spec, Verdict};
+use crate::solver::cancel::Cancel;
+use crate::solver::graph::Vertex;
+use crate::solver::matching::mates_of;
+use crate::solver::play::{Exchange, Game as PlayedGame};
+use crate::solver::position::{
+    GameSetup, PositionAnalysis, PositionError, geography_position_from,
+};
+use crate::store::Store;
+
+/// The limits on Play games.
+#[derive(Debug, Clone, Copy)]
+pub struct PlayLimits {
+    /// How long a game waits for the client's next message.
+    pub idle: Duration,
+    /// Games open at once.
+    pub max_games: usize,
+}
+
+/// Which puzzle a position request is about.
+pub enum PuzzleRef {
+    Name(String),
+    Spec(proto::PuzzleSpec),
+}
+
+impl From<proto::analyze_position_request::Puzzle> for PuzzleRef {
+    fn from(puzzle: proto::analyze_position_request::Puzzle) -> PuzzleRef {
+        match puzzle {
+            proto::analyze_position_request::Puzzle::Name(name) => PuzzleRef::Name(name),
+            proto::analyze_position_request::Puzzle::Spec(spec) => PuzzleRef::Spec(spec),
+        }
+    }
+}
+
+impl From<proto::play_start::Puzzle> for PuzzleRef {
+    fn from(puzzle: proto::play_start::Puzzle) -> PuzzleRef {
+        match puzzle {
+            proto::play_start::Puzzle::Name(name) => PuzzleRef::Name(name),
+            proto::play_start::Puzzle::Spec(spec) => PuzzleRef::Spec(spec),
+        }
+    }
+}
+
+/// A puzzle ready for position work, holding its admission units.
+struct OpenPuzzle {
+    spec: Arc<Spec>,
+    /// A stored puzzle's verdict with winning moves, in its labels.
+    verdict: Option<Verdict>,
+    _admitted: Admitted,
+}
+
+/// What position work needs from the server; cheap to clone into a game's
+/// task.
+#[derive(Clone)]
+pub struct Positions {
+    store: Store,
+    solver: Solver,
+    limits: Limits,
+    admission: Arc<Admission>,
+    play: PlayLimits,
+    games: Arc<Semaphore>,
+}
+
+impl Positions {
+    pub fn new(
+        store: Store,
+        solver: Solver,
+        limits: Limits,
+        admission: Arc<Admission>,
+        play: PlayLimits,
+    ) -> Positions {
+        Positions {
+            store,
+            solver,
+            limits,
+            admission,
+            games: Arc::new(Semaphore::new(play.max_games)),
+            play,
+        }
+    }
+
+    /// The puzzle `puzzle` (found at `field`, e.g. `puzzle` or
+    /// `start.puzzle`) validated, admitted, and for a stored puzzle with
+    /// its verdict.
+    async fn open(
+        &self,
+        puzzle: Option<PuzzleRef>,
+        field: &str,
+        deadline: Option<Instant>,
+    ) -> Result<OpenPuzzle, ApiError> {
+        match puzzle.ok_or_else(|| ApiError::missing(field))? {
+            PuzzleRef::Name(name) => {
+                let name_field = format!("{field}.name");
+                let id = convert::id_from_name(&name, &name_field)?;
+                let record = self.store.get_puzzle_summary(id).await?;
+                let units = record.spec.vertex_count.saturating_add(record.edge_count);
+                let admitted = self.admission.admit(units, &name).await?;
+                let options = SolveOptions {
+                    all_starts: false,
+                    winning_moves: true,
+                };
+                let (spec, solved) = self
+                    .solver
+                    .stored_with_verdict(id, options, deadline)
+                    .await?;
+                Ok(OpenPuzzle {
+                    spec,
+                    verdict: Some(solved.verdict),
+                    _admitted: admitted,
+                })
+            }
+            PuzzleRef::Spec(spec) => {
+                let spec_field = format!("{field}.spec");
+                let limits = self.limits;
+                let units = convert::units_of(Some(&spec), limits);
+                let admitted = self.admission.admit(units, &spec_field).await?;
+                let spec = off_runtime_if_large(units, move || {
+                    convert::spec_from_proto(Some(spec), &spec_field, limits)
+                })
+                .await??;
+                Ok(OpenPuzzle {
+                    spec: Arc::new(spec),
+                    verdict: None,
+                    _admitted: admitted,
+                })
+            }
+        }
+    }
+
+    /// AnalyzePosition: the position `moves` reach in `puzzle`.
+    pub async fn analyze(
+        &self,
+        puzzle: Option<PuzzleRef>,
+        moves: Vec<proto::Move>,
+        deadline: Option<Instant>,
+    ) -> Result<proto::PositionAnalysis, ApiError> {
+        let open = self.open(puzzle, "puzzle", deadline).await?;
+        let game = open.spec.game();
+        let moves = moves
+            .into_iter()
+            .enumerate()
+            .map(|(i, m)| convert::move_from_proto(m, game, &format!("moves[{i}]")))
+            .collect::<Result<Vec<Move>, ApiError>>()?;
+        if moves.is_empty()
+            && let Some(opening) = open
+                .verdict
+                .as_ref()
+                .and_then(|verdict| opening_from_verdict(&open.spec, verdict))
+        {
+            return Ok(convert::position_to_proto(opening));
+        }
+        let n = open.spec.graph().vertex_count();
+        let warm = open.verdict.as_ref().and_then(|v| witness_mates(v, n));
+        let spec = open.spec.clone();
+        let analysis = self
+            .solver
+            .run_position_work(move |cancel| analyze_warm(&spec, &moves, warm.as_deref(), cancel))
+            .await??;
+        Ok(convert::position_to_proto(analysis))
+    }
+
+    /// Plays one game on `inbound`, sending one response per client
+    /// message on `outbound`; an error ends the call with its status.
+    pub async fn play(
+        self,
+        mut inbound: Streaming<proto::PlayRequest>,
+        outbound: mpsc::Sender<Result<proto::PlayResponse, Status>>,
+    ) {
+        if let Err(error) = self.play_game(&mut inbound, &outbound).await {
+            let _ = outbound.send(Err(error.into())).await;
+        }
+    }
+
+    async fn play_game(
+        &self,
+        inbound: &mut Streaming<proto::PlayRequest>,
+        outbound: &mpsc::Sender<Result<proto::PlayResponse, Status>>,
+    ) -> Result<(), ApiError> {
+        let Some(first) = self.next_message(inbound).await? else {
+            return Ok(());
+        };
+        let Some(proto::play_request::Request::Start(start)) = first.request else {
+            return Err(ApiError::invalid(
+                "start",
+                "START_REQUIRED",
+                "the first message of a Play call must be `start`, naming the puzzle",
+            ));
+        };
+        let _slot = self
+            .games
+            .clone()
+            .try_acquire_owned()
+            .map_err(|_| ApiError::Busy {
+                reason: "TOO_MANY_GAMES",
+                message: format!(
+                    "the server already runs {} games (--max-games); try again later",
+                    self.play.max_games
+                ),
+            })?;
+        let proto::PlayStart { puzzle, human_side } = start;
+        let human = convert::player_from_proto(human_side, "start.human_side")?;
+        let open = self
+            .open(puzzle.map(PuzzleRef::from), "start", None)
+            .await?;
+        let opening = match open
+            .verdict
+            .as_ref()
+            .and_then(|verdict| opening_from_verdict(&open.spec, verdict))
+        {
+            Some(opening) => opening,
+            None => {
+                let spec = open.spec.clone();
+                let n = spec.graph().vertex_count();
+                let warm = open.verdict.as_ref().and_then(|v| witness_mates(v, n));
+                self.exchange(outbound, move |cancel| {
+                    analyze_warm(&spec, &[], warm.as_deref(), cancel)
+                })
+                .await??
+            }
+        };
+        let spec = open.spec.clone();
+        let (mut game, exchange) = self
+            .exchange(outbound, move |cancel| {
+                PlayedGame::start(setup_of(&spec), human.other(), opening, cancel)
+            })
+            .await??;
+        if send(outbound, reply(exchange.clone())).await.is_err() || exchange.position.game_over {
+            return Ok(());
+        }
+        while let Some(message) = self.next_message(inbound).await? {
+            let played = match message.request {
+                Some(proto::play_request::Request::Move(m)) => {
+                    convert::move_from_proto(m, open.spec.game(), "move")
+                }
+                _ => Err(ApiError::invalid(
+                    "move",
+                    "NOT_A_MOVE",
+                    "the game has started: send a `move`",
+                )),
+            };
+            let played = match played {
+                Ok(played) => played,
+                Err(ApiError::InvalidArgument {
+                    reason, message, ..
+                }) => {
+                    let rejection = rejection(&game, reason, message);
+                    if send(outbound, rejection).await.is_err() {
+                        return Ok(());
+                    }
+                    continue;
+                }
+                Err(other) => return Err(other),
+            };
+            let spec = open.spec.clone();
+            let (returned, result) = self
+                .exchange(outbound, move |cancel| {
+                    let result = game.play(setup_of(&spec), played, cancel);
+                    (game, result)
+                })
+                .await?;
+            game = returned;
+            let response = match result {
+                Ok(exchange) => {
+                    let over = exchange.position.game_over;
+                    if send(outbound, reply(exchange)).await.is_err() || over {
+                        return Ok(());
+                    }
+                    continue;
+                }
+                Err(PositionError::Illegal(illegal)) => {
+                    rejection(&game, illegal.reason.code(), illegal.message)
+                }
+                Err(other) => return Err(other.into()),
+            };
+            if send(outbound, response).await.is_err() {
+                return Ok(());
+            }
+        }
+        Ok(())
+    }
+
+    /// The client's next message; `None` once it has closed its side.
+    async fn next_message(
+        &self,
+        inbound: &mut Streaming<proto::PlayRequest>,
+    ) -> Result<Option<proto::PlayRequest>, ApiError> {
+        match tokio::time::timeout(self.play.idle, inbound.message()).await {
+            Ok(Ok(message)) => Ok(message),
+            // The client's stream broke: nobody is left to answer.
+            Ok(Err(status)) => {
+                tracing::debug!(%status, "a Play stream broke");
+                Ok(None)
+            }
+            Err(_) => Err(ApiError::GameIdle {
+                seconds: self.play.idle.as_secs(),
+            }),
+        }
+    }
+
+    /// Runs one exchange's work on the solve pool; stopped when the client
+    /// leaves.
+    async fn exchange<T: Send + 'static>(
+        &self,
+        outbound: &mpsc::Sender<Result<proto::PlayResponse, Status>>,
+        f: impl FnOnce(&Cancel) -> T + Send + 'static,
+    ) -> Result<T, ApiError> {
+        tokio::select! {
+            result = self.solver.run_position_work(f) => result,
+            () = outbound.closed() => Err(ApiError::DeadlineExceeded),
+        }
+    }
+}
+
+/// The mate array on `n` vertices of a Geography verdict's witness
+/// matching.
+fn witness_mates(verdict: &Verdict, n: usize) -> Option<Vec<Vertex>> {
+    match &verdict.evidence {
+        Evidence::Geography { matching, .. } => Some(mates_of(n, matching)),
+        _ => None,
+    }
+}
+
+/// The position `moves` reach in `spec`, a Geography one warm from `warm`
+/// (a mate array; ignored unless it is a matching of the graph).
+fn analyze_warm(
+    spec: &Spec,
+    moves: &[Move],
+    warm: Option<&[Vertex]>,
+    cancel: &Cancel,
+) -> Result<PositionAnalysis, PositionError> {
+    match setup_of(spec) {
+        GameSetup::Geography { graph, start } => {
+            geography_position_from(graph, start, moves, warm, cancel)
+        }
+        setup => setup.analyze(moves, cancel),
+    }
+}
+
+fn reply(exchange: Exchange) -> proto::PlayResponse {
+    proto::PlayResponse {
+        server_move: exchange.engine_move.map(convert::move_to_proto),
+        position: Some(convert::play_position_to_proto(exchange.position)),
+        rejected: None,
+    }
+}
+
+/// The answer to a refused move: the unchanged position and why.
+fn rejection(game: &PlayedGame, reason: &str, message: String) -> proto::PlayResponse {
+    proto::PlayResponse {
+        server_move: None,
+        position: Some(convert::play_position_to_proto(game.position().clone())),
+        rejected: Some(proto::MoveRejection {
+            reason: reason.to_owned(),
+            message,
+        }),
+    }
+}
+
+async fn send(
+    outbound: &mpsc::Sender<Result<proto::PlayResponse, Status>>,
+    response: proto::PlayResponse,
+) -> Result<(), ()> {
+    outbound.send(Ok(response)).await.map_err(|_| ())
+}

@@ -1,0 +1,813 @@
+//! AnalyzePosition and Play through the generated client: positions against
+//! plain game-tree search and the independent evidence checker, every kind
+//! of illegal move, the opening served from the verdict cache, whole games
+//! against the engine, the idle timeout and the game limit.
+
+use std::collections::{BTreeSet, HashMap};
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::mpsc;
+use tokio_stream::wrappers::ReceiverStream;
+use tonic::Code;
+use tonic_types::StatusExt as _;
+
+use super::checker::{adjacency, to_move_wins};
+use super::evidence::{PlainGraph, Winner, check_geography};
+use super::helpers::*;
+
+fn vertex(v: u32) -> proto::Move {
+    proto::Move {
+        r#move: Some(proto::r#move::Move::Vertex(v)),
+    }
+}
+
+fn edge_move(u: u32, v: u32) -> proto::Move {
+    proto::Move {
+        r#move: Some(proto::r#move::Move::Edge(proto::Edge { u, v })),
+    }
+}
+
+fn vertex_of(m: &proto::Move) -> u32 {
+    match m.r#move {
+        Some(proto::r#move::Move::Vertex(v)) => v,
+        ref other => panic!("not a vertex move: {other:?}"),
+    }
+}
+
+fn inline(spec: proto::PuzzleSpec, moves: Vec<proto::Move>) -> proto::AnalyzePositionRequest {
+    proto::AnalyzePositionRequest {
+        puzzle: Some(proto::analyze_position_request::Puzzle::Spec(spec)),
+        moves,
+    }
+}
+
+fn stored(name: &str, moves: Vec<proto::Move>) -> proto::AnalyzePositionRequest {
+    proto::AnalyzePositionRequest {
+        puzzle: Some(proto::analyze_position_request::Puzzle::Name(name.into())),
+        moves,
+    }
+}
+
+fn player(first: bool) -> i32 {
+    if first {
+        proto::Player::First as i32
+    } else {
+        proto::Player::Second as i32
+    }
+}
+
+/// Checks a Geography analysis of `line` from `start` against search and
+/// the evidence checker (about the remaining graph).
+fn check_geography_position(
+    n: u32,
+    edges: &[u32],
+    start: u32,
+    line: &[u32],
+    analysis: &proto::PositionAnalysis,
+) {
+    let adj = adjacency(n, edges);
+    let mut visited = 1u32 << start;
+    let mut token = start;
+    for &v in line {
+        visited |= 1 << v;
+        token = v;
+    }
+    let legal: BTreeSet<u32> = adj[token as usize]
+        .iter()
+        .copied()
+        .filter(|&w| visited >> w & 1 == 0)
+        .collect();
+    let mut memo = HashMap::new();
+    let wins = to_move_wins(&adj, visited, token, &mut memo);
+    let winning: BTreeSet<u32> = legal
+        .iter()
+        .copied()
+        .filter(|&w| !to_move_wins(&adj, visited | 1 << w, w, &mut memo))
+        .collect();
+    let mover_first = line.len().is_multiple_of(2);
+    assert_eq!(analysis.to_move, player(mover_first), "after {line:?}");
+    assert_eq!(analysis.game_over, legal.is_empty(), "after {line:?}");
+    assert_eq!(
+        analysis.winner,
+        player(mover_first == wins),
+        "winner after {line:?}"
+    );
+    let listed: BTreeSet<u32> = analysis.legal_moves.iter().map(vertex_of).collect();
+    assert_eq!(listed, legal, "legal moves after {line:?}");
+    assert_eq!(analysis.legal_move_count, legal.len() as u64);
+    let reported: BTreeSet<u32> = analysis.winning_moves.iter().map(vertex_of).collect();
+    assert_eq!(reported, winning, "winning moves after {line:?}");
+    let summary = analysis.winning.as_ref().expect("winning is always set");
+    assert_eq!(summary.count, winning.len() as u64);
+    assert!(summary.complete);
+    assert_eq!(summary.unique, winning.len() == 1);
+    // The evidence is about the remaining graph: visited vertices other
+    // than the token deleted, ids kept.
+    let gone = visited & !(1 << token);
+    let remaining: Vec<(u32, u32)> = edges
+        .chunks_exact(2)
+        .map(|e| (e[0], e[1]))
+        .filter(|&(u, v)| gone >> u & 1 == 0 && gone >> v & 1 == 0)
+        .collect();
+    let Some(proto::position_analysis::Detail::Geography(evidence)) = &analysis.detail else {
+        panic!("no Geography evidence: {analysis:?}");
+    };
+    let matching: Vec<(u32, u32)> = evidence
+        .matching
+        .chunks_exact(2)
+        .map(|p| (p[0], p[1]))
+        .collect();
+    assert_eq!(evidence.matching_size as usize, matching.len());
+    check_geography(
+        &PlainGraph::new(n as usize, &remaining),
+        token,
+        if wins { Winner::First } else { Winner::Second },
+        &matching,
+        &evidence.barrier,
+        evidence
+            .start_barrier
+            .as_ref()
+            .map(|s| s.vertices.as_slice()),
+    )
+    .unwrap_or_else(|e| panic!("evidence after {line:?}: {e}"));
+}
+
+/// A deterministic pseudo-random sequence for picking moves.
+fn picks(seed: u64) -> impl FnMut(usize) -> usize {
+    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    move |len| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % len as u64) as usize
+    }
+}
+
+#[tokio::test]
+async fn geography_positions_agree_with_search_inline_and_stored() {
+    let mut app = spawn_app().await;
+    for seed in 0..30u64 {
+        let n = 2 + (seed % 7) as u32;
+        let edges = random_graph(n, (n as usize * 3) / 2, seed);
+        let start = (seed as u32 * 5) % n;
+        let spec = geography(n, &edges, start);
+        let name = app
+            .client
+            .create_puzzle(create_request(spec.clone()))
+            .await
+            .unwrap()
+            .into_inner()
+            .name;
+        let mut pick = picks(seed);
+        let mut line: Vec<u32> = Vec::new();
+        loop {
+            let moves: Vec<proto::Move> = line.iter().map(|&v| vertex(v)).collect();
+            let analysis = app
+                .client
+                .analyze_position(inline(spec.clone(), moves.clone()))
+                .await
+                .unwrap()
+                .into_inner();
+            check_geography_position(n, &edges, start, &line, &analysis);
+            // The stored puzzle is analysed warm from its witness: the
+            // verdict and moves are the same, its evidence checks out.
+            let from_store = app
+                .client
+                .analyze_position(stored(&name, moves))
+                .await
+                .unwrap()
+                .into_inner();
+            check_geography_position(n, &edges, start, &line, &from_store);
+            if analysis.game_over {
+                break;
+            }
+            let legal = &analysis.legal_moves;
+            line.push(vertex_of(&legal[pick(legal.len())]));
+        }
+    }
+}
+
+/// The edge game forgets how a graph was reached: the position after some
+/// moves is the puzzle on the graph with those edges added, which Solve
+/// answers (and the independent checker checks).
+#[tokio::test]
+async fn edge_game_positions_agree_with_solving_the_grown_graph() {
+    let mut app = spawn_app().await;
+    let edge_game = |n: u32, edges: &[u32]| proto::PuzzleSpec {
+        game: proto::Game::BipartiteEdge as i32,
+        graph: graph(n, edges),
+        ..Default::default()
+    };
+    for seed in 0..12u64 {
+        let n = 2 + (seed % 5) as u32;
+        let mut edges: Vec<u32> = (1..n).step_by(2).flat_map(|v| [v - 1, v]).collect();
+        let spec = edge_game(n, &edges);
+        let mut line: Vec<proto::Move> = Vec::new();
+        let mut pick = picks(seed);
+        loop {
+            let analysis = app
+                .client
+                .analyze_position(inline(spec.clone(), line.clone()))
+                .await
+                .unwrap()
+                .into_inner();
+            let solution = app
+                .client
+                .solve(proto::SolveRequest {
+                    spec: Some(edge_game(n, &edges)),
+                    include_all_starts: false,
+                    include_winning_moves: true,
+                })
+                .await
+                .unwrap()
+                .into_inner();
+            super::checker::check_bipartite_edge(
+                n,
+                &edges,
+                super::checker::Asked {
+                    all_starts: false,
+                    winning_moves: true,
+                },
+                &solution,
+            );
+            let mover_first = line.len().is_multiple_of(2);
+            let mover_wins = solution.winner == proto::Player::First as i32;
+            assert_eq!(analysis.winner, player(mover_first == mover_wins));
+            assert_eq!(analysis.to_move, player(mover_first));
+            let Some(proto::position_analysis::Detail::BipartiteEdge(evidence)) = &analysis.detail
+            else {
+                panic!("no edge-game evidence");
+            };
+            let Some(proto::solution::Detail::BipartiteEdge(solved)) = &solution.detail else {
+                panic!("no edge-game evidence");
+            };
+            assert_eq!(
+                (
+                    evidence.x,
+                    evidence.iso,
+                    evidence.oo,
+                    evidence.eo,
+                    evidence.ee
+                ),
+                (solved.x, solved.iso, solved.oo, solved.eo, solved.ee)
+            );
+            assert_eq!(
+                analysis.winning.as_ref().unwrap().count,
+                solution.winning_moves.as_ref().unwrap().count
+            );
+            let classes: u64 = evidence
+                .legal_move_classes
+                .iter()
+                .map(|c| c.edge_count)
+                .sum();
+            assert_eq!(classes, analysis.legal_move_count);
+            assert_eq!(analysis.game_over, analysis.legal_move_count == 0);
+            if analysis.game_over {
+                break;
+            }
+            let chosen = analysis.legal_moves[pick(analysis.legal_moves.len())];
+            let Some(proto::r#move::Move::Edge(proto::Edge { u, v })) = chosen.r#move else {
+                panic!("edge-game moves are edges");
+            };
+            edges.extend([u, v]);
+            line.push(chosen);
+        }
+    }
+}
+
+/// Tree painting by plain search over colourings (`colour[v]`: 0 none,
+/// 1 black, 2 white): whether the side to move wins.
+fn paint_mover_wins(adj: &[Vec<u32>], colour: &mut Vec<u8>, mover: u8) -> bool {
+    let legal: Vec<usize> = (0..colour.len())
+        .filter(|&v| colour[v] == 0 && adj[v].iter().any(|&w| colour[w as usize] == mover))
+        .collect();
+    legal.into_iter().any(|v| {
+        colour[v] = mover;
+        let opponent_wins = paint_mover_wins(adj, colour, 3 - mover);
+        colour[v] = 0;
+        !opponent_wins
+    })
+}
+
+#[tokio::test]
+async fn tree_paint_positions_agree_with_search() {
+    let mut app = spawn_app().await;
+    for seed in 0..12u64 {
+        let n = 3 + (seed % 6) as u32;
+        let mut pick = picks(seed + 100);
+        let edges: Vec<u32> = (1..n).flat_map(|v| [pick(v as usize) as u32, v]).collect();
+        let spec = proto::PuzzleSpec {
+            game: proto::Game::TreePaint as i32,
+            graph: graph(n, &edges),
+            black: Some(0),
+            white: Some(n - 1),
+            ..Default::default()
+        };
+        let adj = adjacency(n, &edges);
+        let mut colour = vec![0u8; n as usize];
+        colour[0] = 1;
+        colour[n as usize - 1] = 2;
+        let mut line: Vec<proto::Move> = Vec::new();
+        loop {
+            let analysis = app
+                .client
+                .analyze_position(inline(spec.clone(), line.clone()))
+                .await
+                .unwrap()
+                .into_inner();
+            let mover = if line.len().is_multiple_of(2) { 1 } else { 2 };
+            let wins = paint_mover_wins(&adj, &mut colour, mover);
+            assert_eq!(
+                analysis.winner,
+                player((mover == 1) == wins),
+                "after {line:?}"
+            );
+            let legal: BTreeSet<u32> = (0..n)
+                .filter(|&v| {
+                    colour[v as usize] == 0
+                        && adj[v as usize].iter().any(|&w| colour[w as usize] == mover)
+                })
+                .collect();
+            let listed: BTreeSet<u32> = analysis.legal_moves.iter().map(vertex_of).collect();
+            assert_eq!(listed, legal);
+            let winning: BTreeSet<u32> = legal
+                .iter()
+                .copied()
+                .filter(|&v| {
+                    colour[v as usize] = mover;
+                    let opponent_wins = paint_mover_wins(&adj, &mut colour, 3 - mover);
+                    colour[v as usize] = 0;
+                    !opponent_wins
+                })
+                .collect();
+            let reported: BTreeSet<u32> = analysis.winning_moves.iter().map(vertex_of).collect();
+            assert_eq!(reported, winning, "after {line:?}");
+            if analysis.game_over {
+                break;
+            }
+            let chosen = analysis.legal_moves[pick(analysis.legal_moves.len())];
+            colour[vertex_of(&chosen) as usize] = mover;
+            line.push(chosen);
+        }
+    }
+}
+
+/// The field and reason of an INVALID_ARGUMENT.
+fn violation(status: &tonic::Status) -> (String, String) {
+    assert_eq!(status.code(), Code::InvalidArgument, "{status:?}");
+    let details = status.get_error_details();
+    let field = details
+        .bad_request()
+        .and_then(|b| b.field_violations.first())
+        .map(|v| v.field.clone())
+        .unwrap_or_default();
+    (field, error_reason(status))
+}
+
+#[tokio::test]
+async fn illegal_move_lists_name_the_move_and_why() {
+    let mut app = spawn_app().await;
+    // Path 0-1-2-3 from 0.
+    let path = geography(4, &[0, 1, 1, 2, 2, 3], 0);
+    let edge_game = proto::PuzzleSpec {
+        game: proto::Game::BipartiteEdge as i32,
+        graph: graph(4, &[0, 1, 1, 2]),
+        ..Default::default()
+    };
+    let tree = proto::PuzzleSpec {
+        game: proto::Game::TreePaint as i32,
+        graph: graph(4, &[0, 1, 1, 2, 2, 3]),
+        black: Some(0),
+        white: Some(3),
+        ..Default::default()
+    };
+    let cases: Vec<(proto::PuzzleSpec, Vec<proto::Move>, &str, &str)> = vec![
+        (path.clone(), vec![vertex(2)], "moves[0]", "NOT_ADJACENT"),
+        (
+            path.clone(),
+            vec![vertex(1), vertex(0)],
+            "moves[1]",
+            "ALREADY_VISITED",
+        ),
+        (
+            path.clone(),
+            vec![vertex(7)],
+            "moves[0]",
+            "VERTEX_OUT_OF_RANGE",
+        ),
+        (
+            path.clone(),
+            vec![vertex(1), vertex(2), vertex(3), vertex(2)],
+            "moves[3]",
+            "GAME_OVER",
+        ),
+        (
+            path.clone(),
+            vec![vertex(1), edge_move(2, 3)],
+            "moves[1]",
+            "WRONG_MOVE_KIND",
+        ),
+        (
+            edge_game.clone(),
+            vec![edge_move(1, 0)],
+            "moves[0]",
+            "EDGE_ALREADY_PRESENT",
+        ),
+        (
+            edge_game.clone(),
+            vec![edge_move(0, 2)],
+            "moves[0]",
+            "CLOSES_ODD_CYCLE",
+        ),
+        (
+            edge_game.clone(),
+            vec![edge_move(0, 3), edge_move(2, 2)],
+            "moves[1]",
+            "SELF_LOOP",
+        ),
+        (
+            edge_game.clone(),
+            vec![vertex(1)],
+            "moves[0]",
+            "WRONG_MOVE_KIND",
+        ),
+        (
+            tree.clone(),
+            vec![vertex(2)],
+            "moves[0]",
+            "NOT_NEXT_TO_OWN_COLOUR",
+        ),
+        (
+            tree.clone(),
+            vec![vertex(1), vertex(1)],
+            "moves[1]",
+            "ALREADY_PAINTED",
+        ),
+        (
+            path.clone(),
+            vec![proto::Move { r#move: None }],
+            "moves[0]",
+            "MOVE_REQUIRED",
+        ),
+    ];
+    for (spec, moves, field, reason) in cases {
+        let status = app
+            .client
+            .analyze_position(inline(spec, moves.clone()))
+            .await
+            .expect_err("an illegal list is refused");
+        assert_eq!(
+            violation(&status),
+            (field.to_owned(), reason.to_owned()),
+            "{moves:?}"
+        );
+        assert!(status.message().starts_with(field), "{}", status.message());
+    }
+    let status = app
+        .client
+        .analyze_position(proto::AnalyzePositionRequest {
+            puzzle: None,
+            moves: vec![],
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(
+        violation(&status),
+        ("puzzle".into(), "FIELD_REQUIRED".into())
+    );
+    let gone = app
+        .client
+        .create_puzzle(create_request(path.clone()))
+        .await
+        .unwrap()
+        .into_inner()
+        .name;
+    app.client
+        .delete_puzzle(proto::DeletePuzzleRequest { name: gone.clone() })
+        .await
+        .unwrap();
+    let status = app
+        .client
+        .analyze_position(stored(&gone, vec![]))
+        .await
+        .unwrap_err();
+    assert_eq!(status.code(), Code::NotFound);
+    // The server is still there, and answers.
+    let fine = app
+        .client
+        .analyze_position(inline(path, vec![vertex(1)]))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(fine.to_move, proto::Player::Second as i32);
+}
+
+/// The opening of a stored puzzle comes from the verdict cache: asking
+/// for it fills the cache SolvePuzzle reads (with winning moves), and the
+/// answer equals a fresh analysis of the same puzzle inline.
+#[tokio::test]
+async fn a_stored_opening_is_served_from_the_verdict_cache() {
+    let mut app = spawn_app().await;
+    let specs = [
+        geography(6, &[0, 1, 1, 2, 2, 3, 3, 4, 4, 0, 0, 5], 5),
+        geography(5, &[0, 1, 1, 2, 2, 3, 3, 4], 0),
+        proto::PuzzleSpec {
+            game: proto::Game::TreePaint as i32,
+            graph: graph(7, &[2, 5, 0, 1, 2, 0, 6, 3, 4, 6, 0, 3]),
+            black: Some(0),
+            white: Some(6),
+            ..Default::default()
+        },
+    ];
+    for spec in specs {
+        let name = app
+            .client
+            .create_puzzle(create_request(spec.clone()))
+            .await
+            .unwrap()
+            .into_inner()
+            .name;
+        let from_cache = app
+            .client
+            .analyze_position(stored(&name, vec![]))
+            .await
+            .unwrap()
+            .into_inner();
+        let fresh = app
+            .client
+            .analyze_position(inline(spec, vec![]))
+            .await
+            .unwrap()
+            .into_inner();
+        assert_eq!(from_cache, fresh);
+        let solution = app
+            .client
+            .solve_puzzle(proto::SolvePuzzleRequest {
+                name: name.clone(),
+                include_all_starts: false,
+                include_winning_moves: true,
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        assert!(
+            solution.cached,
+            "AnalyzePosition solved {name} into the cache"
+        );
+    }
+}
+
+/// A Play call: the sender for client messages and the response stream.
+struct PlayCall {
+    send: mpsc::Sender<proto::PlayRequest>,
+    responses: tonic::Streaming<proto::PlayResponse>,
+}
+
+async fn open_play(app: &mut TestApp) -> PlayCall {
+    let (send, receive) = mpsc::channel(4);
+    let responses = app
+        .client
+        .play(ReceiverStream::new(receive))
+        .await
+        .expect("the call opens")
+        .into_inner();
+    PlayCall { send, responses }
+}
+
+impl PlayCall {
+    async fn say(
+        &mut self,
+        request: proto::play_request::Request,
+    ) -> Result<Option<proto::PlayResponse>, tonic::Status> {
+        self.send
+            .send(proto::PlayRequest {
+                request: Some(request),
+            })
+            .await
+            .expect("the call is open");
+        self.responses.message().await
+    }
+
+    async fn start(&mut self, spec: proto::PuzzleSpec, human_first: bool) -> proto::PlayResponse {
+        self.say(proto::play_request::Request::Start(proto::PlayStart {
+            puzzle: Some(proto::play_start::Puzzle::Spec(spec)),
+            human_side: player(human_first),
+        }))
+        .await
+        .expect("the game starts")
+        .expect("an opening position")
+    }
+
+    async fn play(&mut self, m: proto::Move) -> proto::PlayResponse {
+        self.say(proto::play_request::Request::Move(m))
+            .await
+            .expect("the move is answered")
+            .expect("a response")
+    }
+}
+
+/// Whole Geography games against the engine on random small graphs, the
+/// client playing random legal moves (and an illegal one now and then):
+/// every position agrees with search, and the engine never loses a game
+/// it stood to win.
+#[tokio::test]
+async fn geography_games_the_engine_never_loses_from_a_won_position() {
+    let mut app = spawn_app().await;
+    for seed in 0..24u64 {
+        let n = 2 + (seed % 8) as u32;
+        let edges = random_graph(n, (n as usize * 3) / 2, seed + 7);
+        let start = (seed as u32 * 3) % n;
+        let adj = adjacency(n, &edges);
+        let human_first = seed % 2 == 0;
+        let mut call = open_play(&mut app).await;
+        let opening = call.start(geography(n, &edges, start), human_first).await;
+        let mut line: Vec<u32> = opening.server_move.iter().map(vertex_of).collect();
+        let mut position = opening.position.expect("a position");
+        let mut pick = picks(seed);
+        let mut engine_stood_winning = false;
+        loop {
+            assert!(
+                position.detail.is_none(),
+                "Play positions carry no evidence"
+            );
+            let mut full = position.clone();
+            full.detail = None;
+            // Verdict, legal and winning moves against search (the evidence
+            // is AnalyzePosition's).
+            let analysed = app
+                .client
+                .analyze_position(inline(
+                    geography(n, &edges, start),
+                    line.iter().map(|&v| vertex(v)).collect(),
+                ))
+                .await
+                .unwrap()
+                .into_inner();
+            check_geography_position(n, &edges, start, &line, &analysed);
+            let mut expected = analysed;
+            expected.detail = None;
+            assert_eq!(full, expected, "after {line:?}");
+            if position.game_over {
+                break;
+            }
+            if pick(4) == 0 {
+                // An illegal move: refused, the same position again.
+                let refused = call.play(vertex(n + 3)).await;
+                let rejection = refused.rejected.expect("refused");
+                assert_eq!(rejection.reason, "VERTEX_OUT_OF_RANGE");
+                assert!(refused.server_move.is_none());
+                assert_eq!(refused.position.as_ref(), Some(&position));
+            }
+            let legal = &position.legal_moves;
+            let chosen = vertex_of(&legal[pick(legal.len())]);
+            line.push(chosen);
+            let answer = call.play(vertex(chosen)).await;
+            assert!(answer.rejected.is_none());
+            if let Some(engine_move) = &answer.server_move {
+                let mut visited = 1u32 << start;
+                for &v in &line {
+                    visited |= 1 << v;
+                }
+                let mut memo = HashMap::new();
+                if to_move_wins(&adj, visited, chosen, &mut memo) {
+                    engine_stood_winning = true;
+                }
+                line.push(vertex_of(engine_move));
+            }
+            position = answer.position.expect("a position");
+        }
+        // After the final position the server ends the call with OK.
+        assert!(call.responses.message().await.unwrap().is_none());
+        let engine_first = !human_first;
+        let engine_won = position.winner == player(engine_first);
+        if engine_stood_winning {
+            assert!(engine_won, "the engine lost a won game: {line:?}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn other_games_play_to_the_end_and_refuse_bad_messages() {
+    let mut app = spawn_app().await;
+    let tree = proto::PuzzleSpec {
+        game: proto::Game::TreePaint as i32,
+        graph: graph(7, &[2, 5, 0, 1, 2, 0, 6, 3, 4, 6, 0, 3]),
+        black: Some(0),
+        white: Some(6),
+        ..Default::default()
+    };
+    let edge_game = proto::PuzzleSpec {
+        game: proto::Game::BipartiteEdge as i32,
+        graph: graph(4, &[0, 1, 1, 2, 2, 3]),
+        ..Default::default()
+    };
+    for spec in [tree, edge_game] {
+        let mut call = open_play(&mut app).await;
+        let mut position = call.start(spec.clone(), true).await.position.unwrap();
+        // A second start and an empty message are refused; the game goes on.
+        let again = call
+            .say(proto::play_request::Request::Start(
+                proto::PlayStart::default(),
+            ))
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(again.rejected.unwrap().reason, "NOT_A_MOVE");
+        let empty = call
+            .say(proto::play_request::Request::Move(proto::Move {
+                r#move: None,
+            }))
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(empty.rejected.unwrap().reason, "MOVE_REQUIRED");
+        let wrong = call.play(vertex(1)).await;
+        if spec.game == proto::Game::BipartiteEdge as i32 {
+            assert_eq!(wrong.rejected.unwrap().reason, "WRONG_MOVE_KIND");
+        } else {
+            assert!(wrong.rejected.is_none(), "painting vertex 1 is legal");
+            position = wrong.position.unwrap();
+        }
+        while !position.game_over {
+            let answer = call.play(position.legal_moves[0]).await;
+            assert!(answer.rejected.is_none(), "{answer:?}");
+            position = answer.position.unwrap();
+        }
+        assert!(call.responses.message().await.unwrap().is_none());
+        // The engine played first-player-wins puzzles as the second
+        // player, against a client playing its first legal move: the
+        // result is the one search gives, checked by the solver tests;
+        // here the game simply ends with a winner.
+        assert_ne!(position.winner, proto::Player::Unspecified as i32);
+    }
+}
+
+#[tokio::test]
+async fn a_call_must_start_with_start() {
+    let mut app = spawn_app().await;
+    let mut call = open_play(&mut app).await;
+    let status = call
+        .say(proto::play_request::Request::Move(vertex(1)))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        violation(&status),
+        ("start".into(), "START_REQUIRED".into())
+    );
+    let mut call = open_play(&mut app).await;
+    let status = call
+        .say(proto::play_request::Request::Start(proto::PlayStart {
+            puzzle: Some(proto::play_start::Puzzle::Spec(geography(
+                3,
+                &[0, 1, 1, 5],
+                0,
+            ))),
+            human_side: 0,
+        }))
+        .await
+        .unwrap_err();
+    assert_eq!(violation(&status).1, "VERTEX_OUT_OF_RANGE");
+    assert!(
+        status.message().starts_with("start.spec."),
+        "{}",
+        status.message()
+    );
+}
+
+#[tokio::test]
+async fn a_silent_game_is_closed_and_the_limit_on_games_holds() {
+    let dir = Arc::new(tempfile::tempdir().unwrap());
+    let mut config = test_config(dir.path());
+    config.play_idle_secs = 1;
+    config.max_games = 1;
+    let mut app = spawn_app_with(dir, config).await;
+    let path = geography(5, &[0, 1, 1, 2, 2, 3, 3, 4], 0);
+    let mut first = open_play(&mut app).await;
+    first.start(path.clone(), true).await;
+    // A second game while the first is open: refused.
+    let mut second = open_play(&mut app).await;
+    let status = second
+        .say(proto::play_request::Request::Start(proto::PlayStart {
+            puzzle: Some(proto::play_start::Puzzle::Spec(path.clone())),
+            human_side: 0,
+        }))
+        .await
+        .unwrap_err();
+    assert_eq!(status.code(), Code::ResourceExhausted);
+    assert_eq!(error_reason(&status), "TOO_MANY_GAMES");
+    // The first stays silent past the idle limit: closed.
+    let closed = tokio::time::timeout(Duration::from_secs(30), first.responses.message())
+        .await
+        .expect("the server closes the game")
+        .unwrap_err();
+    assert_eq!(closed.code(), Code::DeadlineExceeded);
+    assert_eq!(error_reason(&closed), "GAME_IDLE");
+    // Its slot is free again.
+    let mut third = open_play(&mut app).await;
+    let opening = third.start(path, true).await;
+    assert_eq!(
+        opening.position.unwrap().to_move,
+        proto::Player::First as i32
+    );
+}
