@@ -9,9 +9,12 @@ use clap::{Parser, Subcommand, ValueEnum};
 use puzzled::graph_file::{self, Numbering};
 use puzzled::graph6::{self, Graph6Format};
 use puzzled::report::{self, Labels};
+use puzzled::solver::cancel::Cancel;
 use puzzled::solver::geography::{self, GeographyOptions};
 use puzzled::solver::graph::{Graph, check_vertex};
-use puzzled::solver::{bipartite_edge, tree_paint};
+use puzzled::solver::play::Game as PlayedGame;
+use puzzled::solver::position::{GameSetup, InvalidPuzzle, PositionError};
+use puzzled::solver::{Player, bipartite_edge, tree_paint};
 
 #[derive(Parser)]
 #[command(
@@ -28,6 +31,13 @@ struct Cli {
 enum Command {
     /// Solve the puzzle in a graph file and print the verdict and its evidence.
     Solve(SolveArgs),
+    /// Analyse the position a list of moves reaches in the puzzle of a
+    /// graph file: who is to move, who wins, the winning and legal moves.
+    Analyze(AnalyzeArgs),
+    /// Play the puzzle of a graph file against the engine in the terminal:
+    /// type a move a line (a vertex, or `u-v` for the edge game), `hint`
+    /// for the winning moves, `quit` to stop.
+    Play(PlayArgs),
     /// Run the gRPC service.
     Serve(puzzled::config::Config),
     /// Ask a running service whether it is SERVING (exit 0) or not (exit 1),
@@ -74,8 +84,9 @@ enum FileFormat {
     Sparse6,
 }
 
+/// The puzzle in a graph file, as `solve`, `analyze` and `play` read it.
 #[derive(clap::Args)]
-struct SolveArgs {
+struct PuzzleArgs {
     /// Which game the file describes.
     #[arg(long, value_enum)]
     game: Game,
@@ -92,14 +103,51 @@ struct SolveArgs {
     /// Tree paint: white's vertex, in the file's numbering (default: the last vertex).
     #[arg(long)]
     white: Option<u64>,
+}
+
+#[derive(clap::Args)]
+struct SolveArgs {
+    #[command(flatten)]
+    puzzle: PuzzleArgs,
     /// Print the full evidence as JSON.
     #[arg(long)]
     json: bool,
 }
 
+#[derive(clap::Args)]
+struct AnalyzeArgs {
+    #[command(flatten)]
+    puzzle: PuzzleArgs,
+    /// The moves played from the start, in the file's numbering, separated
+    /// by commas or spaces: vertices (`2,5,3`), or edges for the edge game
+    /// (`1-4,2-3`).
+    #[arg(long, default_value = "")]
+    moves: String,
+    /// Print the analysis and its evidence as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Side {
+    First,
+    Second,
+}
+
+#[derive(clap::Args)]
+struct PlayArgs {
+    #[command(flatten)]
+    puzzle: PuzzleArgs,
+    /// The side you play; the engine plays the other.
+    #[arg(long, value_enum, default_value = "first")]
+    side: Side,
+}
+
 fn main() -> std::process::ExitCode {
     let result = match Cli::parse().command {
         Command::Solve(args) => solve(args),
+        Command::Analyze(args) => analyze(args),
+        Command::Play(args) => play(args),
         Command::Serve(config) => serve(config),
         Command::Healthcheck(args) => healthcheck(args),
     };
@@ -150,29 +198,53 @@ fn healthcheck(args: HealthcheckArgs) -> Result<()> {
 }
 
 fn solve(args: SolveArgs) -> Result<()> {
-    let (numbering, lines) = match args.format {
+    let (labels, lines) = numbering_of(args.puzzle.format);
+    if let Some(format) = lines {
+        return solve_each_line(&args, format, labels);
+    }
+    let file = read_puzzle_file(&args.puzzle, labels)?;
+    let output = solve_one(&args, &args.puzzle.file.display().to_string(), file, labels)?;
+    println!("{}", output.trim_end());
+    Ok(())
+}
+
+/// The numbering of a file format, and its line format for graph6/sparse6.
+fn numbering_of(format: FileFormat) -> (Labels, Option<Graph6Format>) {
+    let (numbering, lines) = match format {
         FileFormat::Contest => (Numbering::OneBased, None),
         FileFormat::ZeroBased => (Numbering::ZeroBased, None),
         FileFormat::Graph6 => (Numbering::ZeroBased, Some(Graph6Format::Graph6)),
         FileFormat::Sparse6 => (Numbering::ZeroBased, Some(Graph6Format::Sparse6)),
     };
-    let labels = Labels::new(numbering);
-    if let Some(format) = lines {
-        return solve_each_line(&args, format, labels);
+    (Labels::new(numbering), lines)
+}
+
+/// The one graph of a puzzle file (for graph6/sparse6: its first line).
+fn read_puzzle_file(args: &PuzzleArgs, labels: Labels) -> Result<graph_file::EdgeListFile> {
+    let text = read_input(&args.file)?;
+    if let (_, Some(format)) = numbering_of(args.format) {
+        let line = text
+            .split(|&b| b == b'\n')
+            .next()
+            .filter(|line| !line.is_empty())
+            .context("the file holds no graph")?;
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        return graph6::parse_line(line, format).map_err(|e| anyhow::anyhow!("line 1: {e}"));
     }
+    let numbering = if labels.label(0) == 1 {
+        Numbering::OneBased
+    } else {
+        Numbering::ZeroBased
+    };
     let tree_layout = matches!(
         (args.game, args.format),
         (Game::TreePaint, FileFormat::Contest)
     );
-    let text = read_input(&args.file)?;
-    let file = if tree_layout {
+    Ok(if tree_layout {
         graph_file::parse_tree(&text, numbering)
     } else {
         graph_file::parse_edge_list(&text, numbering)
-    }?;
-    let output = solve_one(&args, &args.file.display().to_string(), file, labels)?;
-    println!("{}", output.trim_end());
-    Ok(())
+    }?)
 }
 
 /// The whole input: the file, or standard input for `-`.
@@ -193,12 +265,12 @@ fn read_input(path: &std::path::Path) -> Result<Vec<u8>> {
 /// graph that is not valid for the game (not bipartite, not a tree) gets
 /// its reason as its result line and the run goes on.
 fn solve_each_line(args: &SolveArgs, format: Graph6Format, labels: Labels) -> Result<()> {
-    let input: Box<dyn BufRead> = if args.file.as_os_str() == "-" {
+    let path = &args.puzzle.file;
+    let input: Box<dyn BufRead> = if path.as_os_str() == "-" {
         Box::new(std::io::stdin().lock())
     } else {
         Box::new(std::io::BufReader::new(
-            std::fs::File::open(&args.file)
-                .with_context(|| format!("cannot read {}", args.file.display()))?,
+            std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?,
         ))
     };
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
@@ -241,6 +313,49 @@ fn solve_one(
             report::graph_error_in_file(&e, labels)
         )
     })?;
+    let not_valid = |message: String| anyhow::anyhow!("{source}: {message}");
+    let output = match setup_of(&args.puzzle, &graph, labels)? {
+        GameSetup::Geography { graph, start } => {
+            let options = GeographyOptions {
+                all_starts: true,
+                winning_moves: true,
+            };
+            let solution = geography::solve(graph, start, options);
+            if args.json {
+                report::geography_json(graph, start, &solution, labels).to_string()
+            } else {
+                report::geography_text(graph, start, &solution, labels)
+            }
+        }
+        GameSetup::BipartiteEdge { graph } => {
+            let solution = bipartite_edge::solve(graph)
+                .map_err(|e| not_valid(report::bipartite_error_in_file(&e, labels)))?;
+            if args.json {
+                report::bipartite_edge_json(graph, &solution, labels).to_string()
+            } else {
+                report::bipartite_edge_text(graph, &solution, labels)
+            }
+        }
+        GameSetup::TreePaint {
+            graph,
+            black,
+            white,
+        } => {
+            let solution = tree_paint::solve(graph, black, white)
+                .map_err(|e| not_valid(report::tree_error_in_file(&e, labels)))?;
+            if args.json {
+                report::tree_paint_json(graph, &solution, labels).to_string()
+            } else {
+                report::tree_paint_text(graph, &solution, labels)
+            }
+        }
+    };
+    Ok(output)
+}
+
+/// The puzzle of `args` on `graph`: its game and distinguished vertices
+/// (given in the file's numbering, defaults applied).
+fn setup_of<'g>(args: &PuzzleArgs, graph: &'g Graph, labels: Labels) -> Result<GameSetup<'g>> {
     let vertex_arg = |field: &'static str, label: Option<u64>, default: u64| -> Result<u32> {
         let label = label.unwrap_or(default);
         let Some(v) = labels.vertex(label) else {
@@ -253,33 +368,15 @@ fn solve_one(
             )
         })
     };
-    let not_valid = |message: String| anyhow::anyhow!("{source}: {message}");
-    let output = match args.game {
+    Ok(match args.game {
         Game::Geography => {
             if graph.vertex_count() == 0 {
                 bail!("geography needs at least one vertex to start from");
             }
             let start = vertex_arg("start", args.start, labels.label(0))?;
-            let options = GeographyOptions {
-                all_starts: true,
-                winning_moves: true,
-            };
-            let solution = geography::solve(&graph, start, options);
-            if args.json {
-                report::geography_json(&graph, start, &solution, labels).to_string()
-            } else {
-                report::geography_text(&graph, start, &solution, labels)
-            }
+            GameSetup::Geography { graph, start }
         }
-        Game::BipartiteEdge => {
-            let solution = bipartite_edge::solve(&graph)
-                .map_err(|e| not_valid(report::bipartite_error_in_file(&e, labels)))?;
-            if args.json {
-                report::bipartite_edge_json(&graph, &solution, labels).to_string()
-            } else {
-                report::bipartite_edge_text(&graph, &solution, labels)
-            }
-        }
+        Game::BipartiteEdge => GameSetup::BipartiteEdge { graph },
         Game::TreePaint => {
             let last = labels.label(graph.vertex_count().saturating_sub(1) as u32);
             let (black, white) = if graph.vertex_count() < 2 {
@@ -290,14 +387,206 @@ fn solve_one(
                     vertex_arg("white", args.white, last)?,
                 )
             };
-            let solution = tree_paint::solve(&graph, black, white)
-                .map_err(|e| not_valid(report::tree_error_in_file(&e, labels)))?;
-            if args.json {
-                report::tree_paint_json(&graph, &solution, labels).to_string()
-            } else {
-                report::tree_paint_text(&graph, &solution, labels)
+            GameSetup::TreePaint {
+                graph,
+                black,
+                white,
             }
         }
+    })
+}
+
+/// The graph of a puzzle file, checked to be simple.
+fn load_graph(args: &PuzzleArgs, labels: Labels) -> Result<Graph> {
+    let file = read_puzzle_file(args, labels)?;
+    Graph::from_flat_edges(file.vertex_count, &file.edges).map_err(|e| {
+        anyhow::anyhow!(
+            "{} is not a simple graph: {}",
+            args.file.display(),
+            report::graph_error_in_file(&e, labels)
+        )
+    })
+}
+
+fn game_kind(game: Game) -> report::GameKind {
+    match game {
+        Game::Geography => report::GameKind::Geography,
+        Game::BipartiteEdge => report::GameKind::BipartiteEdge,
+        Game::TreePaint => report::GameKind::TreePaint,
+    }
+}
+
+/// An analysis or game error in the file's terms: an illegal move by its
+/// number in the list, a puzzle that is not one of its game by its reason.
+fn position_error(
+    error: PositionError,
+    args: &PuzzleArgs,
+    typed: &[String],
+    labels: Labels,
+) -> anyhow::Error {
+    match error {
+        PositionError::Illegal(illegal) => {
+            let detail = if labels.label(0) == 0 {
+                format!(": {}", illegal.message)
+            } else {
+                String::new()
+            };
+            anyhow::anyhow!(
+                "move {} ({}) is illegal: {}{detail}",
+                illegal.index + 1,
+                typed.get(illegal.index).map_or("?", String::as_str),
+                illegal.reason.code()
+            )
+        }
+        PositionError::InvalidPuzzle(invalid) => {
+            let reason = match &invalid {
+                InvalidPuzzle::TreePaint(e) => report::tree_error_in_file(e, labels),
+                InvalidPuzzle::BipartiteEdge(e) => report::bipartite_error_in_file(e, labels),
+                InvalidPuzzle::Start(e) => e.to_string(),
+            };
+            anyhow::anyhow!("{}: {reason}", args.file.display())
+        }
+        PositionError::Cancelled(_) => anyhow::anyhow!("stopped"),
+    }
+}
+
+fn analyze(args: AnalyzeArgs) -> Result<()> {
+    let (labels, _) = numbering_of(args.puzzle.format);
+    let graph = load_graph(&args.puzzle, labels)?;
+    let setup = setup_of(&args.puzzle, &graph, labels)?;
+    let typed: Vec<String> = args
+        .moves
+        .split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|item| !item.is_empty())
+        .map(str::to_owned)
+        .collect();
+    let kind = game_kind(args.puzzle.game);
+    let moves = typed
+        .iter()
+        .enumerate()
+        .map(|(i, item)| {
+            report::parse_move(item, kind, labels)
+                .map_err(|e| anyhow::anyhow!("--moves: move {}: {e}", i + 1))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let analysis = setup
+        .analyze(&moves, &Cancel::never())
+        .map_err(|e| position_error(e, &args.puzzle, &typed, labels))?;
+    if args.json {
+        println!("{}", report::position_json(&analysis, labels));
+    } else {
+        print!("{}", report::position_text(&analysis, labels));
+    }
+    Ok(())
+}
+
+fn play(args: PlayArgs) -> Result<()> {
+    let (labels, _) = numbering_of(args.puzzle.format);
+    if args.puzzle.file.as_os_str() == "-" {
+        bail!("play reads your moves from standard input: give the puzzle as a file");
+    }
+    let graph = load_graph(&args.puzzle, labels)?;
+    let setup = setup_of(&args.puzzle, &graph, labels)?;
+    let never = Cancel::never();
+    let human = match args.side {
+        Side::First => Player::First,
+        Side::Second => Player::Second,
     };
-    Ok(output)
+    let opening = setup
+        .analyze(&[], &never)
+        .map_err(|e| position_error(e, &args.puzzle, &[], labels))?;
+    let (mut game, exchange) = PlayedGame::start(setup, human.other(), opening, &never)
+        .map_err(|e| position_error(e, &args.puzzle, &[], labels))?;
+    let kind = game_kind(args.puzzle.game);
+    println!(
+        "you play the {} player; type a move a line ({}), `hint` for the winning moves, `quit` to stop",
+        report::player_name(human),
+        if kind == report::GameKind::BipartiteEdge {
+            "an edge u-v"
+        } else {
+            "a vertex"
+        }
+    );
+    if let Some(m) = exchange.engine_move {
+        println!("engine: {}", report::move_label(m, labels));
+    }
+    print!(
+        "{}",
+        report::play_state_text(game.moves(), game.position(), labels)
+    );
+    let mut typed: Vec<String> = game
+        .moves()
+        .iter()
+        .map(|&m| report::move_label(m, labels))
+        .collect();
+    for line in std::io::stdin().lock().lines() {
+        if game.position().game_over {
+            break;
+        }
+        let line = line.context("cannot read standard input")?;
+        let item = line.trim();
+        match item {
+            "" => continue,
+            "quit" => return Ok(()),
+            "hint" => {
+                let winning = &game.position().winning;
+                if winning.count == 0 {
+                    println!("hint: every move loses against perfect play");
+                } else {
+                    let shown: Vec<String> = winning
+                        .moves
+                        .iter()
+                        .map(|&m| report::move_label(m, labels))
+                        .collect();
+                    println!(
+                        "hint: winning moves ({}): {}",
+                        winning.count,
+                        shown.join(" ")
+                    );
+                }
+                continue;
+            }
+            _ => {}
+        }
+        let played = match report::parse_move(item, kind, labels) {
+            Ok(played) => played,
+            Err(e) => {
+                println!("not a move: {e}");
+                continue;
+            }
+        };
+        typed.push(item.to_owned());
+        match game.play(setup, played, &never) {
+            Ok(exchange) => {
+                if let Some(m) = exchange.engine_move {
+                    typed.push(report::move_label(m, labels));
+                    println!("engine: {}", report::move_label(m, labels));
+                }
+                print!(
+                    "{}",
+                    report::play_state_text(game.moves(), game.position(), labels)
+                );
+            }
+            Err(error @ PositionError::Illegal(_)) => {
+                println!(
+                    "{}; try again",
+                    position_error(error, &args.puzzle, &typed, labels)
+                );
+                typed.pop();
+            }
+            Err(error) => return Err(position_error(error, &args.puzzle, &typed, labels)),
+        }
+    }
+    if game.position().game_over {
+        let you_won = game.position().winner == human;
+        println!(
+            "{}",
+            if you_won {
+                "you win"
+            } else {
+                "the engine wins"
+            }
+        );
+    }
+    Ok(())
 }

@@ -9,6 +9,8 @@ use crate::solver::Player;
 use crate::solver::bipartite_edge::{BipartiteEdgeError, BipartiteEdgeSolution};
 use crate::solver::geography::GeographySolution;
 use crate::solver::graph::{Graph, GraphError, Vertex};
+use crate::solver::play::PlayPosition;
+use crate::solver::position::{Move, PositionAnalysis, PositionEvidence};
 use crate::solver::tree_paint::{NotATree, TreePaintError, TreePaintSolution};
 
 /// Maps solver vertex ids (0-based) to the file's numbering.
@@ -295,4 +297,213 @@ pub fn tree_paint_json(graph: &Graph, s: &TreePaintSolution, labels: Labels) -> 
         "winning_moves": labels.list(&s.winning_moves.moves),
         "unique_winning_move": s.winning_moves.unique,
     })
+}
+
+/// A move in the file's numbering: `v` for a vertex, `u-v` for an edge.
+pub fn move_label(m: Move, labels: Labels) -> String {
+    match m {
+        Move::Geography(v) | Move::Paint(v) => labels.label(v).to_string(),
+        Move::Edge(u, v) => format!("{}-{}", labels.label(u), labels.label(v)),
+    }
+}
+
+fn move_list(moves: &[Move], labels: Labels) -> String {
+    const SHOWN: usize = 20;
+    let mut text = moves
+        .iter()
+        .take(SHOWN)
+        .map(|&m| move_label(m, labels))
+        .collect::<Vec<_>>()
+        .join(" ");
+    if moves.len() > SHOWN {
+        text.push_str(&format!(" … ({} listed)", moves.len()));
+    }
+    text
+}
+
+/// One move typed in the file's numbering (`v`, or `u-v` for the edge
+/// game) as a move of `game`.
+pub fn parse_move(text: &str, game: GameKind, labels: Labels) -> Result<Move, String> {
+    let vertex = |part: &str| -> Result<Vertex, String> {
+        let label: u64 = part
+            .trim()
+            .parse()
+            .map_err(|_| format!("`{part}` is not a vertex number"))?;
+        labels
+            .vertex(label)
+            .and_then(|v| Vertex::try_from(v).ok())
+            .ok_or_else(|| {
+                format!("vertex {label} is not in the file's numbering (it starts at 1)")
+            })
+    };
+    match (game, text.split_once('-')) {
+        (GameKind::BipartiteEdge, Some((u, v))) => Ok(Move::Edge(vertex(u)?, vertex(v)?)),
+        (GameKind::BipartiteEdge, None) => Err(format!(
+            "`{text}`: a move of the edge game is an edge, written u-v"
+        )),
+        (_, Some(_)) => Err(format!("`{text}`: a move of this game is one vertex")),
+        (GameKind::Geography, None) => Ok(Move::Geography(vertex(text)?)),
+        (GameKind::TreePaint, None) => Ok(Move::Paint(vertex(text)?)),
+    }
+}
+
+/// The game a move is parsed for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GameKind {
+    Geography,
+    BipartiteEdge,
+    TreePaint,
+}
+
+/// A position for people: whose turn, who wins, the winning and legal moves
+/// and the evidence in a line or two.
+pub fn position_text(analysis: &PositionAnalysis, labels: Labels) -> String {
+    let mut out = String::new();
+    if analysis.game_over {
+        out.push_str(&format!(
+            "game over: the {} player cannot move and loses; the {} player wins\n",
+            player_name(analysis.to_move),
+            player_name(analysis.winner)
+        ));
+    } else {
+        out.push_str(&format!(
+            "to move: {} player; winner with perfect play: {} player\n",
+            player_name(analysis.to_move),
+            player_name(analysis.winner)
+        ));
+    }
+    let winning = &analysis.winning;
+    if !analysis.game_over {
+        if winning.count == 0 {
+            out.push_str("winning moves: none (every move loses)\n");
+        } else {
+            out.push_str(&format!(
+                "winning moves ({}{}): {}\n",
+                winning.count,
+                if winning.complete {
+                    ""
+                } else {
+                    " in all, one per class"
+                },
+                move_list(&winning.moves, labels)
+            ));
+        }
+        out.push_str(&format!(
+            "legal moves ({}{}): {}\n",
+            analysis.legal_move_count,
+            if analysis.legal_move_count == analysis.legal_moves.len() as u64 {
+                ""
+            } else {
+                " in all, one per class"
+            },
+            move_list(&analysis.legal_moves, labels)
+        ));
+    }
+    match &analysis.evidence {
+        PositionEvidence::Geography {
+            current,
+            matching,
+            barrier,
+            ..
+        } => out.push_str(&format!(
+            "token on vertex {}; remaining graph: maximum matching of {} edges ({} the token), barrier of {} vertices\n",
+            labels.label(*current),
+            matching.len(),
+            if matching.iter().any(|&(u, v)| u == *current || v == *current) {
+                "covering"
+            } else {
+                "leaving out"
+            },
+            barrier.len()
+        )),
+        PositionEvidence::BipartiteEdge { counts, .. } => out.push_str(&format!(
+            "counts: N={} M={} X={} iso={} oo={} eo={} ee={}\n",
+            counts.n, counts.m, counts.x, counts.iso, counts.oo, counts.eo, counts.ee
+        )),
+        PositionEvidence::TreePaint {
+            black_count,
+            white_count,
+            ..
+        } => out.push_str(&format!(
+            "with perfect play from here: black ends with {black_count} vertices, white with {white_count}\n"
+        )),
+    }
+    out
+}
+
+/// A position for programs, vertices in the file's numbering.
+pub fn position_json(analysis: &PositionAnalysis, labels: Labels) -> Value {
+    let moves =
+        |moves: &[Move]| -> Vec<String> { moves.iter().map(|&m| move_label(m, labels)).collect() };
+    let evidence = match &analysis.evidence {
+        PositionEvidence::Geography {
+            current,
+            matching,
+            barrier,
+            current_barrier,
+        } => json!({
+            "token": labels.label(*current),
+            "matching": labels.pairs(matching),
+            "barrier": labels.list(barrier),
+            "token_barrier": current_barrier.as_deref().map(|b| labels.list(b)),
+        }),
+        PositionEvidence::BipartiteEdge { counts, classes } => json!({
+            "counts": counts,
+            "legal_classes": classes.iter().map(|c| json!({
+                "class": format!("{:?}", c.class),
+                "edge_count": c.edge_count,
+                "example": move_label(Move::Edge(c.example.0, c.example.1), labels),
+                "wins": c.wins,
+            })).collect::<Vec<_>>(),
+        }),
+        PositionEvidence::TreePaint {
+            black_count,
+            white_count,
+            ..
+        } => json!({"black_count": black_count, "white_count": white_count}),
+    };
+    json!({
+        "game_over": analysis.game_over,
+        "to_move": player_name(analysis.to_move),
+        "winner": player_name(analysis.winner),
+        "winning_moves": moves(&analysis.winning.moves),
+        "winning_move_count": analysis.winning.count,
+        "unique_winning_move": analysis.winning.unique,
+        "winning_moves_complete": analysis.winning.complete,
+        "legal_moves": moves(&analysis.legal_moves),
+        "legal_move_count": analysis.legal_move_count,
+        "evidence": evidence,
+    })
+}
+
+/// The state of a game in the terminal: the moves so far and the position.
+pub fn play_state_text(moves: &[Move], position: &PlayPosition, labels: Labels) -> String {
+    let mut out = String::new();
+    const SHOWN: usize = 12;
+    let skipped = moves.len().saturating_sub(SHOWN);
+    let recent: Vec<String> = moves[skipped..]
+        .iter()
+        .map(|&m| move_label(m, labels))
+        .collect();
+    out.push_str(&format!(
+        "moves so far ({}): {}{}\n",
+        moves.len(),
+        if skipped > 0 { "… " } else { "" },
+        recent.join(" ")
+    ));
+    if position.game_over {
+        out.push_str(&format!(
+            "game over: the {} player cannot move; the {} player wins\n",
+            player_name(position.to_move),
+            player_name(position.winner)
+        ));
+    } else {
+        out.push_str(&format!(
+            "to move: {} player; legal moves ({}): {}\n",
+            player_name(position.to_move),
+            position.legal_move_count,
+            move_list(&position.legal_moves, labels)
+        ));
+    }
+    out
 }

@@ -473,3 +473,145 @@ fn graph6_streams_report_bad_graphs_and_bad_lines() {
         "{err}"
     );
 }
+
+#[test]
+fn analyze_prints_the_position_in_the_file_numbering() {
+    // The 8-vertex tree from vertex 1: a second-player win; after the only
+    // sensible first moves the analysis must agree with the checker's
+    // search, in the file's 1-based labels.
+    let (n, edges) = contest_edges("geography_tree8.txt");
+    let (ok, out, err) = puzzled(&[
+        "analyze",
+        "--game",
+        "geography",
+        "--json",
+        &data("geography_tree8.txt"),
+    ]);
+    assert!(ok, "{err}");
+    let json: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(json["to_move"], "first");
+    assert_eq!(json["winner"], "second");
+    let legal = json["legal_moves"].as_array().unwrap();
+    let first: u32 = legal[0].as_str().unwrap().parse().unwrap();
+    let (ok, out, err) = puzzled(&[
+        "analyze",
+        "--game",
+        "geography",
+        "--json",
+        "--moves",
+        &first.to_string(),
+        &data("geography_tree8.txt"),
+    ]);
+    assert!(ok, "{err}");
+    let json: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(json["to_move"], "second");
+    // The evidence is about the remaining graph (vertex 1 deleted).
+    let token = first - 1;
+    let remaining: Vec<(u32, u32)> = edges
+        .iter()
+        .copied()
+        .filter(|&(u, v)| u != 0 && v != 0)
+        .collect();
+    let matching: Vec<(u32, u32)> = json["evidence"]["matching"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            let p = vertices(p);
+            (p[0], p[1])
+        })
+        .collect();
+    let mover_wins = json["winner"] == "second";
+    let token_barrier = json["evidence"]["token_barrier"]
+        .as_array()
+        .map(|_| vertices(&json["evidence"]["token_barrier"]));
+    check_geography(
+        &PlainGraph::new(n, &remaining),
+        token,
+        if mover_wins {
+            Winner::First
+        } else {
+            Winner::Second
+        },
+        &matching,
+        &vertices(&json["evidence"]["barrier"]),
+        token_barrier.as_deref(),
+    )
+    .unwrap();
+    // Text, and an illegal list named by its move number.
+    let (ok, out, _) = puzzled(&[
+        "analyze",
+        "--game",
+        "geography",
+        &data("geography_tree8.txt"),
+    ]);
+    assert!(ok);
+    assert!(
+        out.contains("winner with perfect play: second player"),
+        "{out}"
+    );
+    let (ok, _, err) = puzzled(&[
+        "analyze",
+        "--game",
+        "geography",
+        "--moves",
+        &format!("{first},1"),
+        &data("geography_tree8.txt"),
+    ]);
+    assert!(!ok);
+    assert!(
+        err.contains("move 2 (1) is illegal: ALREADY_VISITED"),
+        "{err}"
+    );
+    let (ok, _, err) = puzzled(&[
+        "analyze",
+        "--game",
+        "bipartite-edge",
+        "--moves",
+        "3",
+        &data("bipartite_edge_abc398g_sample1.txt"),
+    ]);
+    assert!(!ok);
+    assert!(
+        err.contains("--moves: move 1: `3`: a move of the edge game is an edge, written u-v"),
+        "{err}"
+    );
+}
+
+#[test]
+fn play_in_the_terminal_against_the_engine() {
+    // Fennec VS. Snuke, sample 1: the first player (black) wins. The person
+    // plays white against the engine, asks for a hint, tries an illegal
+    // move, then plays on until the game ends.
+    // Every vertex, round after round: the illegal ones are refused and the
+    // person tries the next, so the game goes on to its end.
+    let input = "hint\n1\n".to_owned()
+        + &(0..7)
+            .flat_map(|_| 1..=7)
+            .map(|v| format!("{v}\n"))
+            .collect::<String>();
+    let (ok, out, err) = puzzled_with_stdin(
+        &[
+            "play",
+            "--game",
+            "tree-paint",
+            "--side",
+            "second",
+            &data("tree_paint_abc067d_sample1.txt"),
+        ],
+        &input,
+    );
+    assert!(ok, "{err}");
+    assert!(out.starts_with("you play the second player"), "{out}");
+    assert!(out.contains("engine: "), "{out}");
+    assert!(
+        out.contains("hint: every move loses against perfect play"),
+        "{out}"
+    );
+    assert!(
+        out.contains("is illegal: ALREADY_PAINTED; try again"),
+        "{out}"
+    );
+    assert!(out.contains("game over"), "{out}");
+    assert!(out.trim_end().ends_with("the engine wins"), "{out}");
+}
