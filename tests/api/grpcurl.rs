@@ -40,6 +40,7 @@ fn readme_recipes() -> Vec<String> {
     let mut recipes = Vec::new();
     let mut in_sh = false;
     let mut current = String::new();
+    let mut here_document: Option<String> = None;
     for line in readme.lines() {
         if line.trim_start().starts_with("```") {
             in_sh = line.trim() == "```sh";
@@ -49,12 +50,25 @@ fn readme_recipes() -> Vec<String> {
             continue;
         }
         let line = line.trim();
+        if let Some(delimiter) = &here_document {
+            // A here-document's lines go to the command as they are.
+            current.push('\n');
+            current.push_str(line);
+            if line == delimiter {
+                here_document = None;
+                recipes.push(std::mem::take(&mut current));
+            }
+            continue;
+        }
         if current.is_empty() && !line.starts_with("grpcurl ") {
             continue;
         }
         if let Some(body) = line.strip_suffix('\\') {
             current.push_str(body);
             current.push(' ');
+        } else if let Some((_, delimiter)) = line.split_once("<<'") {
+            current.push_str(line);
+            here_document = Some(delimiter.trim_end_matches('\'').to_owned());
         } else {
             current.push_str(line);
             recipes.push(std::mem::take(&mut current));
@@ -113,6 +127,8 @@ async fn the_readme_recipes_work_with_grpcurl() {
         "/SolvePuzzle",
         "/Solve",
         "/DeletePuzzle",
+        "/AnalyzePosition",
+        "/Play",
         "grpc.health.v1.Health/Check",
     ] {
         assert!(
@@ -157,6 +173,23 @@ async fn the_readme_recipes_work_with_grpcurl() {
                 Some(readme_winner(&command)),
                 "the winner the README states, for {command}"
             );
+        }
+        if command.contains("/AnalyzePosition") {
+            // Both README positions are first-player wins (the prose says
+            // why).
+            assert_eq!(json(&out)["winner"].as_str(), Some("PLAYER_FIRST"), "{command}");
+        }
+        if command.contains("/Play") {
+            // One response per message: the opening, the refusal, then two
+            // exchanges; the engine (second) wins on the path.
+            let responses: Vec<serde_json::Value> = serde_json::Deserializer::from_str(&out)
+                .into_iter::<serde_json::Value>()
+                .collect::<Result<_, _>>()
+                .unwrap_or_else(|e| panic!("grpcurl printed no JSON stream ({e}): {out}"));
+            assert_eq!(responses.len(), 4, "{out}");
+            assert_eq!(responses[1]["rejected"]["reason"], "NOT_ADJACENT", "{out}");
+            assert_eq!(responses[3]["position"]["gameOver"], true, "{out}");
+            assert_eq!(responses[3]["position"]["winner"], "PLAYER_SECOND", "{out}");
         }
         if command.contains("Health/Check") {
             assert!(out.contains("SERVING"), "{out}");
