@@ -17,8 +17,9 @@ use puzzled::solver::Player;
 use puzzled::solver::cancel::Cancel;
 use puzzled::solver::geography::{self, GeographyOptions};
 use puzzled::solver::graph::{Graph, Vertex};
+use puzzled::solver::matching::mates_of;
 use puzzled::solver::play::Game;
-use puzzled::solver::position::{GameSetup, Move};
+use puzzled::solver::position::{GameSetup, Move, geography_position_from};
 
 #[derive(clap::Parser)]
 struct Args {
@@ -105,6 +106,10 @@ struct Measured {
     game: Duration,
     moves: usize,
     peer_per_exchange: Duration,
+    /// AnalyzePosition after the whole game, warm from the solve's witness
+    /// matching (as for a stored puzzle with a cached verdict) and cold.
+    analysis_warm: Duration,
+    analysis_cold: Duration,
 }
 
 fn measure(graph: &Graph, moves_wanted: usize) -> Measured {
@@ -169,7 +174,18 @@ fn measure(graph: &Graph, moves_wanted: usize) -> Measured {
         exchanges += 1;
     }
     let peer_per_exchange = started.elapsed() / exchanges.max(1);
+    let witness = mates_of(graph.vertex_count(), &everything.matching);
+    let started = Instant::now();
+    let warm =
+        geography_position_from(graph, start, game.moves(), Some(&witness), &never).expect("legal");
+    let analysis_warm = started.elapsed();
+    let started = Instant::now();
+    let cold = setup.analyze(game.moves(), &never).expect("legal");
+    let analysis_cold = started.elapsed();
+    assert_eq!(warm.winner, cold.winner);
     Measured {
+        analysis_warm,
+        analysis_cold,
         solve,
         opening: opening_time,
         game: game_time,
@@ -190,14 +206,14 @@ fn main() {
         ),
     ];
     println!(
-        "| graph | full solve | opening analysis | game (moves) | game / solve | per exchange | fresh analysis per exchange |"
+        "| graph | full solve | opening analysis | game (moves) | game / solve | per exchange | fresh analysis per exchange | analysis after the game: warm / cold |"
     );
-    println!("|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|");
     for (name, graph) in families {
         let m = measure(&graph, args.moves);
         let exchanges = (m.moves / 2).max(1) as u32;
         println!(
-            "| {name} | {:.0} ms | {:.0} ms | {:.1} ms ({}) | {:.3} | {:.1} µs | {:.0} ms |",
+            "| {name} | {:.0} ms | {:.0} ms | {:.1} ms ({}) | {:.3} | {:.1} µs | {:.0} ms | {:.0} / {:.0} ms |",
             m.solve.as_secs_f64() * 1e3,
             m.opening.as_secs_f64() * 1e3,
             m.game.as_secs_f64() * 1e3,
@@ -205,6 +221,8 @@ fn main() {
             m.game.as_secs_f64() / m.solve.as_secs_f64(),
             (m.game / exchanges).as_secs_f64() * 1e6,
             m.peer_per_exchange.as_secs_f64() * 1e3,
+            m.analysis_warm.as_secs_f64() * 1e3,
+            m.analysis_cold.as_secs_f64() * 1e3,
         );
     }
 }

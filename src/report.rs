@@ -355,16 +355,20 @@ pub enum GameKind {
     TreePaint,
 }
 
+fn game_over_line(to_move: Player, winner: Player) -> String {
+    format!(
+        "game over: the {} player cannot move and loses; the {} player wins\n",
+        player_name(to_move),
+        player_name(winner)
+    )
+}
+
 /// A position for people: whose turn, who wins, the winning and legal moves
 /// and the evidence in a line or two.
 pub fn position_text(analysis: &PositionAnalysis, labels: Labels) -> String {
     let mut out = String::new();
     if analysis.game_over {
-        out.push_str(&format!(
-            "game over: the {} player cannot move and loses; the {} player wins\n",
-            player_name(analysis.to_move),
-            player_name(analysis.winner)
-        ));
+        out.push_str(&game_over_line(analysis.to_move, analysis.winner));
     } else {
         out.push_str(&format!(
             "to move: {} player; winner with perfect play: {} player\n",
@@ -492,11 +496,7 @@ pub fn play_state_text(moves: &[Move], position: &PlayPosition, labels: Labels) 
         recent.join(" ")
     ));
     if position.game_over {
-        out.push_str(&format!(
-            "game over: the {} player cannot move; the {} player wins\n",
-            player_name(position.to_move),
-            player_name(position.winner)
-        ));
+        out.push_str(&game_over_line(position.to_move, position.winner));
     } else {
         out.push_str(&format!(
             "to move: {} player; legal moves ({}): {}\n",

@@ -177,7 +177,11 @@ async fn the_readme_recipes_work_with_grpcurl() {
         if command.contains("/AnalyzePosition") {
             // Both README positions are first-player wins (the prose says
             // why).
-            assert_eq!(json(&out)["winner"].as_str(), Some("PLAYER_FIRST"), "{command}");
+            assert_eq!(
+                json(&out)["winner"].as_str(),
+                Some("PLAYER_FIRST"),
+                "{command}"
+            );
         }
         if command.contains("/Play") {
             // One response per message: the opening, the refusal, then two

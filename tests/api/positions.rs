@@ -133,6 +133,16 @@ fn check_geography_position(
     .unwrap_or_else(|e| panic!("evidence after {line:?}: {e}"));
 }
 
+/// Stores `spec`; its name.
+async fn create(app: &mut TestApp, spec: proto::PuzzleSpec) -> String {
+    app.client
+        .create_puzzle(create_request(spec))
+        .await
+        .unwrap()
+        .into_inner()
+        .name
+}
+
 /// A deterministic pseudo-random sequence for picking moves.
 fn picks(seed: u64) -> impl FnMut(usize) -> usize {
     let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
@@ -152,13 +162,7 @@ async fn geography_positions_agree_with_search_inline_and_stored() {
         let edges = random_graph(n, (n as usize * 3) / 2, seed);
         let start = (seed as u32 * 5) % n;
         let spec = geography(n, &edges, start);
-        let name = app
-            .client
-            .create_puzzle(create_request(spec.clone()))
-            .await
-            .unwrap()
-            .into_inner()
-            .name;
+        let name = create(&mut app, spec.clone()).await;
         let mut pick = picks(seed);
         let mut line: Vec<u32> = Vec::new();
         loop {
@@ -476,13 +480,7 @@ async fn illegal_move_lists_name_the_move_and_why() {
         violation(&status),
         ("puzzle".into(), "FIELD_REQUIRED".into())
     );
-    let gone = app
-        .client
-        .create_puzzle(create_request(path.clone()))
-        .await
-        .unwrap()
-        .into_inner()
-        .name;
+    let gone = create(&mut app, path.clone()).await;
     app.client
         .delete_puzzle(proto::DeletePuzzleRequest { name: gone.clone() })
         .await
@@ -521,13 +519,7 @@ async fn a_stored_opening_is_served_from_the_verdict_cache() {
         },
     ];
     for spec in specs {
-        let name = app
-            .client
-            .create_puzzle(create_request(spec.clone()))
-            .await
-            .unwrap()
-            .into_inner()
-            .name;
+        let name = create(&mut app, spec.clone()).await;
         let from_cache = app
             .client
             .analyze_position(stored(&name, vec![]))
@@ -810,4 +802,80 @@ async fn a_silent_game_is_closed_and_the_limit_on_games_holds() {
         opening.position.unwrap().to_move,
         proto::Player::First as i32
     );
+}
+
+/// Every kind of illegal move, sent on a Play stream: each is refused with
+/// its reason and the unchanged position, and the game then goes on.
+#[tokio::test]
+async fn every_illegal_move_is_refused_on_the_stream_and_the_game_goes_on() {
+    let mut app = spawn_app().await;
+    let path = geography(5, &[0, 1, 1, 2, 2, 3, 3, 4], 0);
+    let edge_game = proto::PuzzleSpec {
+        game: proto::Game::BipartiteEdge as i32,
+        graph: graph(5, &[0, 1, 1, 2]),
+        ..Default::default()
+    };
+    let tree = proto::PuzzleSpec {
+        game: proto::Game::TreePaint as i32,
+        graph: graph(5, &[0, 1, 1, 2, 2, 3, 3, 4]),
+        black: Some(1),
+        white: Some(3),
+        ..Default::default()
+    };
+    // A puzzle, illegal first moves with their reasons, then a legal one.
+    type Case = (proto::PuzzleSpec, Vec<(proto::Move, &'static str)>, proto::Move);
+    let cases: Vec<Case> = vec![
+        (
+            path,
+            vec![
+                (vertex(2), "NOT_ADJACENT"),
+                (vertex(0), "ALREADY_VISITED"),
+                (vertex(9), "VERTEX_OUT_OF_RANGE"),
+                (edge_move(0, 1), "WRONG_MOVE_KIND"),
+            ],
+            vertex(1),
+        ),
+        (
+            edge_game,
+            vec![
+                (edge_move(1, 0), "EDGE_ALREADY_PRESENT"),
+                (edge_move(0, 2), "CLOSES_ODD_CYCLE"),
+                (edge_move(3, 3), "SELF_LOOP"),
+                (edge_move(0, 7), "VERTEX_OUT_OF_RANGE"),
+                (vertex(3), "WRONG_MOVE_KIND"),
+            ],
+            edge_move(3, 4),
+        ),
+        (
+            tree,
+            vec![
+                (vertex(4), "NOT_NEXT_TO_OWN_COLOUR"),
+                (vertex(3), "ALREADY_PAINTED"),
+                (vertex(8), "VERTEX_OUT_OF_RANGE"),
+            ],
+            vertex(0),
+        ),
+    ];
+    for (spec, illegal, legal) in cases {
+        let mut call = open_play(&mut app).await;
+        let opening = call.start(spec, true).await;
+        assert!(opening.server_move.is_none(), "the person moves first");
+        for (played, reason) in illegal {
+            let refused = call.play(played).await;
+            let rejection = refused.rejected.expect("refused");
+            assert_eq!(rejection.reason, reason, "{played:?}");
+            assert!(
+                rejection.message.starts_with("moves[0]: "),
+                "{}",
+                rejection.message
+            );
+            assert_eq!(
+                refused.position, opening.position,
+                "the position is unchanged"
+            );
+        }
+        let answer = call.play(legal).await;
+        assert!(answer.rejected.is_none(), "{answer:?}");
+        assert_ne!(answer.position, opening.position);
+    }
 }
