@@ -71,7 +71,9 @@ macro_rules! reflection_checks {
                     "ListPuzzles",
                     "DeletePuzzle",
                     "SolvePuzzle",
-                    "Solve"
+                    "Solve",
+                    "AnalyzePosition",
+                    "Play"
                 ]
             );
         }
