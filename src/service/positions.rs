@@ -99,18 +99,28 @@ impl Positions {
         }
     }
 
-    /// The puzzle `puzzle` (found at `field`, e.g. `puzzle` or
-    /// `start.puzzle`) validated, admitted, and for a stored puzzle with
-    /// its verdict.
+    /// The puzzle `puzzle` (the oneof `puzzle` of the message at `prefix`:
+    /// `""` for the request itself, `"start."` for a Play start) validated,
+    /// admitted, and for a stored puzzle with its verdict.
     async fn open(
         &self,
         puzzle: Option<PuzzleRef>,
-        field: &str,
+        prefix: &str,
         deadline: Option<Instant>,
     ) -> Result<OpenPuzzle, ApiError> {
-        match puzzle.ok_or_else(|| ApiError::missing(field))? {
+        let missing = || {
+            ApiError::invalid(
+                format!("{prefix}puzzle"),
+                "FIELD_REQUIRED",
+                format!(
+                    "{prefix}puzzle is required: set {prefix}name (a stored puzzle) or \
+                     {prefix}spec (an inline one)"
+                ),
+            )
+        };
+        match puzzle.ok_or_else(missing)? {
             PuzzleRef::Name(name) => {
-                let name_field = format!("{field}.name");
+                let name_field = format!("{prefix}name");
                 let id = convert::id_from_name(&name, &name_field)?;
                 let record = self.store.get_puzzle_summary(id).await?;
                 let units = record.spec.vertex_count.saturating_add(record.edge_count);
@@ -130,7 +140,7 @@ impl Positions {
                 })
             }
             PuzzleRef::Spec(spec) => {
-                let spec_field = format!("{field}.spec");
+                let spec_field = format!("{prefix}spec");
                 let limits = self.limits;
                 let units = convert::units_of(Some(&spec), limits);
                 let admitted = self.admission.admit(units, &spec_field).await?;
@@ -154,7 +164,7 @@ impl Positions {
         moves: Vec<proto::Move>,
         deadline: Option<Instant>,
     ) -> Result<proto::PositionAnalysis, ApiError> {
-        let open = self.open(puzzle, "puzzle", deadline).await?;
+        let open = self.open(puzzle, "", deadline).await?;
         let game = open.spec.game();
         let moves = moves
             .into_iter()
@@ -220,7 +230,7 @@ impl Positions {
         let proto::PlayStart { puzzle, human_side } = start;
         let human = convert::player_from_proto(human_side, "start.human_side")?;
         let open = self
-            .open(puzzle.map(PuzzleRef::from), "start", None)
+            .open(puzzle.map(PuzzleRef::from), "start.", None)
             .await?;
         let opening = match open
             .verdict

@@ -823,7 +823,11 @@ async fn every_illegal_move_is_refused_on_the_stream_and_the_game_goes_on() {
         ..Default::default()
     };
     // A puzzle, illegal first moves with their reasons, then a legal one.
-    type Case = (proto::PuzzleSpec, Vec<(proto::Move, &'static str)>, proto::Move);
+    type Case = (
+        proto::PuzzleSpec,
+        Vec<(proto::Move, &'static str)>,
+        proto::Move,
+    );
     let cases: Vec<Case> = vec![
         (
             path,
