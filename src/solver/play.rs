@@ -309,9 +309,18 @@ impl Game {
     ) -> Result<Move, PositionError> {
         let to_move_next = self.engine.other();
         match (known, &mut self.token_game, setup) {
-            (Known::EngineWinsByMate, Some(token_game), GameSetup::Geography { graph, .. }) => {
+            (Known::EngineWinsByMate, Some(token_game), GameSetup::Geography { graph, start }) => {
                 let mate = token_game.mate[token_game.token as usize];
-                debug_assert_ne!(mate, NONE, "the winner's token is matched");
+                if mate == NONE {
+                    // The invariant rules this out; should it ever fail,
+                    // analyse afresh (which restores the matching from
+                    // the analysis' own evidence) rather than guess.
+                    debug_assert!(false, "the winner's token is exposed");
+                    let analysis =
+                        geography_position_from(graph, start, &self.moves, None, cancel)?;
+                    self.token_game = TokenGame::at(graph, start, &self.moves, &analysis);
+                    return self.engine_turn(setup, Known::Analysed(analysis), cancel);
+                }
                 token_game.advance(mate);
                 let chosen = Move::Geography(mate);
                 self.moves.push(chosen);
