@@ -174,7 +174,10 @@ impl From<StoreError> for ApiError {
                         .into(),
                 }
             }
-            StoreError::Corrupt(_) | StoreError::Database(_) | StoreError::Migrate(_) => {
+            StoreError::Corrupt(_)
+            | StoreError::Database(_)
+            | StoreError::Migrate(_)
+            | StoreError::UnsupportedScheme { .. } => {
                 tracing::error!(error = %err, "store failure");
                 ApiError::internal("the store failed; see the server log")
             }

@@ -51,6 +51,12 @@ pub enum StoreError {
     Database(#[source] sqlx::Error),
     #[error("migration failed: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
+    /// A database URL whose scheme this build cannot open.
+    #[error(
+        "unsupported database URL scheme `{scheme}`: the supported ones are \
+         sqlite://PATH and sqlite::memory:"
+    )]
+    UnsupportedScheme { scheme: String },
 }
 
 impl From<sqlx::Error> for StoreError {
@@ -209,6 +215,15 @@ impl Store {
     /// Opens (creating if missing) the database at `url`, e.g.
     /// `sqlite://puzzled.db` or `sqlite::memory:`, and applies migrations.
     pub async fn open(url: &str) -> Result<Store, StoreError> {
+        // sqlx would take any other URL for a file name (`postgres://h/db`
+        // becomes a SQLite file that cannot be opened): name the scheme.
+        if let Some((scheme, _)) = url.split_once("://")
+            && scheme != "sqlite"
+        {
+            return Err(StoreError::UnsupportedScheme {
+                scheme: scheme.to_owned(),
+            });
+        }
         let options = SqliteConnectOptions::from_str(url)?
             .journal_mode(SqliteJournalMode::Wal)
             .synchronous(SqliteSynchronous::Normal)
@@ -912,6 +927,25 @@ mod tests {
             .unwrap();
         assert_eq!(journal, "wal");
         store.close().await;
+    }
+
+    #[tokio::test]
+    async fn a_url_of_another_scheme_is_refused_by_name() {
+        for (url, scheme) in [
+            ("postgres://127.0.0.1:5432/test", "postgres"),
+            ("mysql://root@localhost/test", "mysql"),
+        ] {
+            let Err(error) = Store::open(url).await else {
+                panic!("{url} was opened");
+            };
+            assert_eq!(
+                error.to_string(),
+                format!(
+                    "unsupported database URL scheme `{scheme}`: the supported ones are \
+                     sqlite://PATH and sqlite::memory:"
+                )
+            );
+        }
     }
 
     #[tokio::test]
