@@ -883,3 +883,56 @@ async fn every_illegal_move_is_refused_on_the_stream_and_the_game_goes_on() {
         assert_ne!(answer.position, opening.position);
     }
 }
+
+/// A game on a stored puzzle starts from its verdict (the engine's
+/// matching is the verdict's witness): the opening equals a fresh
+/// analysis, and the engine, first on a first-player win, wins.
+#[tokio::test]
+async fn a_game_on_a_stored_puzzle_starts_from_its_verdict() {
+    let mut app = spawn_app().await;
+    let mut games = 0;
+    for seed in 0..10u64 {
+        let n = 4 + (seed % 6) as u32;
+        let edges = random_graph(n, n as usize + 2, seed + 50);
+        let adj = adjacency(n, &edges);
+        let Some(start) = (0..n).find(|&s| {
+            !adj[s as usize].is_empty() && to_move_wins(&adj, 1 << s, s, &mut HashMap::new())
+        }) else {
+            continue;
+        };
+        let spec = geography(n, &edges, start);
+        let name = create(&mut app, spec.clone()).await;
+        let mut call = open_play(&mut app).await;
+        let opening = call
+            .say(proto::play_request::Request::Start(proto::PlayStart {
+                puzzle: Some(proto::play_start::Puzzle::Name(name.clone())),
+                human_side: proto::Player::Second as i32,
+            }))
+            .await
+            .unwrap()
+            .unwrap();
+        let engine_move = vertex_of(opening.server_move.as_ref().expect("the engine opens"));
+        let mut expected = app
+            .client
+            .analyze_position(inline(spec, vec![vertex(engine_move)]))
+            .await
+            .unwrap()
+            .into_inner();
+        expected.detail = None;
+        assert_eq!(opening.position.as_ref(), Some(&expected));
+        assert_eq!(
+            expected.winner,
+            proto::Player::First as i32,
+            "the mate wins"
+        );
+        let mut position = opening.position.unwrap();
+        let mut pick = picks(seed);
+        while !position.game_over {
+            let legal = &position.legal_moves;
+            position = call.play(legal[pick(legal.len())]).await.position.unwrap();
+        }
+        assert_eq!(position.winner, proto::Player::First as i32, "{name}");
+        games += 1;
+    }
+    assert!(games >= 5, "only {games} graphs had a first-player start");
+}
