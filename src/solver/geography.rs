@@ -97,7 +97,7 @@ fn solution_from(
     };
     let winning_moves = match (options.winning_moves, winner) {
         (false, _) => None,
-        (true, Player::First) => Some(first_moves_into_d(graph, &analysis, start, cancel)?),
+        (true, Player::First) => Some(first_moves_into_d(graph, analysis, start, cancel)?),
         (true, Player::Second) => Some(WinningMoves {
             moves: Vec::new(),
             unique: false,
@@ -115,27 +115,19 @@ fn solution_from(
 
 /// The winning first moves when every maximum matching covers `start`: a move
 /// to `u` wins iff the opponent, now first to move from `u` in `G − start`,
-/// loses, i.e. iff `u ∈ D(G − start)`.
+/// loses, i.e. iff `u ∈ D(G − start)`. The analysis of `G − start` continues
+/// `analysis` (see [`MatchingAnalysis::without_covered_vertex`]): one search
+/// from `start`'s mate at most, not a second matching run.
 fn first_moves_into_d(
     graph: &Graph,
-    analysis: &MatchingAnalysis,
+    analysis: MatchingAnalysis,
     start: Vertex,
     cancel: &Cancel,
 ) -> Result<WinningMoves, Cancelled> {
     cancel.check()?;
-    let mut removed = vec![false; graph.vertex_count()];
-    removed[start as usize] = true;
-    let rest = graph.without_vertices(&removed);
-    // M minus start's edge is maximum in G − start (ν drops by exactly one
-    // because start is covered by every maximum matching), so the warm
-    // start only has failing searches left to run.
-    let mut mate = analysis.mates().to_vec();
-    let partner = mate[start as usize];
-    debug_assert_ne!(partner, NONE);
-    mate[start as usize] = NONE;
-    mate[partner as usize] = NONE;
-    let rest_analysis = MatchingAnalysis::from_matching_with_cancel(&rest, mate, cancel)?;
-    debug_assert_eq!(rest_analysis.size() + 1, analysis.size());
+    let size = analysis.size();
+    let rest_analysis = analysis.without_covered_vertex(graph, start, cancel)?;
+    debug_assert_eq!(rest_analysis.size() + 1, size);
     let moves: Vec<Vertex> = graph
         .neighbors(start)
         .iter()
