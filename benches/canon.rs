@@ -1,11 +1,11 @@
-//! Canonical hashing (Traces, `traces-v1`) against the full Geography solve
+//! Canonical hashing (`traces-v2`: trees by hand, the rest by Traces) against the full Geography solve
 //! of the same graph (verdict, witness, barriers, all starts, all winning
 //! first moves), measured in the same run: the hash must not cost more
 //! than the solve it saves. Also the symmetric families, where canonical
 //! labelling is hardest.
 //!
 //! ```text
-//! cargo bench --bench canon -- [--reps N] [--budget-ms MS] [--quick]
+//! cargo bench --bench canon -- [--reps N] [--budget-ms MS] [--quick] [--only NAME]
 //! ```
 //! Figures are medians over the repetitions; compare ratios, not absolute
 //! times (the machines are shared and noisy).
@@ -27,6 +27,9 @@ struct Args {
     /// Only the instances up to 10^5 vertices.
     #[arg(long)]
     quick: bool,
+    /// Only the instances whose name contains this (for profiling one).
+    #[arg(long)]
+    only: Option<String>,
     /// `cargo bench` passes this flag to every bench binary.
     #[arg(long, hide = true)]
     bench: bool,
@@ -162,6 +165,13 @@ fn main() {
         "instance", "vertices", "edges", "hash ms", "solve ms", "hash/solve"
     );
     for (name, n, edges) in instances {
+        if args
+            .only
+            .as_ref()
+            .is_some_and(|only| !name.contains(only.as_str()))
+        {
+            continue;
+        }
         let puzzle = spec(n, edges);
         let mut hash_times = Vec::new();
         let mut solve_times = Vec::new();
