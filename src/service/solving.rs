@@ -298,9 +298,10 @@ impl Solver {
         })
     }
 
-    /// Gives every puzzle stored before `traces-v1` its isomorphism-invariant
+    /// Gives every puzzle stored under an older canonicaliser (before
+    /// `traces-v1`, or with `traces-v1`) its current isomorphism-invariant
     /// hash and canonical labels, oldest first, carrying the verdicts stored
-    /// under its old hash over (translated into canonical labels). Runs in
+    /// under its old hash over (translated into the new canonical labels). Runs in
     /// the background after start-up; until a puzzle's turn comes it keeps
     /// working under its old hash. Returns how many puzzles it rehashed.
     pub async fn rehash_stored_puzzles(&self) -> Result<u64, ApiError> {
@@ -325,6 +326,18 @@ impl Solver {
             Err(e) => return Err(e.into()),
         };
         let old_hash = record.canonical_hash.clone();
+        // The labels verdicts under the old hash are in: the puzzle's own,
+        // or the old canonicaliser's (kept with the puzzle); `None` when
+        // those are missing or damaged, and then none is carried over.
+        let old_labelling = if canon::keeps_labels(&old_hash) {
+            Some(Labelling::Identity)
+        } else {
+            record
+                .canonical_labels
+                .clone()
+                .filter(|labels| labels.len() as u64 == record.spec.vertex_count)
+                .and_then(Labelling::from_canonical_labels)
+        };
         let spec = match super::convert::spec_from_record(&record) {
             Ok(spec) => Arc::new(spec),
             Err(_) => {
@@ -336,7 +349,7 @@ impl Solver {
             }
         };
         let canonical = self.canonicalize(spec.clone()).await?;
-        if canonical.hash != old_hash {
+        if let Some(old_labelling) = old_labelling.filter(|_| canonical.hash != old_hash) {
             let labelling = &canonical.labelling;
             for options in ALL_OPTIONS {
                 let key = |hash| VerdictKey {
@@ -357,7 +370,17 @@ impl Solver {
                 {
                     continue;
                 }
-                // Old hashes keep the puzzle's labels: the verdict is in them.
+                // Into the puzzle's own labels, checked there, then into the
+                // new canonical ones.
+                // (A vertex out of range stays so, for `fits` to reject.)
+                let n = spec.graph().vertex_count();
+                let verdict = verdict.relabel(|v| {
+                    if (v as usize) < n {
+                        old_labelling.to_original(v)
+                    } else {
+                        v
+                    }
+                });
                 if !verdict.fits(spec.graph()) {
                     continue;
                 }
@@ -397,8 +420,15 @@ impl Solver {
             // the puzzle and its canonical labels to answer in its own.
             let (spec, labelling) =
                 within(deadline, load_stored_with_labels(&self.store, &stored.id)).await?;
+            // (A `traces-v1` hash not rehashed yet names its own.)
+            let canonicaliser =
+                if canon::canonicaliser_of(&stored.canonical_hash) == canon::TRACES_V1 {
+                    canon::TRACES_V1
+                } else {
+                    canon::TRACES
+                };
             let canonical = Canonical {
-                canonicaliser: canon::TRACES,
+                canonicaliser,
                 hash: stored.canonical_hash,
                 vertex_count: stored.vertex_count,
                 edge_count: stored.edge_count,
