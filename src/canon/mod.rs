@@ -143,9 +143,11 @@ pub fn canonicalize(spec: &Spec, budget: Duration) -> Canonical {
     let distinguished = spec.distinguished();
     let started = Instant::now();
     match trees::canonical_order(graph, &distinguished, budget) {
-        traces::Outcome::Labelled(order) => {
-            let labelling = Labelling::from_order(order);
-            let hash = hash_form(TRACES, spec, &labelling);
+        Some(mut order) => {
+            let labelling = Labelling::from_order(std::mem::take(&mut order.order));
+            let hash = hash_edges(TRACES, spec, &labelling, |f| {
+                order.for_each_edge(graph, &labelling, f)
+            });
             Canonical {
                 hash,
                 canonicaliser: TRACES,
@@ -154,7 +156,7 @@ pub fn canonicalize(spec: &Spec, budget: Duration) -> Canonical {
                 labelling,
             }
         }
-        traces::Outcome::OverBudget => {
+        None => {
             tracing::warn!(
                 vertices = graph.vertex_count(),
                 edges = graph.edge_count(),
@@ -183,6 +185,19 @@ pub fn keep_labels(spec: &Spec) -> Canonical {
 /// The hash of the documented form (module docs) of `spec` under
 /// `labelling`.
 fn hash_form(canonicaliser: &str, spec: &Spec, labelling: &Labelling) -> String {
+    hash_edges(canonicaliser, spec, labelling, |f| {
+        for_each_edge_in(spec.graph(), labelling, f)
+    })
+}
+
+/// [`hash_form`], the canonical edges given by `edges` (which calls its
+/// argument for each, as [`for_each_edge_in`] does).
+fn hash_edges(
+    canonicaliser: &str,
+    spec: &Spec,
+    labelling: &Labelling,
+    edges: impl FnOnce(&mut dyn FnMut(Vertex, Vertex)),
+) -> String {
     let graph = spec.graph();
     // The form is hashed as it is produced, a block of words at a time,
     // rather than built whole: at 2·10^7 edges it would take 160 MB.
@@ -206,7 +221,7 @@ fn hash_form(canonicaliser: &str, spec: &Spec, labelling: &Labelling) -> String 
         word(labelling.to_canonical(v), &mut hasher);
     }
     word(graph.edge_count() as u32, &mut hasher);
-    for_each_edge_in(graph, labelling, |u, v| {
+    edges(&mut |u, v| {
         word(u, &mut hasher);
         word(v, &mut hasher);
     });

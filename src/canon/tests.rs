@@ -525,6 +525,11 @@ fn assert_hash_iff_whole_graph_form(puzzles: &[Spec]) {
     for puzzle in puzzles {
         let canonical = canonicalize(puzzle, BUDGET);
         assert_eq!(canonical.canonicaliser, TRACES);
+        // The edges read off the tree structure are the sorted ones.
+        assert_eq!(
+            canonical.hash,
+            hash_form(TRACES, puzzle, &canonical.labelling)
+        );
         let labels = canonical.labelling.canonical_labels().unwrap_or_default();
         assert!(
             labels.is_empty() || Labelling::from_canonical_labels(labels.to_vec()).is_some(),

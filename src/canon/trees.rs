@@ -41,10 +41,73 @@ const CORE: u32 = u32::MAX;
 /// No parent.
 const NONE: Vertex = Vertex::MAX;
 
+/// A canonical order and what it says about the canonical graph's edges.
+pub struct Order {
+    /// `order[i]` gets canonical label `i`.
+    pub order: Vec<Vertex>,
+    /// Labels below `core` are the core's.
+    core: usize,
+    /// Labels below `roots` are the core's and the tree components'
+    /// centres: every later label is some vertex's child.
+    roots: usize,
+    /// The children of label `c` are the labels from `child_end[c - 1]`
+    /// (`roots` for the first) up to `child_end[c]`: breadth first, each
+    /// vertex's children are consecutive, after those of earlier labels.
+    child_end: Vec<u32>,
+    /// The first centres of two-centre tree components, ascending; the
+    /// second centre is the next label.
+    bicentres: Vec<u32>,
+}
+
+impl Order {
+    /// Calls `f(u, v)` for every edge of `graph` in this order's labels
+    /// (`labelling`, made from it), once, with `u < v`, ascending — as
+    /// [`super::for_each_edge_in`] does, but reading the tree edges off
+    /// the breadth-first structure instead of sorting each vertex's
+    /// neighbours.
+    pub fn for_each_edge(
+        &self,
+        graph: &Graph,
+        labelling: &super::Labelling,
+        mut f: impl FnMut(Vertex, Vertex),
+    ) {
+        let n = self.child_end.len();
+        let mut higher: Vec<Vertex> = Vec::new();
+        let mut bicentres = self.bicentres.iter().peekable();
+        let mut first_child = self.roots as Vertex;
+        for c in 0..n as Vertex {
+            if (c as usize) < self.core {
+                // Core neighbours above `c`; the rest are its children.
+                higher.clear();
+                higher.extend(
+                    graph
+                        .neighbors(labelling.to_original(c))
+                        .iter()
+                        .map(|&w| labelling.to_canonical(w))
+                        .filter(|&d| d > c && (d as usize) < self.core),
+                );
+                higher.sort_unstable();
+                for &d in &higher {
+                    f(c, d);
+                }
+            }
+            if bicentres.peek() == Some(&&c) {
+                bicentres.next();
+                f(c, c + 1);
+            }
+            let end = self.child_end[c as usize];
+            for d in first_child..end {
+                f(c, d);
+            }
+            first_child = end;
+        }
+    }
+}
+
 /// The canonical order of `graph`'s vertices with the `distinguished`
-/// vertices (distinct) fixed and first, in their order: `order[i]` gets
-/// canonical label `i`.
-pub fn canonical_order(graph: &Graph, distinguished: &[Vertex], budget: Duration) -> Outcome {
+/// vertices (distinct) fixed and first, in their order; `None` when
+/// Traces passed its budget on the core.
+pub fn canonical_order(graph: &Graph, distinguished: &[Vertex], budget: Duration) -> Option<Order> {
     let n = graph.vertex_count();
     let mut fixed = vec![false; n];
     for &d in distinguished {
@@ -197,7 +260,7 @@ pub fn canonical_order(graph: &Graph, distinguished: &[Vertex], budget: Duration
     }
     let core_order = match traces::canonical_order(sparse, &cells, budget) {
         Outcome::Labelled(order) => order,
-        Outcome::OverBudget => return Outcome::OverBudget,
+        Outcome::OverBudget => return None,
     };
 
     // The order: core, centres of tree components, then breadth first.
@@ -221,20 +284,33 @@ pub fn canonical_order(graph: &Graph, distinguished: &[Vertex], budget: Duration
         }
     }
     components.sort_unstable_by_key(|&(kind, lo, hi, ..)| (kind, lo, hi));
+    let mut bicentres = Vec::new();
     for &(kind, _, _, a, b) in &components {
+        if kind == 2 {
+            bicentres.push(order.len() as Vertex);
+        }
         order.push(a);
         if kind == 2 {
             order.push(b);
         }
     }
+    let roots = order.len();
+    let mut child_end = Vec::with_capacity(n);
     let mut i = 0;
     while i < order.len() {
         let v = order[i] as usize;
         order.extend_from_slice(&children[child_start[v] as usize..child_start[v + 1] as usize]);
+        child_end.push(order.len() as Vertex);
         i += 1;
     }
     debug_assert_eq!(order.len(), n);
-    Outcome::Labelled(order)
+    Some(Order {
+        order,
+        core: core.len(),
+        roots,
+        child_end,
+        bicentres,
+    })
 }
 
 /// Lists of classes (`keys[spans[i].0..spans[i].1]`, each sorted) in a
