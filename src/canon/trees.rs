@@ -117,12 +117,24 @@ pub fn canonical_order(graph: &Graph, distinguished: &[Vertex], budget: Duration
     // Peel, round by round; `peeled` lists the vertices by round. A vertex
     // removed in round `r` has its parent among the neighbours not removed
     // before `r` nor in it.
-    let mut left: Vec<u32> = (0..n as Vertex).map(|v| graph.degree(v) as u32).collect();
-    let mut round = vec![CORE; n];
-    let mut parent = vec![NONE; n];
-    let mut child_count = vec![0u32; n + 1];
+    // One record per vertex, so that peeling a vertex touches one cache
+    // line per neighbour.
+    let mut node: Vec<Node> = (0..n as Vertex)
+        .map(|v| Node {
+            round: CORE,
+            // The distinguished vertices never get down to one.
+            left: if fixed[v as usize] {
+                u32::MAX
+            } else {
+                graph.degree(v) as u32
+            },
+            parent: NONE,
+            children: 0,
+        })
+        .collect();
+    drop(fixed);
     let mut peeled: Vec<Vertex> = (0..n as Vertex)
-        .filter(|&v| !fixed[v as usize] && left[v as usize] <= 1)
+        .filter(|&v| node[v as usize].left <= 1)
         .collect();
     let mut round_ends = Vec::new();
     let mut start = 0;
@@ -130,45 +142,45 @@ pub fn canonical_order(graph: &Graph, distinguished: &[Vertex], budget: Duration
         let end = peeled.len();
         let r = round_ends.len() as u32;
         for &v in &peeled[start..end] {
-            round[v as usize] = r;
+            node[v as usize].round = r;
         }
         for i in start..end {
             let v = peeled[i];
             for &w in graph.neighbors(v) {
-                let w = w as usize;
-                if round[w] == CORE {
-                    parent[v as usize] = w as Vertex;
-                    child_count[w] += 1;
-                    left[w] -= 1;
-                    if left[w] == 1 && !fixed[w] {
-                        peeled.push(w as Vertex);
+                let other = &mut node[w as usize];
+                if other.round == CORE {
+                    other.children += 1;
+                    other.left -= 1;
+                    if other.left == 1 {
+                        peeled.push(w);
                     }
+                    node[v as usize].parent = w;
                 }
             }
         }
         round_ends.push(end);
         start = end;
     }
-    drop(left);
 
-    // Each vertex's children: `children[child_start[v]..child_start[v + 1]]`.
+    // Each vertex's children: `children[child_start[v]..child_start[v + 1]]`;
+    // `node[v].children` counts down to its start as they are placed.
     let mut child_start = Vec::with_capacity(n + 1);
     let mut total = 0u32;
-    for &count in &child_count {
+    for record in &mut node {
         child_start.push(total);
-        total += count;
+        total += record.children;
+        record.children = total;
     }
-    drop(child_count);
+    child_start.push(total);
     let mut children = vec![NONE; total as usize];
-    let mut fill = child_start.clone();
-    for &v in &peeled {
-        let p = parent[v as usize];
+    for &v in peeled.iter().rev() {
+        let p = node[v as usize].parent;
         if p != NONE {
-            children[fill[p as usize] as usize] = v;
-            fill[p as usize] += 1;
+            let cursor = &mut node[p as usize].children;
+            *cursor -= 1;
+            children[*cursor as usize] = v;
         }
     }
-    drop(fill);
 
     // Classes, round by round; each vertex's children sorted by class as
     // they are needed.
@@ -206,7 +218,7 @@ pub fn canonical_order(graph: &Graph, distinguished: &[Vertex], budget: Duration
 
     // The core, its colours, and its canonical order by Traces.
     let core: Vec<Vertex> = (0..n as Vertex)
-        .filter(|&v| round[v as usize] == CORE)
+        .filter(|&v| node[v as usize].round == CORE)
         .collect();
     let mut core_index = vec![NONE; n];
     for (i, &v) in core.iter().enumerate() {
@@ -229,7 +241,7 @@ pub fn canonical_order(graph: &Graph, distinguished: &[Vertex], budget: Duration
     let ranked = Ranked::new(&keys, &spans);
     let mut last = None;
     for (j, &(_, i)) in ranked.by_key.iter().enumerate() {
-        if fixed[core[i as usize] as usize] {
+        if distinguished.contains(&core[i as usize]) {
             continue;
         }
         if last.is_none_or(|last| !ranked.same(last, j)) {
@@ -269,11 +281,15 @@ pub fn canonical_order(graph: &Graph, distinguished: &[Vertex], budget: Duration
     // (kind, lower class, higher class, first centre, second centre)
     let mut components: Vec<(u8, u32, u32, Vertex, Vertex)> = Vec::new();
     for &v in &peeled {
-        if parent[v as usize] != NONE {
+        if node[v as usize].parent != NONE {
             continue;
         }
-        let r = round[v as usize];
-        match graph.neighbors(v).iter().find(|&&w| round[w as usize] == r) {
+        let r = node[v as usize].round;
+        match graph
+            .neighbors(v)
+            .iter()
+            .find(|&&w| node[w as usize].round == r)
+        {
             None => components.push((1, class[v as usize], 0, v, NONE)),
             Some(&w) if v < w => {
                 let (cv, cw) = (class[v as usize], class[w as usize]);
@@ -311,6 +327,20 @@ pub fn canonical_order(graph: &Graph, distinguished: &[Vertex], budget: Duration
         child_end,
         bicentres,
     })
+}
+
+/// What peeling keeps for one vertex.
+#[derive(Clone, Copy)]
+struct Node {
+    /// The round it was peeled in, or [`CORE`].
+    round: u32,
+    /// Neighbours not yet peeled (from `u32::MAX` for a distinguished
+    /// vertex, which never gets down to one).
+    left: u32,
+    /// The neighbour it hangs from, or [`NONE`].
+    parent: Vertex,
+    /// Its children: counted, then a cursor (see where it is used).
+    children: u32,
 }
 
 /// Lists of classes (`keys[spans[i].0..spans[i].1]`, each sorted) in a
