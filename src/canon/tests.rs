@@ -610,7 +610,7 @@ fn trees_on_a_core(core: u32, shapes: &[u32], attach: &[u32], seed: u64) -> (u32
         }
         // Hung off an earlier vertex, or a component of its own.
         let a = attach[i % attach.len()];
-        if root > 0 && a % 3 != 0 {
+        if root > 0 && !a.is_multiple_of(3) {
             edges.extend([a % root, root]);
         }
     }
