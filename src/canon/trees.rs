@@ -31,7 +31,7 @@
 //! not change the canonical graph.
 
 use std::os::raw::c_int;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use super::traces::{self, Outcome, Sparse};
 use crate::solver::graph::{Graph, Vertex};
@@ -105,9 +105,17 @@ impl Order {
 }
 
 /// The canonical order of `graph`'s vertices with the `distinguished`
-/// vertices (distinct) fixed and first, in their order; `None` when
-/// Traces passed its budget on the core.
+/// vertices (distinct) fixed and first, in their order; `None` past the
+/// `budget`, which covers the whole labelling: it is checked before each
+/// stage here, and Traces is stopped at it.
 pub fn canonical_order(graph: &Graph, distinguished: &[Vertex], budget: Duration) -> Option<Order> {
+    let deadline = Instant::now() + budget;
+    let time_left = || {
+        deadline
+            .checked_duration_since(Instant::now())
+            .filter(|t| !t.is_zero())
+    };
+    time_left()?;
     let n = graph.vertex_count();
     let mut fixed = vec![false; n];
     for &d in distinguished {
@@ -182,6 +190,8 @@ pub fn canonical_order(graph: &Graph, distinguished: &[Vertex], budget: Duration
         }
     }
 
+    time_left()?;
+
     // Classes, round by round; each vertex's children sorted by class as
     // they are needed.
     let mut class = vec![0u32; n];
@@ -215,6 +225,8 @@ pub fn canonical_order(graph: &Graph, distinguished: &[Vertex], budget: Duration
             class[vertices[i as usize] as usize] = next_class;
         }
     }
+
+    time_left()?;
 
     // The core, its colours, and its canonical order by Traces.
     let core: Vec<Vertex> = (0..n as Vertex)
@@ -270,7 +282,7 @@ pub fn canonical_order(graph: &Graph, distinguished: &[Vertex], budget: Duration
             .degrees
             .push((sparse.targets.len() - before) as c_int);
     }
-    let core_order = match traces::canonical_order(sparse, &cells, budget) {
+    let core_order = match traces::canonical_order(sparse, &cells, time_left()?) {
         Outcome::Labelled(order) => order,
         Outcome::OverBudget => return None,
     };

@@ -129,7 +129,7 @@ async fn a_verdict_of_another_solver_version_is_recomputed() {
 
 /// SolvePuzzle finds a stored verdict by the puzzle's stored hash. Under
 /// the label-keeping hash (here forced by a zero canonical labelling
-/// budget) a hit needs nothing else: with its edge list made unreadable it
+/// budget, on a cycle: trees never reach the budget) a hit needs nothing else: with its edge list made unreadable it
 /// is still answered from the store, and only when the verdict is gone (so
 /// it must solve) does it read the edges and report the damage. Under
 /// traces-v2 the edges are read on every call, to answer in the puzzle's
@@ -145,7 +145,11 @@ async fn solve_puzzle_answers_from_the_stored_hash_without_reading_edges() {
     let stored = app
         .client
         .clone()
-        .create_puzzle(create_request(path(6)))
+        .create_puzzle(create_request(geography(
+            5,
+            &[0, 1, 1, 2, 2, 3, 3, 4, 4, 0],
+            0,
+        )))
         .await
         .unwrap()
         .into_inner();
