@@ -542,8 +542,7 @@ async fn puzzles_stored_under_traces_v1_are_rehashed_at_start_up() {
 }
 
 /// Past the canonical labelling budget the puzzle gets the label-keeping
-/// hash, and the response says so. (The puzzle has a cycle: trees alone
-/// are labelled without Traces, and never pass the budget.)
+/// hash, and the response says so.
 #[tokio::test]
 async fn past_the_budget_a_puzzle_gets_the_label_keeping_hash() {
     let dir = std::sync::Arc::new(tempfile::tempdir().unwrap());

@@ -129,7 +129,7 @@ async fn a_verdict_of_another_solver_version_is_recomputed() {
 
 /// SolvePuzzle finds a stored verdict by the puzzle's stored hash. Under
 /// the label-keeping hash (here forced by a zero canonical labelling
-/// budget, on a cycle: trees never reach the budget) a hit needs nothing else: with its edge list made unreadable it
+/// budget) a hit needs nothing else: with its edge list made unreadable it
 /// is still answered from the store, and only when the verdict is gone (so
 /// it must solve) does it read the edges and report the damage. Under
 /// traces-v2 the edges are read on every call, to answer in the puzzle's
