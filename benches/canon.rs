@@ -1,11 +1,11 @@
-//! Canonical hashing (Traces, `traces-v1`) against the full Geography solve
+//! Canonical hashing (`traces-v2`: trees by hand, the rest by Traces) against the full Geography solve
 //! of the same graph (verdict, witness, barriers, all starts, all winning
 //! first moves), measured in the same run: the hash must not cost more
 //! than the solve it saves. Also the symmetric families, where canonical
 //! labelling is hardest.
 //!
 //! ```text
-//! cargo bench --bench canon -- [--reps N] [--budget-ms MS] [--quick]
+//! cargo bench --bench canon -- [--reps N] [--budget-ms MS] [--quick] [--only NAME]
 //! ```
 //! Figures are medians over the repetitions; compare ratios, not absolute
 //! times (the machines are shared and noisy).
@@ -27,6 +27,9 @@ struct Args {
     /// Only the instances up to 10^5 vertices.
     #[arg(long)]
     quick: bool,
+    /// Only the instances whose name contains this (for profiling one).
+    #[arg(long)]
+    only: Option<String>,
     /// `cargo bench` passes this flag to every bench binary.
     #[arg(long, hide = true)]
     bench: bool,
@@ -127,42 +130,71 @@ fn median(mut times: Vec<Duration>) -> Duration {
 fn main() {
     let args: Args = clap::Parser::parse();
     let budget = Duration::from_millis(args.budget_ms);
-    let mut instances: Vec<(String, u32, Vec<u32>)> = vec![
-        ("gnm n=1e5 d=3".into(), 100_000, gnm(100_000, 150_000, 1)),
-        ("random tree n=1e5".into(), 100_000, random_tree(100_000, 2)),
-        ("grid 316x316".into(), 316 * 316, grid(316)),
-        ("cycle n=1e5".into(), 100_000, cycle(100_000)),
-        ("hypercube Q14".into(), 1 << 14, hypercube(14)),
-        ("Paley 401 (strongly regular)".into(), 401, paley(401)),
-        ("50 disjoint Petersen".into(), 500, petersen_copies(50)),
-        ("100 disjoint Petersen".into(), 1000, petersen_copies(100)),
+    // Generated only when run (the 10^6 ones take seconds).
+    type Make = Box<dyn Fn() -> Vec<u32>>;
+    let mut instances: Vec<(String, u32, Make)> = vec![
+        (
+            "gnm n=1e5 d=3".into(),
+            100_000,
+            Box::new(|| gnm(100_000, 150_000, 1)),
+        ),
+        (
+            "random tree n=1e5".into(),
+            100_000,
+            Box::new(|| random_tree(100_000, 2)),
+        ),
+        ("grid 316x316".into(), 316 * 316, Box::new(|| grid(316))),
+        ("cycle n=1e5".into(), 100_000, Box::new(|| cycle(100_000))),
+        ("hypercube Q14".into(), 1 << 14, Box::new(|| hypercube(14))),
+        (
+            "Paley 401 (strongly regular)".into(),
+            401,
+            Box::new(|| paley(401)),
+        ),
+        (
+            "50 disjoint Petersen".into(),
+            500,
+            Box::new(|| petersen_copies(50)),
+        ),
+        (
+            "100 disjoint Petersen".into(),
+            1000,
+            Box::new(|| petersen_copies(100)),
+        ),
     ];
     if !args.quick {
-        instances.extend([
+        instances.extend::<[(String, u32, Make); 4]>([
             (
                 "gnm n=1e6 d=3".into(),
                 1_000_000,
-                gnm(1_000_000, 1_500_000, 3),
+                Box::new(|| gnm(1_000_000, 1_500_000, 3)),
             ),
             (
                 "gnm n=1e6 d=10".into(),
                 1_000_000,
-                gnm(1_000_000, 5_000_000, 4),
+                Box::new(|| gnm(1_000_000, 5_000_000, 4)),
             ),
             (
                 "random tree n=1e6".into(),
                 1_000_000,
-                random_tree(1_000_000, 5),
+                Box::new(|| random_tree(1_000_000, 5)),
             ),
-            ("grid 1000x1000".into(), 1_000_000, grid(1000)),
+            ("grid 1000x1000".into(), 1_000_000, Box::new(|| grid(1000))),
         ]);
     }
     println!(
         "{:<30} {:>10} {:>10} {:>12} {:>12} {:>10}  canonicaliser",
         "instance", "vertices", "edges", "hash ms", "solve ms", "hash/solve"
     );
-    for (name, n, edges) in instances {
-        let puzzle = spec(n, edges);
+    for (name, n, make) in instances {
+        if args
+            .only
+            .as_ref()
+            .is_some_and(|only| !name.contains(only.as_str()))
+        {
+            continue;
+        }
+        let puzzle = spec(n, make());
         let mut hash_times = Vec::new();
         let mut solve_times = Vec::new();
         let mut canonicaliser = "";

@@ -5,11 +5,16 @@
 //! The hash names the canonicaliser that made it, so forms from different
 //! canonicalisers can never be mistaken for one another:
 //!
-//! - `traces-v1`: isomorphism-invariant. Traces (nauty 2.9.3) labels the
-//!   graph canonically with the distinguished vertices as colour classes,
-//!   in game order before all other vertices (the start; black, then
-//!   white), so they get canonical labels 0 (and 1). Every relabelling of a
-//!   puzzle gets the same hash.
+//! - `traces-v2`: isomorphism-invariant. The trees hanging off the graph
+//!   and its tree components are labelled by their rooted-tree forms; Traces
+//!   (nauty 2.9.3) labels the rest, the core, canonically, with the
+//!   distinguished vertices as colour classes in game order before all
+//!   other vertices (the start; black, then white), so they get canonical
+//!   labels 0 (and 1), and each other core vertex coloured by the trees
+//!   hanging from it (see `trees`). Every relabelling of a puzzle gets the
+//!   same hash.
+//! - `traces-v1`: as `traces-v2`, but Traces labelled the whole graph; its
+//!   hashes are replaced by `traces-v2` ones after start-up.
 //! - `sorted-edges-v1`: the request's own labels, edges normalised and
 //!   sorted; invariant to edge order and direction only. Used when Traces
 //!   passes its time budget (highly symmetric graphs can make it slow), and
@@ -23,6 +28,7 @@
 //! the canonicaliser's labels.
 
 mod traces;
+mod trees;
 
 use std::time::{Duration, Instant};
 
@@ -34,7 +40,11 @@ use crate::solver::graph::{Graph, Vertex};
 /// The isomorphism-invariant canonicaliser. Bump its version whenever the
 /// bundled nauty changes or the colouring convention does: canonical forms
 /// may then change.
-pub const TRACES: &str = "traces-v1";
+pub const TRACES: &str = "traces-v2";
+
+/// The previous isomorphism-invariant canonicaliser: Traces on the whole
+/// graph. Puzzles stored with it are rehashed after start-up.
+pub const TRACES_V1: &str = "traces-v1";
 
 /// The label-keeping canonicaliser, and the fallback past the budget.
 pub const SORTED_EDGES: &str = "sorted-edges-v1";
@@ -132,10 +142,12 @@ pub fn canonicalize(spec: &Spec, budget: Duration) -> Canonical {
     let graph = spec.graph();
     let distinguished = spec.distinguished();
     let started = Instant::now();
-    match traces::canonical_order(graph, &colour_cells(graph, &distinguished), budget) {
-        traces::Outcome::Labelled(order) => {
-            let labelling = Labelling::from_order(order);
-            let hash = hash_form(TRACES, spec, &labelling);
+    match trees::canonical_order(graph, &distinguished, budget) {
+        Some(mut order) => {
+            let labelling = Labelling::from_order(std::mem::take(&mut order.order));
+            let hash = hash_edges(TRACES, spec, &labelling, |f| {
+                order.for_each_edge(graph, &labelling, f)
+            });
             Canonical {
                 hash,
                 canonicaliser: TRACES,
@@ -144,7 +156,7 @@ pub fn canonicalize(spec: &Spec, budget: Duration) -> Canonical {
                 labelling,
             }
         }
-        traces::Outcome::OverBudget => {
+        None => {
             tracing::warn!(
                 vertices = graph.vertex_count(),
                 edges = graph.edge_count(),
@@ -170,21 +182,22 @@ pub fn keep_labels(spec: &Spec) -> Canonical {
     }
 }
 
-/// The initial colouring: each distinguished vertex alone in its cell, in
-/// game order, then every other vertex.
-fn colour_cells(graph: &Graph, distinguished: &[Vertex]) -> Vec<Vec<Vertex>> {
-    let mut cells: Vec<Vec<Vertex>> = distinguished.iter().map(|&v| vec![v]).collect();
-    cells.push(
-        (0..graph.vertex_count() as Vertex)
-            .filter(|v| !distinguished.contains(v))
-            .collect(),
-    );
-    cells
-}
-
 /// The hash of the documented form (module docs) of `spec` under
 /// `labelling`.
 fn hash_form(canonicaliser: &str, spec: &Spec, labelling: &Labelling) -> String {
+    hash_edges(canonicaliser, spec, labelling, |f| {
+        for_each_edge_in(spec.graph(), labelling, f)
+    })
+}
+
+/// [`hash_form`], the canonical edges given by `edges` (which calls its
+/// argument for each, as [`for_each_edge_in`] does).
+fn hash_edges(
+    canonicaliser: &str,
+    spec: &Spec,
+    labelling: &Labelling,
+    edges: impl FnOnce(&mut dyn FnMut(Vertex, Vertex)),
+) -> String {
     let graph = spec.graph();
     // The form is hashed as it is produced, a block of words at a time,
     // rather than built whole: at 2·10^7 edges it would take 160 MB.
@@ -208,7 +221,7 @@ fn hash_form(canonicaliser: &str, spec: &Spec, labelling: &Labelling) -> String 
         word(labelling.to_canonical(v), &mut hasher);
     }
     word(graph.edge_count() as u32, &mut hasher);
-    for_each_edge_in(graph, labelling, |u, v| {
+    edges(&mut |u, v| {
         word(u, &mut hasher);
         word(v, &mut hasher);
     });

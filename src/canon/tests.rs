@@ -153,12 +153,12 @@ fn the_hash_is_sha256_of_the_documented_form() {
         })
         .collect();
     canonical_edges.sort_unstable();
-    let mut form = b"traces-v1\0geography\0".to_vec();
+    let mut form = b"traces-v2\0geography\0".to_vec();
     words(&mut form, &[n, 1, 0, n - 1]);
     for (u, v) in canonical_edges {
         words(&mut form, &[u, v]);
     }
-    assert_eq!(canonical.hash, format!("traces-v1:{}", sha(&form)));
+    assert_eq!(canonical.hash, format!("traces-v2:{}", sha(&form)));
     assert!(!keeps_labels(&canonical.hash));
     assert!(!keeps_labels("sorted-edges-v10:00"));
     assert_eq!(canonicaliser_of(&canonical.hash), TRACES);
@@ -488,4 +488,206 @@ fn stored_labels_round_trip_and_reject_non_permutations() {
     );
     assert_eq!(Labelling::from_canonical_labels(vec![1, 1, 0]), None);
     assert_eq!(Labelling::from_canonical_labels(vec![0, 3, 1]), None);
+}
+
+/// The canonical form Traces gives the whole graph (the `traces-v1` way):
+/// the reference the tree labelling is checked against.
+fn whole_graph_form(spec: &Spec) -> (Game, usize, Vec<u32>, Vec<(u32, u32)>) {
+    let graph = spec.graph();
+    let distinguished = spec.distinguished();
+    let mut cells: Vec<Vec<Vertex>> = distinguished.iter().map(|&v| vec![v]).collect();
+    cells.push(
+        (0..graph.vertex_count() as Vertex)
+            .filter(|v| !distinguished.contains(v))
+            .collect(),
+    );
+    let order = match traces::canonical_order(traces::Sparse::of(graph), &cells, BUDGET) {
+        traces::Outcome::Labelled(order) => order,
+        traces::Outcome::OverBudget => panic!("Traces passed its budget"),
+    };
+    let labelling = Labelling::from_order(order);
+    let mut edges = Vec::new();
+    for_each_edge_in(graph, &labelling, |u, v| edges.push((u, v)));
+    let labels = distinguished
+        .iter()
+        .map(|&v| labelling.to_canonical(v))
+        .collect();
+    (spec.game(), graph.vertex_count(), labels, edges)
+}
+
+/// Two of `puzzles` share a hash exactly when Traces on their whole graphs
+/// gives them the same form; every labelling is a permutation that puts
+/// the distinguished vertices first, in order.
+fn assert_hash_iff_whole_graph_form(puzzles: &[Spec]) {
+    type Form = (Game, usize, Vec<u32>, Vec<(u32, u32)>);
+    let mut by_hash: HashMap<String, Form> = HashMap::new();
+    let mut by_form: HashMap<Form, String> = HashMap::new();
+    for puzzle in puzzles {
+        let canonical = canonicalize(puzzle, BUDGET);
+        assert_eq!(canonical.canonicaliser, TRACES);
+        // The edges read off the tree structure are the sorted ones.
+        assert_eq!(
+            canonical.hash,
+            hash_form(TRACES, puzzle, &canonical.labelling)
+        );
+        let labels = canonical.labelling.canonical_labels().unwrap_or_default();
+        assert!(
+            labels.is_empty() || Labelling::from_canonical_labels(labels.to_vec()).is_some(),
+            "not a permutation: {labels:?}"
+        );
+        for (i, &d) in puzzle.distinguished().iter().enumerate() {
+            assert_eq!(canonical.labelling.to_canonical(d), i as u32);
+        }
+        let form = whole_graph_form(puzzle);
+        match by_form.get(&form) {
+            Some(hash) => assert_eq!(hash, &canonical.hash, "isomorphic puzzles differ: {form:?}"),
+            None => {
+                by_form.insert(form.clone(), canonical.hash.clone());
+            }
+        }
+        match by_hash.get(&canonical.hash) {
+            Some(seen) => assert_eq!(seen, &form, "one hash for two non-isomorphic puzzles"),
+            None => {
+                by_hash.insert(canonical.hash, form);
+            }
+        }
+    }
+}
+
+/// Every graph on 6 vertices with at most 6 edges (forests, trees hanging
+/// off cycles, tree components of equal shape), with every start, without
+/// one (the edge game) and, on trees, with every black and white.
+#[test]
+fn trees_and_forests_hash_exactly_by_isomorphism() {
+    let n = 6u32;
+    let pairs: Vec<(u32, u32)> = (0..n)
+        .flat_map(|u| (u + 1..n).map(move |v| (u, v)))
+        .collect();
+    let mut puzzles = Vec::new();
+    for mask in 0u32..1 << pairs.len() {
+        if mask.count_ones() > 6 {
+            continue;
+        }
+        let flat: Vec<u32> = (0..pairs.len())
+            .filter(|i| mask >> i & 1 == 1)
+            .flat_map(|i| [pairs[i].0, pairs[i].1])
+            .collect();
+        for start in 0..n {
+            puzzles.push(spec(Game::Geography, n.into(), &flat, start));
+        }
+        let raw = RawSpec::new(Game::BipartiteEdge, n.into(), flat.clone());
+        if let Ok(puzzle) = Spec::validate(raw, Limits::NONE) {
+            puzzles.push(puzzle);
+        }
+        for (black, white) in (0..n).flat_map(|b| (0..n).map(move |w| (b, w))) {
+            let raw = RawSpec {
+                black: Some(black),
+                white: Some(white),
+                ..RawSpec::new(Game::TreePaint, n.into(), flat.clone())
+            };
+            if let Ok(puzzle) = Spec::validate(raw, Limits::NONE) {
+                puzzles.push(puzzle);
+            }
+        }
+    }
+    assert!(puzzles.iter().any(|p| p.game() == Game::TreePaint));
+    assert_hash_iff_whole_graph_form(&puzzles);
+}
+
+/// A graph built from a few tree shapes, used again and again: hung off a
+/// cycle, off each other, or alone as components.
+fn trees_on_a_core(core: u32, shapes: &[u32], attach: &[u32], seed: u64) -> (u32, Vec<u32>) {
+    let pool: [&[u32]; 4] = [&[], &[0], &[0, 0], &[0, 1, 1, 0]];
+    let mut edges = if core >= 3 { cycle(core) } else { Vec::new() };
+    let mut n = core;
+    for (i, &shape) in shapes.iter().enumerate() {
+        let parents = pool[shape as usize % pool.len()];
+        let root = n;
+        n += 1;
+        for (k, &p) in parents.iter().enumerate() {
+            edges.extend([root + p, root + k as u32 + 1]);
+            n += 1;
+        }
+        // Hung off an earlier vertex, or a component of its own.
+        let a = attach[i % attach.len()];
+        if root > 0 && !a.is_multiple_of(3) {
+            edges.extend([a % root, root]);
+        }
+    }
+    let perm = permutation(n, seed);
+    (n, relabelled(&edges, &perm))
+}
+
+proptest! {
+    #![proptest_config(crate::solver::test_support::proptest_config())]
+
+    /// Trees hung off a cycle and tree components of a few repeated
+    /// shapes, the start anywhere (inside a hanging tree too): relabelled
+    /// copies share the hash and the canonical graph, and the hashes of the
+    /// puzzle, of other starts and of a moved tree agree with Traces on the
+    /// whole graph.
+    #[test]
+    fn hanging_trees_and_forests_hash_by_isomorphism(
+        core in 0u32..6,
+        shapes in proptest::collection::vec(0u32..4, 1..12),
+        attach in proptest::collection::vec(0u32..64, 1..12),
+        seed in any::<u64>(),
+        start in any::<u32>(),
+    ) {
+        let (n, edges) = trees_on_a_core(core, &shapes, &attach, seed);
+        let start = start % n;
+        let original = spec(Game::Geography, n.into(), &edges, start);
+        let perm = permutation(n, seed ^ 1);
+        let copy = spec(Game::Geography, n.into(), &relabelled(&edges, &perm), perm[start as usize]);
+        let (a, b) = (canonicalize(&original, BUDGET), canonicalize(&copy, BUDGET));
+        prop_assert_eq!(&a.hash, &b.hash);
+        let form = |s: &Spec, c: &Canonical| {
+            let mut f = Vec::new();
+            for_each_edge_in(s.graph(), &c.labelling, |u, v| f.push((u, v)));
+            f
+        };
+        prop_assert_eq!(form(&original, &a), form(&copy, &b));
+        let mut puzzles = vec![original, copy];
+        for other in 0..n.min(8) {
+            puzzles.push(spec(Game::Geography, n.into(), &edges, other));
+        }
+        let mut moved = attach.clone();
+        moved[0] = moved[0].wrapping_add(1);
+        let (m, moved_edges) = trees_on_a_core(core, &shapes, &moved, seed);
+        puzzles.push(spec(Game::Geography, m.into(), &moved_edges, start % m));
+        let raw = RawSpec::new(Game::BipartiteEdge, n.into(), edges.clone());
+        if let Ok(puzzle) = Spec::validate(raw, Limits::NONE) {
+            puzzles.push(puzzle);
+        }
+        assert_hash_iff_whole_graph_form(&puzzles);
+    }
+
+    /// Tree painting on trees up to 40 vertices, black and white anywhere:
+    /// hashes agree with Traces on the whole tree.
+    #[test]
+    fn painted_trees_agree_with_whole_graph_traces(
+        n in 2u32..40,
+        seed in any::<u64>(),
+        ends in proptest::collection::vec((any::<u32>(), any::<u32>()), 1..6),
+    ) {
+        let shape = permutation(n, seed ^ 0x5eed);
+        let flat: Vec<u32> = (1..n).flat_map(|v| [shape[v as usize] % v, v]).collect();
+        let perm = permutation(n, seed);
+        let mut puzzles = Vec::new();
+        for (b, w) in ends {
+            let (black, white) = (b % n, w % n);
+            if black == white {
+                continue;
+            }
+            puzzles.push(spec_with(Game::TreePaint, n.into(), &flat, 0, Some((black, white))));
+            puzzles.push(spec_with(
+                Game::TreePaint,
+                n.into(),
+                &relabelled(&flat, &perm),
+                0,
+                Some((perm[black as usize], perm[white as usize])),
+            ));
+        }
+        assert_hash_iff_whole_graph_form(&puzzles);
+    }
 }

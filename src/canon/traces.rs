@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 
 use nauty_Traces_sys::{NAUKILLED, Traces, TracesOptions, TracesStats, sparsegraph};
 
-use crate::solver::graph::{Graph, Vertex};
+use crate::solver::graph::Vertex;
 
 unsafe extern "C" {
     /// nauty's stop request (nautil.c), deliberately not thread-local.
@@ -46,10 +46,44 @@ pub enum Outcome {
     OverBudget,
 }
 
+/// A simple undirected graph in Traces' sparse layout: the neighbours of
+/// `v` are `targets[offsets[v]..offsets[v] + degrees[v]]`, each edge listed
+/// from both ends.
+pub struct Sparse {
+    pub offsets: Vec<usize>,
+    pub degrees: Vec<c_int>,
+    pub targets: Vec<c_int>,
+}
+
+impl Sparse {
+    /// `graph` as it is.
+    #[cfg(test)]
+    pub fn of(graph: &crate::solver::graph::Graph) -> Sparse {
+        let n = graph.vertex_count();
+        let mut offsets = Vec::with_capacity(n);
+        let mut degrees = Vec::with_capacity(n);
+        let mut targets = Vec::with_capacity(2 * graph.edge_count());
+        for v in 0..n as Vertex {
+            offsets.push(targets.len());
+            degrees.push(graph.degree(v) as c_int);
+            targets.extend(graph.neighbors(v).iter().map(|&w| w as c_int));
+        }
+        Sparse {
+            offsets,
+            degrees,
+            targets,
+        }
+    }
+
+    fn vertex_count(&self) -> usize {
+        self.degrees.len()
+    }
+}
+
 /// The canonical order of `graph`'s vertices, with the colour classes
 /// `cells` (which partition the vertices; their order is part of the
 /// labelling: the vertices of the first cell get the first labels).
-pub fn canonical_order(graph: &Graph, cells: &[Vec<Vertex>], budget: Duration) -> Outcome {
+pub fn canonical_order(graph: Sparse, cells: &[Vec<Vertex>], budget: Duration) -> Outcome {
     let n = graph.vertex_count();
     debug_assert_eq!(cells.iter().map(Vec::len).sum::<usize>(), n);
     if n <= 1 {
@@ -82,9 +116,7 @@ pub fn canonical_order(graph: &Graph, cells: &[Vec<Vertex>], budget: Duration) -
 
 /// The graph in Traces' sparse layout and the initial colouring.
 struct Input {
-    offsets: Vec<usize>,
-    degrees: Vec<c_int>,
-    targets: Vec<c_int>,
+    graph: Sparse,
     /// The vertices, cell after cell.
     lab: Vec<c_int>,
     /// `ptn[i] == 0` exactly where a cell ends.
@@ -92,16 +124,8 @@ struct Input {
 }
 
 impl Input {
-    fn new(graph: &Graph, cells: &[Vec<Vertex>]) -> Input {
+    fn new(graph: Sparse, cells: &[Vec<Vertex>]) -> Input {
         let n = graph.vertex_count();
-        let mut offsets = Vec::with_capacity(n);
-        let mut degrees = Vec::with_capacity(n);
-        let mut targets = Vec::with_capacity(2 * graph.edge_count());
-        for v in 0..n as Vertex {
-            offsets.push(targets.len());
-            degrees.push(graph.degree(v) as c_int);
-            targets.extend(graph.neighbors(v).iter().map(|&w| w as c_int));
-        }
         let mut lab = Vec::with_capacity(n);
         let mut ptn = Vec::with_capacity(n);
         for cell in cells.iter().filter(|cell| !cell.is_empty()) {
@@ -109,13 +133,7 @@ impl Input {
             ptn.extend(std::iter::repeat_n(1, cell.len() - 1));
             ptn.push(0);
         }
-        Input {
-            offsets,
-            degrees,
-            targets,
-            lab,
-            ptn,
-        }
+        Input { graph, lab, ptn }
     }
 
     /// Runs Traces once. Safety of the FFI call: every array has the
@@ -124,9 +142,9 @@ impl Input {
     /// output graph are asked for.
     fn search(&self) -> Result<Vec<Vertex>, Stopped> {
         let n = self.lab.len();
-        let mut offsets = self.offsets.clone();
-        let mut degrees = self.degrees.clone();
-        let mut targets = self.targets.clone();
+        let mut offsets = self.graph.offsets.clone();
+        let mut degrees = self.graph.degrees.clone();
+        let mut targets = self.graph.targets.clone();
         let mut lab = self.lab.clone();
         let mut ptn = self.ptn.clone();
         let mut orbits: Vec<c_int> = vec![0; n];

@@ -334,9 +334,10 @@ impl Solver {
         })
     }
 
-    /// Gives every puzzle stored before `traces-v1` its isomorphism-invariant
+    /// Gives every puzzle stored under an older canonicaliser (before
+    /// `traces-v1`, or with `traces-v1`) its current isomorphism-invariant
     /// hash and canonical labels, oldest first, carrying the verdicts stored
-    /// under its old hash over (translated into canonical labels). Runs in
+    /// under its old hash over (translated into the new canonical labels). Runs in
     /// the background after start-up; until a puzzle's turn comes it keeps
     /// working under its old hash. Returns how many puzzles it rehashed.
     pub async fn rehash_stored_puzzles(&self) -> Result<u64, ApiError> {
@@ -361,6 +362,18 @@ impl Solver {
             Err(e) => return Err(e.into()),
         };
         let old_hash = record.canonical_hash.clone();
+        // The labels verdicts under the old hash are in: the puzzle's own,
+        // or the old canonicaliser's (kept with the puzzle); `None` when
+        // those are missing or damaged, and then none is carried over.
+        let old_labelling = if canon::keeps_labels(&old_hash) {
+            Some(Labelling::Identity)
+        } else {
+            record
+                .canonical_labels
+                .clone()
+                .filter(|labels| labels.len() as u64 == record.spec.vertex_count)
+                .and_then(Labelling::from_canonical_labels)
+        };
         let spec = match super::convert::spec_from_record(&record) {
             Ok(spec) => Arc::new(spec),
             Err(_) => {
@@ -372,7 +385,7 @@ impl Solver {
             }
         };
         let canonical = self.canonicalize(spec.clone()).await?;
-        if canonical.hash != old_hash {
+        if let Some(old_labelling) = old_labelling.filter(|_| canonical.hash != old_hash) {
             let labelling = &canonical.labelling;
             for options in ALL_OPTIONS {
                 let key = |hash| VerdictKey {
@@ -393,7 +406,17 @@ impl Solver {
                 {
                     continue;
                 }
-                // Old hashes keep the puzzle's labels: the verdict is in them.
+                // Into the puzzle's own labels, checked there, then into the
+                // new canonical ones.
+                // (A vertex out of range stays so, for `fits` to reject.)
+                let n = spec.graph().vertex_count();
+                let verdict = verdict.relabel(|v| {
+                    if (v as usize) < n {
+                        old_labelling.to_original(v)
+                    } else {
+                        v
+                    }
+                });
                 if !verdict.fits(spec.graph()) {
                     continue;
                 }
@@ -744,12 +767,16 @@ async fn load_stored_canonical(
     };
     let edge_count = record.edge_count;
     let spec = off_runtime(move || super::convert::spec_from_record(&record)).await??;
+    // A `traces-v1` hash not rehashed yet names its own canonicaliser.
+    let canonicaliser = if canon::keeps_labels(&hash) {
+        canon::SORTED_EDGES
+    } else if canon::canonicaliser_of(&hash) == canon::TRACES_V1 {
+        canon::TRACES_V1
+    } else {
+        canon::TRACES
+    };
     let canonical = Canonical {
-        canonicaliser: if canon::keeps_labels(&hash) {
-            canon::SORTED_EDGES
-        } else {
-            canon::TRACES
-        },
+        canonicaliser,
         hash,
         vertex_count: n,
         edge_count,

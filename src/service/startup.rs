@@ -260,12 +260,12 @@ impl Application {
     }
 }
 
-/// Rehashes the puzzles stored before `traces-v1` (see
+/// Rehashes the puzzles stored under an older canonicaliser (see
 /// [`Solver::rehash_stored_puzzles`]), logging what it did.
 async fn rehash_stored_puzzles(solver: Solver) {
     match solver.rehash_stored_puzzles().await {
         Ok(0) => {}
-        Ok(count) => tracing::info!(count, "stored puzzles rehashed with traces-v1"),
+        Ok(count) => tracing::info!(count, "stored puzzles rehashed"),
         Err(error) => tracing::warn!(
             ?error,
             "rehashing stored puzzles stopped; the rest keep their old hashes until the next start"

@@ -152,7 +152,11 @@ impl MatchingAnalysis {
         s: Vertex,
         cancel: &Cancel,
     ) -> Result<MatchingAnalysis, Cancelled> {
-        debug_assert_ne!(self.class(s), VertexClass::D, "s must be covered by every maximum matching");
+        debug_assert_ne!(
+            self.class(s),
+            VertexClass::D,
+            "s must be covered by every maximum matching"
+        );
         let t = self.mate[s as usize];
         let mut search = Search::new(graph, self.mate);
         search.forest = self.forest;

@@ -400,8 +400,8 @@ impl Store {
         puzzle_from_row(&row)
     }
 
-    /// Up to `limit` ids of puzzles hashed before `traces-v1` and not yet
-    /// rehashed, oldest first.
+    /// Up to `limit` ids of puzzles hashed by an older canonicaliser and not
+    /// yet rehashed, oldest first.
     pub async fn puzzles_to_rehash(&self, limit: u32) -> Result<Vec<String>, StoreError> {
         Ok(sqlx::query_scalar(
             "SELECT id FROM puzzles WHERE rehash_pending = 1 ORDER BY seq LIMIT ?",

@@ -1,5 +1,5 @@
 //! One verdict for every relabelling: relabelled copies share the
-//! traces-v1 hash, are duplicates of the first, hit the cache, and get
+//! traces-v2 hash, are duplicates of the first, hit the cache, and get
 //! answers in their own labels that the independent checkers accept.
 //! Puzzles stored under the old label-keeping hash are rehashed at start-up.
 
@@ -67,7 +67,7 @@ async fn a_relabelled_copy_is_a_duplicate_and_a_cache_hit_in_its_own_labels() {
             .await
             .unwrap()
             .into_inner();
-        assert!(first.canonical_hash.starts_with("traces-v1:"), "{first:?}");
+        assert!(first.canonical_hash.starts_with("traces-v2:"), "{first:?}");
         assert_eq!(first.canonicaliser, TRACES);
         let solved = app
             .client
@@ -312,7 +312,7 @@ async fn the_canonical_form_is_exported_as_sparse6() {
 
 /// A puzzle and verdict stored under the old label-keeping hash (as a
 /// database from before traces-v1 holds them) are rehashed after start-up:
-/// the puzzle gets its traces-v1 hash and labels, its verdict is carried
+/// the puzzle gets its traces-v2 hash and labels, its verdict is carried
 /// over, and SolvePuzzle answers it from the cache in its own labels.
 #[tokio::test]
 async fn puzzles_stored_under_the_old_hash_are_rehashed_at_start_up() {
@@ -425,6 +425,122 @@ async fn puzzles_stored_under_the_old_hash_are_rehashed_at_start_up() {
     app.stop().await;
 }
 
+/// A puzzle stored with a `traces-v1` hash (Traces on the whole graph) and
+/// its verdict in those canonical labels: before its rehash SolvePuzzle
+/// answers it through its stored labels; after start-up it gets its
+/// traces-v2 hash and labels, and its verdict is carried over through the
+/// puzzle's own labels.
+#[tokio::test]
+async fn puzzles_stored_under_traces_v1_are_rehashed_at_start_up() {
+    let mut app = spawn_app().await;
+    let (n, edges, start) = (14u32, random_graph(14, 17, 5), 2);
+    let created = app
+        .client
+        .create_puzzle(create_request(geography(n, &edges, start)))
+        .await
+        .unwrap()
+        .into_inner();
+    let id = created.name.trim_start_matches("puzzles/").to_owned();
+    let new_hash = created.canonical_hash.clone();
+    let solve = proto::SolvePuzzleRequest {
+        name: created.name.clone(),
+        include_all_starts: true,
+        include_winning_moves: true,
+    };
+    app.client.solve_puzzle(solve.clone()).await.unwrap();
+    let config = app.config.clone();
+    let dir = app.stop().await;
+
+    // What a traces-v1 server left: another hash, other canonical labels
+    // (here the current ones reversed), the verdict in those.
+    let store = Store::open(&config.database_url).await.unwrap();
+    let record = store.get_puzzle(&id).await.unwrap();
+    let labelling =
+        Labelling::from_canonical_labels(record.canonical_labels.clone().unwrap()).unwrap();
+    let old_labels: Vec<u32> = (0..n).map(|v| n - 1 - labelling.to_canonical(v)).collect();
+    let old_hash = format!("traces-v1:{}", "0123456789abcdef".repeat(4));
+    let key = |hash| VerdictKey {
+        canonical_hash: hash,
+        options: "all_starts,winning_moves",
+        vertex_count: n.into(),
+        edge_count: (edges.len() / 2) as u64,
+        solver_version: SOLVER_VERSION,
+    };
+    let verdict = store.get_verdict(key(&new_hash)).await.unwrap().unwrap();
+    store
+        .put_verdict(
+            key(&old_hash),
+            &verdict.relabel(|c| old_labels[labelling.to_original(c) as usize]),
+        )
+        .await
+        .unwrap();
+    store.close().await;
+    let mut db = sqlx::SqliteConnection::connect(&config.database_url)
+        .await
+        .unwrap();
+    sqlx::query("DELETE FROM verdicts WHERE canonical_hash = ?")
+        .bind(&new_hash)
+        .execute(&mut db)
+        .await
+        .unwrap();
+    let blob: Vec<u8> = old_labels.iter().flat_map(|w| w.to_le_bytes()).collect();
+    sqlx::query(
+        "UPDATE puzzles SET canonical_hash = ?, canonical_labels = ?, rehash_pending = 1 \
+         WHERE id = ?",
+    )
+    .bind(&old_hash)
+    .bind(&blob)
+    .bind(&id)
+    .execute(&mut db)
+    .await
+    .unwrap();
+    // The migration's rule picks such rows; run it again on this one.
+    sqlx::query("UPDATE puzzles SET rehash_pending = 0 WHERE id = ?")
+        .bind(&id)
+        .execute(&mut db)
+        .await
+        .unwrap();
+    sqlx::raw_sql(sqlx::AssertSqlSafe(include_str!(
+        "../../migrations/20261205000000_traces_v2.sql"
+    )))
+    .execute(&mut db)
+    .await
+    .unwrap();
+    db.close().await.unwrap();
+
+    let mut app = spawn_app_with(dir, config).await;
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    let rehashed = loop {
+        let puzzle = app
+            .client
+            .get_puzzle(proto::GetPuzzleRequest {
+                name: created.name.clone(),
+                ..Default::default()
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        if puzzle.canonicaliser == TRACES {
+            break puzzle;
+        }
+        assert_eq!(puzzle.canonicaliser, "traces-v1");
+        assert!(
+            std::time::Instant::now() < deadline,
+            "not rehashed: {puzzle:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    assert_eq!(rehashed.canonical_hash, new_hash);
+    let solved = app.client.solve_puzzle(solve).await.unwrap().into_inner();
+    assert_eq!(solved.canonical_hash, new_hash);
+    assert!(
+        solved.cached,
+        "the verdict was carried over to the new hash"
+    );
+    check_geography(n, &edges, start, Asked::EVERYTHING, &solved);
+    app.stop().await;
+}
+
 /// Past the canonical labelling budget the puzzle gets the label-keeping
 /// hash, and the response says so.
 #[tokio::test]
@@ -437,16 +553,16 @@ async fn past_the_budget_a_puzzle_gets_the_label_keeping_hash() {
     let mut app = spawn_app_with(dir, config).await;
     let solution = app
         .client
-        .solve(solve_request(geography(3, &[0, 1, 1, 2], 0)))
+        .solve(solve_request(geography(4, &[0, 1, 1, 2, 2, 0, 2, 3], 0)))
         .await
         .unwrap()
         .into_inner();
     assert_eq!(solution.canonicaliser, "sorted-edges-v1");
     assert!(solution.canonical_hash.starts_with("sorted-edges-v1:"));
-    check_geography(3, &[0, 1, 1, 2], 0, Asked::NOTHING, &solution);
+    check_geography(4, &[0, 1, 1, 2, 2, 0, 2, 3], 0, Asked::NOTHING, &solution);
     let created = app
         .client
-        .create_puzzle(create_request(geography(3, &[0, 1, 1, 2], 0)))
+        .create_puzzle(create_request(geography(4, &[0, 1, 1, 2, 2, 0, 2, 3], 0)))
         .await
         .unwrap()
         .into_inner();

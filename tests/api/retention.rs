@@ -132,7 +132,7 @@ async fn a_verdict_of_another_solver_version_is_recomputed() {
 /// budget) a hit needs nothing else: with its edge list made unreadable it
 /// is still answered from the store, and only when the verdict is gone (so
 /// it must solve) does it read the edges and report the damage. Under
-/// traces-v1 the edges are read on every call, to answer in the puzzle's
+/// traces-v2 the edges are read on every call, to answer in the puzzle's
 /// own labels: the damage is reported at once.
 #[tokio::test]
 async fn solve_puzzle_answers_from_the_stored_hash_without_reading_edges() {
@@ -145,7 +145,11 @@ async fn solve_puzzle_answers_from_the_stored_hash_without_reading_edges() {
     let stored = app
         .client
         .clone()
-        .create_puzzle(create_request(path(6)))
+        .create_puzzle(create_request(geography(
+            5,
+            &[0, 1, 1, 2, 2, 3, 3, 4, 4, 0],
+            0,
+        )))
         .await
         .unwrap()
         .into_inner();
@@ -179,7 +183,7 @@ async fn solve_puzzle_answers_from_the_stored_hash_without_reading_edges() {
         .await
         .unwrap()
         .into_inner();
-    assert_eq!(stored.canonicaliser, "traces-v1");
+    assert_eq!(stored.canonicaliser, "traces-v2");
     solve_stored(&app, &stored.name).await.unwrap();
     execute(&app, "UPDATE puzzles SET edges = zeroblob(40)").await;
     let status = solve_stored(&app, &stored.name).await.unwrap_err();

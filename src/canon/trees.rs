@@ -1,0 +1,418 @@
+//! Canonical labelling with the trees of a graph labelled by hand and only
+//! the rest (the core) given to Traces.
+//!
+//! Trees are where Traces is slowest for what they are: sparse random
+//! graphs are mostly trees hanging off a core, and every pair of equal
+//! subtrees is a symmetry that Traces must find and filter. Rooted trees
+//! have a linear-time canonical form (Aho, Hopcroft and Ullman), so they
+//! are labelled here and reach Traces only as the colour of the core
+//! vertex they hang from. Hand-written because no library on crates.io
+//! labels rooted trees canonically, let alone as a colouring for nauty.
+//!
+//! Peeling: in rounds, every vertex with at most one neighbour left is
+//! removed, except the distinguished vertices, which always stay. What
+//! stays is the core. A vertex removed in round `r` has at most one
+//! neighbour removed later or never: its parent. A vertex with none is the
+//! centre of a tree component; two adjacent vertices removed in the same
+//! round with no parent are its two centres. The round of a vertex is the
+//! height of the tree hanging from it.
+//!
+//! Classes: each peeled vertex gets the class of the rooted tree hanging
+//! from it, a number that depends only on that tree's shape: classes are
+//! numbered in order of height, then of the sorted list of the children's
+//! classes. A core vertex's colour is the sorted list of the classes of the
+//! trees hanging from it; the colour cells go to Traces in the order of
+//! those lists, after the distinguished vertices' singleton cells.
+//!
+//! The order: the core in Traces' canonical order, then the centres of the
+//! tree components (sorted by their classes), then breadth first from all
+//! of these, each vertex's children in order of class. Children of equal
+//! class carry equal trees, so exchanging them is an automorphism and does
+//! not change the canonical graph.
+
+use std::os::raw::c_int;
+use std::time::{Duration, Instant};
+
+use super::traces::{self, Outcome, Sparse};
+use crate::solver::graph::{Graph, Vertex};
+
+/// The round of a vertex that is never peeled.
+const CORE: u32 = u32::MAX;
+/// No parent.
+const NONE: Vertex = Vertex::MAX;
+
+/// A canonical order and what it says about the canonical graph's edges.
+pub struct Order {
+    /// `order[i]` gets canonical label `i`.
+    pub order: Vec<Vertex>,
+    /// Labels below `core` are the core's.
+    core: usize,
+    /// Labels below `roots` are the core's and the tree components'
+    /// centres: every later label is some vertex's child.
+    roots: usize,
+    /// The children of label `c` are the labels from `child_end[c - 1]`
+    /// (`roots` for the first) up to `child_end[c]`: breadth first, each
+    /// vertex's children are consecutive, after those of earlier labels.
+    child_end: Vec<u32>,
+    /// The first centres of two-centre tree components, ascending; the
+    /// second centre is the next label.
+    bicentres: Vec<u32>,
+}
+
+impl Order {
+    /// Calls `f(u, v)` for every edge of `graph` in this order's labels
+    /// (`labelling`, made from it), once, with `u < v`, ascending — as
+    /// [`super::for_each_edge_in`] does, but reading the tree edges off
+    /// the breadth-first structure instead of sorting each vertex's
+    /// neighbours.
+    pub fn for_each_edge(
+        &self,
+        graph: &Graph,
+        labelling: &super::Labelling,
+        mut f: impl FnMut(Vertex, Vertex),
+    ) {
+        let n = self.child_end.len();
+        let mut higher: Vec<Vertex> = Vec::new();
+        let mut bicentres = self.bicentres.iter().peekable();
+        let mut first_child = self.roots as Vertex;
+        for c in 0..n as Vertex {
+            if (c as usize) < self.core {
+                // Core neighbours above `c`; the rest are its children.
+                higher.clear();
+                higher.extend(
+                    graph
+                        .neighbors(labelling.to_original(c))
+                        .iter()
+                        .map(|&w| labelling.to_canonical(w))
+                        .filter(|&d| d > c && (d as usize) < self.core),
+                );
+                higher.sort_unstable();
+                for &d in &higher {
+                    f(c, d);
+                }
+            }
+            if bicentres.peek() == Some(&&c) {
+                bicentres.next();
+                f(c, c + 1);
+            }
+            let end = self.child_end[c as usize];
+            for d in first_child..end {
+                f(c, d);
+            }
+            first_child = end;
+        }
+    }
+}
+
+/// The canonical order of `graph`'s vertices with the `distinguished`
+/// vertices (distinct) fixed and first, in their order; `None` past the
+/// `budget`, which covers the whole labelling: it is checked before each
+/// stage here, and Traces is stopped at it.
+pub fn canonical_order(graph: &Graph, distinguished: &[Vertex], budget: Duration) -> Option<Order> {
+    let deadline = Instant::now() + budget;
+    let time_left = || {
+        deadline
+            .checked_duration_since(Instant::now())
+            .filter(|t| !t.is_zero())
+    };
+    time_left()?;
+    let n = graph.vertex_count();
+    let mut fixed = vec![false; n];
+    for &d in distinguished {
+        fixed[d as usize] = true;
+    }
+
+    // Peel, round by round; `peeled` lists the vertices by round. A vertex
+    // removed in round `r` has its parent among the neighbours not removed
+    // before `r` nor in it.
+    // One record per vertex, so that peeling a vertex touches one cache
+    // line per neighbour.
+    let mut node: Vec<Node> = (0..n as Vertex)
+        .map(|v| Node {
+            round: CORE,
+            // The distinguished vertices never get down to one.
+            left: if fixed[v as usize] {
+                u32::MAX
+            } else {
+                graph.degree(v) as u32
+            },
+            parent: NONE,
+            children: 0,
+        })
+        .collect();
+    drop(fixed);
+    let mut peeled: Vec<Vertex> = (0..n as Vertex)
+        .filter(|&v| node[v as usize].left <= 1)
+        .collect();
+    let mut round_ends = Vec::new();
+    let mut start = 0;
+    while start < peeled.len() {
+        let end = peeled.len();
+        let r = round_ends.len() as u32;
+        for &v in &peeled[start..end] {
+            node[v as usize].round = r;
+        }
+        for i in start..end {
+            let v = peeled[i];
+            for &w in graph.neighbors(v) {
+                let other = &mut node[w as usize];
+                if other.round == CORE {
+                    other.children += 1;
+                    other.left -= 1;
+                    if other.left == 1 {
+                        peeled.push(w);
+                    }
+                    node[v as usize].parent = w;
+                }
+            }
+        }
+        round_ends.push(end);
+        start = end;
+    }
+
+    // Each vertex's children: `children[child_start[v]..child_start[v + 1]]`;
+    // `node[v].children` counts down to its start as they are placed.
+    let mut child_start = Vec::with_capacity(n + 1);
+    let mut total = 0u32;
+    for record in &mut node {
+        child_start.push(total);
+        total += record.children;
+        record.children = total;
+    }
+    child_start.push(total);
+    let mut children = vec![NONE; total as usize];
+    for &v in peeled.iter().rev() {
+        let p = node[v as usize].parent;
+        if p != NONE {
+            let cursor = &mut node[p as usize].children;
+            *cursor -= 1;
+            children[*cursor as usize] = v;
+        }
+    }
+
+    time_left()?;
+
+    // Classes, round by round; each vertex's children sorted by class as
+    // they are needed.
+    let mut class = vec![0u32; n];
+    let mut next_class = 0u32;
+    let mut keys: Vec<u32> = Vec::new();
+    let mut spans: Vec<(u32, u32)> = Vec::new();
+    // Round 0: leaves and isolated vertices, all childless, all class 1.
+    let mut start = round_ends.first().copied().unwrap_or(0);
+    for &v in &peeled[..start] {
+        class[v as usize] = 1;
+    }
+    next_class += u32::from(start > 0);
+    for &end in round_ends.iter().skip(1) {
+        let vertices = &peeled[start..end];
+        start = end;
+        keys.clear();
+        spans.clear();
+        for &v in vertices {
+            let kids = &mut children
+                [child_start[v as usize] as usize..child_start[v as usize + 1] as usize];
+            kids.sort_unstable_by_key(|&c| class[c as usize]);
+            let from = keys.len() as u32;
+            keys.extend(kids.iter().map(|&c| class[c as usize]));
+            spans.push((from, keys.len() as u32));
+        }
+        let ranked = Ranked::new(&keys, &spans);
+        for (j, &(_, i)) in ranked.by_key.iter().enumerate() {
+            if j == 0 || !ranked.same(j - 1, j) {
+                next_class += 1;
+            }
+            class[vertices[i as usize] as usize] = next_class;
+        }
+    }
+
+    time_left()?;
+
+    // The core, its colours, and its canonical order by Traces.
+    let core: Vec<Vertex> = (0..n as Vertex)
+        .filter(|&v| node[v as usize].round == CORE)
+        .collect();
+    let mut core_index = vec![NONE; n];
+    for (i, &v) in core.iter().enumerate() {
+        core_index[v as usize] = i as Vertex;
+    }
+    keys.clear();
+    spans.clear();
+    for &v in &core {
+        let kids =
+            &mut children[child_start[v as usize] as usize..child_start[v as usize + 1] as usize];
+        kids.sort_unstable_by_key(|&c| class[c as usize]);
+        let from = keys.len() as u32;
+        keys.extend(kids.iter().map(|&c| class[c as usize]));
+        spans.push((from, keys.len() as u32));
+    }
+    let mut cells: Vec<Vec<Vertex>> = distinguished
+        .iter()
+        .map(|&d| vec![core_index[d as usize]])
+        .collect();
+    let ranked = Ranked::new(&keys, &spans);
+    let mut last = None;
+    for (j, &(_, i)) in ranked.by_key.iter().enumerate() {
+        if distinguished.contains(&core[i as usize]) {
+            continue;
+        }
+        if last.is_none_or(|last| !ranked.same(last, j)) {
+            cells.push(Vec::new());
+        }
+        last = Some(j);
+        cells.last_mut().expect("a cell").push(i);
+    }
+    let mut sparse = Sparse {
+        offsets: Vec::with_capacity(core.len()),
+        degrees: Vec::with_capacity(core.len()),
+        targets: Vec::new(),
+    };
+    for &v in &core {
+        sparse.offsets.push(sparse.targets.len());
+        let before = sparse.targets.len();
+        sparse.targets.extend(
+            graph
+                .neighbors(v)
+                .iter()
+                .map(|&w| core_index[w as usize])
+                .filter(|&i| i != NONE)
+                .map(|i| i as c_int),
+        );
+        sparse
+            .degrees
+            .push((sparse.targets.len() - before) as c_int);
+    }
+    let core_order = match traces::canonical_order(sparse, &cells, time_left()?) {
+        Outcome::Labelled(order) => order,
+        Outcome::OverBudget => return None,
+    };
+
+    // The order: core, centres of tree components, then breadth first.
+    let mut order: Vec<Vertex> = Vec::with_capacity(n);
+    order.extend(core_order.iter().map(|&i| core[i as usize]));
+    // (kind, lower class, higher class, first centre, second centre)
+    let mut components: Vec<(u8, u32, u32, Vertex, Vertex)> = Vec::new();
+    for &v in &peeled {
+        if node[v as usize].parent != NONE {
+            continue;
+        }
+        let r = node[v as usize].round;
+        match graph
+            .neighbors(v)
+            .iter()
+            .find(|&&w| node[w as usize].round == r)
+        {
+            None => components.push((1, class[v as usize], 0, v, NONE)),
+            Some(&w) if v < w => {
+                let (cv, cw) = (class[v as usize], class[w as usize]);
+                let (a, b) = if cv <= cw { (v, w) } else { (w, v) };
+                components.push((2, cv.min(cw), cv.max(cw), a, b));
+            }
+            Some(_) => {}
+        }
+    }
+    components.sort_unstable_by_key(|&(kind, lo, hi, ..)| (kind, lo, hi));
+    let mut bicentres = Vec::new();
+    for &(kind, _, _, a, b) in &components {
+        if kind == 2 {
+            bicentres.push(order.len() as Vertex);
+        }
+        order.push(a);
+        if kind == 2 {
+            order.push(b);
+        }
+    }
+    let roots = order.len();
+    let mut child_end = Vec::with_capacity(n);
+    let mut i = 0;
+    while i < order.len() {
+        let v = order[i] as usize;
+        order.extend_from_slice(&children[child_start[v] as usize..child_start[v + 1] as usize]);
+        child_end.push(order.len() as Vertex);
+        i += 1;
+    }
+    debug_assert_eq!(order.len(), n);
+    Some(Order {
+        order,
+        core: core.len(),
+        roots,
+        child_end,
+        bicentres,
+    })
+}
+
+/// What peeling keeps for one vertex.
+#[derive(Clone, Copy)]
+struct Node {
+    /// The round it was peeled in, or [`CORE`].
+    round: u32,
+    /// Neighbours not yet peeled (from `u32::MAX` for a distinguished
+    /// vertex, which never gets down to one).
+    left: u32,
+    /// The neighbour it hangs from, or [`NONE`].
+    parent: Vertex,
+    /// Its children: counted, then a cursor (see where it is used).
+    children: u32,
+}
+
+/// Lists of classes (`keys[spans[i].0..spans[i].1]`, each sorted) in a
+/// fixed total order: shorter first, then lexicographic. Each list is
+/// packed into a `u128` exact for up to three classes, so that most
+/// comparisons are one integer comparison.
+struct Ranked<'a> {
+    keys: &'a [u32],
+    spans: &'a [(u32, u32)],
+    /// (packed list, index into `spans`), in order.
+    by_key: Vec<(u128, u32)>,
+}
+
+impl<'a> Ranked<'a> {
+    fn new(keys: &'a [u32], spans: &'a [(u32, u32)]) -> Ranked<'a> {
+        let mut by_key: Vec<(u128, u32)> = spans
+            .iter()
+            .enumerate()
+            .map(|(i, &(from, to))| {
+                let list = &keys[from as usize..to as usize];
+                let mut packed = (list.len() as u128) << 96;
+                for (k, &c) in list.iter().take(3).enumerate() {
+                    packed |= (c as u128) << (64 - 32 * k);
+                }
+                (packed, i as u32)
+            })
+            .collect();
+        let list = |i: u32| {
+            let (from, to) = spans[i as usize];
+            &keys[from as usize..to as usize]
+        };
+        by_key.sort_unstable_by(|a, b| {
+            a.0.cmp(&b.0).then_with(|| {
+                if (a.0 >> 96) > 3 {
+                    list(a.1).cmp(list(b.1))
+                } else {
+                    std::cmp::Ordering::Equal
+                }
+            })
+        });
+        Ranked {
+            keys,
+            spans,
+            by_key,
+        }
+    }
+
+    /// Whether the lists at positions `a` and `b` of the order are equal.
+    fn same(&self, a: usize, b: usize) -> bool {
+        let ((pa, ia), (pb, ib)) = (self.by_key[a], self.by_key[b]);
+        if pa != pb {
+            return false;
+        }
+        if (pa >> 96) <= 3 {
+            return true;
+        }
+        let list = |i: u32| {
+            let (from, to) = self.spans[i as usize];
+            &self.keys[from as usize..to as usize]
+        };
+        list(ia) == list(ib)
+    }
+}
