@@ -223,6 +223,9 @@ pub fn start_matching(graph: &Graph) -> Vec<Vertex> {
     uncancelled(start_matching_with_cancel(graph, &Cancel::never()))
 }
 
+// Inlined so that `with_cancel` compiles as it did before this step was split
+// out: without it callgrind counted 0.1% more instructions for a whole solve.
+#[inline(always)]
 fn start_matching_with_cancel(graph: &Graph, cancel: &Cancel) -> Result<Vec<Vertex>, Cancelled> {
     let mut mate = vec![NONE; graph.vertex_count()];
     greedy_start(graph, &mut mate, cancel)?;
