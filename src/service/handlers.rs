@@ -59,6 +59,7 @@ impl PuzzleApi {
         max_message_bytes: usize,
         admission: Arc<Admission>,
         play: PlayLimits,
+        games_closing: tokio::sync::watch::Receiver<bool>,
     ) -> PuzzleApi {
         PuzzleApi {
             positions: Positions::new(
@@ -67,6 +68,7 @@ impl PuzzleApi {
                 limits,
                 admission.clone(),
                 play,
+                games_closing,
             ),
             store,
             solver,

@@ -9,7 +9,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use tokio::sync::{Semaphore, mpsc};
+use tokio::sync::{Semaphore, mpsc, watch};
 use tonic::{Status, Streaming};
 
 use super::admission::{Admission, Admitted};
@@ -79,6 +79,9 @@ pub struct Positions {
     admission: Arc<Admission>,
     play: PlayLimits,
     games: Arc<Semaphore>,
+    /// Becomes true when the server starts shutting down: open games end
+    /// then, rather than hold the shutdown for their idle time.
+    closing: watch::Receiver<bool>,
 }
 
 impl Positions {
@@ -88,8 +91,10 @@ impl Positions {
         limits: Limits,
         admission: Arc<Admission>,
         play: PlayLimits,
+        closing: watch::Receiver<bool>,
     ) -> Positions {
         Positions {
+            closing,
             store,
             solver,
             limits,
@@ -310,11 +315,22 @@ impl Positions {
     }
 
     /// The client's next message; `None` once it has closed its side.
+    /// A shutdown ends the wait (and the game) at once.
     async fn next_message(
         &self,
         inbound: &mut Streaming<proto::PlayRequest>,
     ) -> Result<Option<proto::PlayRequest>, ApiError> {
-        match tokio::time::timeout(self.play.idle, inbound.message()).await {
+        let mut closing = self.closing.clone();
+        let next = tokio::select! {
+            next = tokio::time::timeout(self.play.idle, inbound.message()) => next,
+            _ = closing.wait_for(|&closing| closing) => {
+                return Err(ApiError::Unavailable {
+                    reason: "SHUTTING_DOWN",
+                    message: "the server is shutting down; the game is closed".into(),
+                });
+            }
+        };
+        match next {
             Ok(Ok(message)) => Ok(message),
             // The client's stream broke: nobody is left to answer.
             Ok(Err(status)) => {

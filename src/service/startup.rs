@@ -157,6 +157,7 @@ impl Application {
         let watching_the_file =
             tokio::spawn(report_a_replaced_store_file(store.clone(), health.clone()));
         let rehashing = tokio::spawn(rehash_stored_puzzles(solver.clone()));
+        let (games_closing, games_closing_seen) = tokio::sync::watch::channel(false);
         let api = PuzzleApi::new(
             store.clone(),
             solver.clone(),
@@ -171,6 +172,7 @@ impl Application {
                 idle: Duration::from_secs(config.play_idle_secs),
                 max_games: config.max_games,
             },
+            games_closing_seen,
         );
         let puzzles = PuzzleServiceServer::new(api)
             .max_decoding_message_size(config.message_limit())
@@ -189,6 +191,9 @@ impl Application {
             let health = health.clone();
             async move {
                 shutdown.await;
+                // Play games wait for their client, possibly for minutes:
+                // end them now, so they do not hold the drain.
+                let _ = games_closing.send(true);
                 tracing::info!(
                     "shutting down: refusing new calls, closing idle connections, \
                      finishing in-flight calls"

@@ -936,3 +936,32 @@ async fn a_game_on_a_stored_puzzle_starts_from_its_verdict() {
     }
     assert!(games >= 5, "only {games} graphs had a first-player start");
 }
+
+/// A shutdown ends open games at once (UNAVAILABLE, SHUTTING_DOWN) instead
+/// of waiting out their idle time, so the server stops well within its
+/// grace period.
+#[tokio::test]
+async fn a_shutdown_ends_open_games() {
+    let dir = Arc::new(tempfile::tempdir().unwrap());
+    let mut config = test_config(dir.path());
+    config.shutdown_grace_secs = 30;
+    let mut app = spawn_app_with(dir, config).await;
+    let mut call = open_play(&mut app).await;
+    call.start(geography(5, &[0, 1, 1, 2, 2, 3, 3, 4], 0), true)
+        .await;
+    let started = std::time::Instant::now();
+    let stopping = app.request_stop();
+    let ended = tokio::time::timeout(Duration::from_secs(10), call.responses.message())
+        .await
+        .expect("the game ends at the shutdown")
+        .unwrap_err();
+    assert_eq!(ended.code(), Code::Unavailable);
+    assert_eq!(error_reason(&ended), "SHUTTING_DOWN");
+    drop(call);
+    stopping.finish().await;
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "the open game held the shutdown for {:?}",
+        started.elapsed()
+    );
+}
