@@ -16,7 +16,7 @@ use super::admission::Admission;
 use super::convert::{self, View};
 use super::error::ApiError;
 use super::middleware::{check_admin, check_deadline, deadline, within};
-use super::positions::{PlayLimits, Positions, PuzzleRef};
+use super::positions::{Positions, PuzzleRef};
 use super::proto;
 use super::proto::puzzle_service_server::PuzzleService;
 use super::solving::{Solver, StoredPuzzle, off_runtime_if_large};
@@ -58,18 +58,10 @@ impl PuzzleApi {
         admin_token: Option<String>,
         max_message_bytes: usize,
         admission: Arc<Admission>,
-        play: PlayLimits,
-        games_closing: tokio::sync::watch::Receiver<bool>,
+        positions: Positions,
     ) -> PuzzleApi {
         PuzzleApi {
-            positions: Positions::new(
-                store.clone(),
-                solver.clone(),
-                limits,
-                admission.clone(),
-                play,
-                games_closing,
-            ),
+            positions,
             store,
             solver,
             limits,

@@ -13,7 +13,7 @@ use super::FILE_DESCRIPTOR_SET;
 use super::admission::Admission;
 use super::handlers::PuzzleApi;
 use super::middleware::{Deadlines, MessageLimit};
-use super::positions::PlayLimits;
+use super::positions::{PlayLimits, Positions};
 use super::proto::puzzle_service_server::PuzzleServiceServer;
 use super::solving::{Gauge, Solver};
 use super::transport::{self, CallService, Transport};
@@ -158,21 +158,29 @@ impl Application {
             tokio::spawn(report_a_replaced_store_file(store.clone(), health.clone()));
         let rehashing = tokio::spawn(rehash_stored_puzzles(solver.clone()));
         let (games_closing, games_closing_seen) = tokio::sync::watch::channel(false);
-        let api = PuzzleApi::new(
+        let limits = Limits {
+            max_vertices: config.max_vertices,
+            max_edges: config.max_edges,
+        };
+        let positions = Positions::new(
             store.clone(),
             solver.clone(),
-            Limits {
-                max_vertices: config.max_vertices,
-                max_edges: config.max_edges,
-            },
-            config.admin_token.clone().filter(|t| !t.is_empty()),
-            config.message_limit(),
+            limits,
             admission.clone(),
             PlayLimits {
                 idle: Duration::from_secs(config.play_idle_secs),
                 max_games: config.max_games,
             },
             games_closing_seen,
+        );
+        let api = PuzzleApi::new(
+            store.clone(),
+            solver.clone(),
+            limits,
+            config.admin_token.clone().filter(|t| !t.is_empty()),
+            config.message_limit(),
+            admission.clone(),
+            positions,
         );
         let puzzles = PuzzleServiceServer::new(api)
             .max_decoding_message_size(config.message_limit())
