@@ -109,19 +109,26 @@ impl Labelling {
         })
     }
 
-    /// The canonical label of the request's vertex `v`.
+    /// The canonical label of the request's vertex `v`. A vertex out of
+    /// range stays as it is (in either direction), so that evidence read
+    /// from a damaged cache entry is rejected by its check
+    /// (`Verdict::fits`) rather than panic here.
     pub fn to_canonical(&self, v: Vertex) -> Vertex {
         match self {
             Labelling::Identity => v,
-            Labelling::Permutation { to_canonical, .. } => to_canonical[v as usize],
+            Labelling::Permutation { to_canonical, .. } => {
+                to_canonical.get(v as usize).copied().unwrap_or(v)
+            }
         }
     }
 
-    /// The request's label of canonical vertex `c`.
+    /// The request's label of canonical vertex `c` (out of range: `c`).
     pub fn to_original(&self, c: Vertex) -> Vertex {
         match self {
             Labelling::Identity => c,
-            Labelling::Permutation { to_original, .. } => to_original[c as usize],
+            Labelling::Permutation { to_original, .. } => {
+                to_original.get(c as usize).copied().unwrap_or(c)
+            }
         }
     }
 

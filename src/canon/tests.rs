@@ -691,3 +691,15 @@ proptest! {
         assert_hash_iff_whole_graph_form(&puzzles);
     }
 }
+
+/// A label out of range passes through unchanged in both directions, so
+/// a damaged cache entry is caught by the check after relabelling instead
+/// of panicking inside it.
+#[test]
+fn labels_out_of_range_pass_through_for_the_check_to_reject() {
+    let labelling = Labelling::from_order(vec![2, 0, 1]);
+    assert_eq!(labelling.to_canonical(2), 0);
+    assert_eq!(labelling.to_original(0), 2);
+    assert_eq!(labelling.to_canonical(7), 7);
+    assert_eq!(labelling.to_original(3), 3);
+}

@@ -305,7 +305,19 @@ fn edge_class_to_proto(class: LegalMoveClass) -> proto::WinningEdgeClass {
 
 /// An analysed position as the reply of AnalyzePosition, evidence included.
 pub fn position_to_proto(analysis: PositionAnalysis) -> proto::PositionAnalysis {
-    let detail = match analysis.evidence.clone() {
+    let PositionAnalysis {
+        game_over,
+        to_move,
+        winner,
+        winning,
+        legal_moves,
+        legal_move_count,
+        evidence,
+    } = analysis;
+    // The smallest winning move (the first winning class's example for the
+    // edge game), as a Solution's evidence names one.
+    let first_winning = winning.moves.first().copied();
+    let detail = match evidence {
         PositionEvidence::Geography {
             current: _,
             matching,
@@ -319,12 +331,6 @@ pub fn position_to_proto(analysis: PositionAnalysis) -> proto::PositionAnalysis 
             second_player_starts: None,
         }),
         PositionEvidence::BipartiteEdge { counts, classes } => {
-            let winning_move = analysis.winning.moves.first().and_then(|m| match *m {
-                Move::Edge(u, v) => Some(edge(u, v)),
-                _ => None,
-            });
-            let (winning, _): (Vec<LegalMoveClass>, Vec<LegalMoveClass>) =
-                classes.iter().cloned().partition(|class| class.wins);
             proto::position_analysis::Detail::BipartiteEdge(proto::BipartiteEdgeEvidence {
                 vertex_count: counts.n,
                 edge_count: counts.m,
@@ -333,8 +339,16 @@ pub fn position_to_proto(analysis: PositionAnalysis) -> proto::PositionAnalysis 
                 oo: counts.oo,
                 eo: counts.eo,
                 ee: counts.ee,
-                winning_move,
-                winning_move_classes: winning.into_iter().map(edge_class_to_proto).collect(),
+                winning_move: match first_winning {
+                    Some(Move::Edge(u, v)) => Some(edge(u, v)),
+                    _ => None,
+                },
+                winning_move_classes: classes
+                    .iter()
+                    .filter(|class| class.wins)
+                    .cloned()
+                    .map(edge_class_to_proto)
+                    .collect(),
                 legal_move_classes: classes.into_iter().map(edge_class_to_proto).collect(),
             })
         }
@@ -346,13 +360,20 @@ pub fn position_to_proto(analysis: PositionAnalysis) -> proto::PositionAnalysis 
         } => proto::position_analysis::Detail::TreePaint(proto::TreePaintEvidence {
             black_count,
             white_count,
-            winning_move: analysis.winning.moves.first().and_then(|m| match *m {
-                Move::Paint(v) => Some(v),
+            winning_move: match first_winning {
+                Some(Move::Paint(v)) => Some(v),
                 _ => None,
-            }),
+            },
         }),
     };
-    let mut reply = play_position_to_proto(analysis.into());
+    let mut reply = play_position_to_proto(PlayPosition {
+        game_over,
+        to_move,
+        winner,
+        winning,
+        legal_moves,
+        legal_move_count,
+    });
     reply.detail = Some(detail);
     reply
 }

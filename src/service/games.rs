@@ -94,18 +94,17 @@ pub fn solve(
                 eo,
                 ee,
             } = counts;
-            let moves = WinningMoves::from(winning_moves.clone());
-            let classes = winning_moves.classes;
             let (classes, winning_moves) = if options.winning_moves {
-                let classes: Vec<EdgeClass> = classes
-                    .into_iter()
+                let classes: Vec<EdgeClass> = winning_moves
+                    .classes
+                    .iter()
                     .map(|c| EdgeClass {
                         class: move_class_name(c.class),
                         edge_count: c.edge_count,
                         example: c.example,
                     })
                     .collect();
-                (Some(classes), Some(moves))
+                (Some(classes), Some(WinningMoves::from(winning_moves)))
             } else {
                 (None, None)
             };
@@ -218,11 +217,11 @@ pub fn setup_of(spec: &Spec) -> GameSetup<'_> {
 /// `None` for the edge game, whose analysis lists every class of legal
 /// moves, which a verdict does not keep (that analysis is one linear pass),
 /// and for a verdict without its winning moves.
-pub fn opening_from_verdict(spec: &Spec, verdict: &Verdict) -> Option<PositionAnalysis> {
-    let winning = verdict.winning_moves.clone()?;
+pub fn opening_from_verdict(spec: &Spec, verdict: Verdict) -> Option<PositionAnalysis> {
+    let winning = verdict.winning_moves?;
     let graph = spec.graph();
     let (legal_moves, evidence): (Vec<Move>, PositionEvidence) =
-        match (setup_of(spec), &verdict.evidence) {
+        match (setup_of(spec), verdict.evidence) {
             (
                 GameSetup::Geography { start, .. },
                 Evidence::Geography {
@@ -239,9 +238,9 @@ pub fn opening_from_verdict(spec: &Spec, verdict: &Verdict) -> Option<PositionAn
                     .collect(),
                 PositionEvidence::Geography {
                     current: start,
-                    matching: matching.clone(),
-                    barrier: barrier.clone(),
-                    current_barrier: start_barrier.clone(),
+                    matching,
+                    barrier,
+                    current_barrier: start_barrier,
                 },
             ),
             (
@@ -262,8 +261,8 @@ pub fn opening_from_verdict(spec: &Spec, verdict: &Verdict) -> Option<PositionAn
                     // The two painted vertices count in the final counts.
                     black_future: black_count.saturating_sub(1),
                     white_future: white_count.saturating_sub(1),
-                    black_count: *black_count,
-                    white_count: *white_count,
+                    black_count,
+                    white_count,
                 },
             ),
             _ => return None,

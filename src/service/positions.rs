@@ -1,10 +1,12 @@
 //! AnalyzePosition and the Play stream: positions of a puzzle, stored or
 //! inline, analysed on the solve pool.
 //!
-//! A stored puzzle starts from its verdict (solved with winning moves, so
-//! from the verdict cache when another call has solved it): its opening
-//! position is read off the verdict, and a Geography position after some
-//! moves is analysed warm from the verdict's witness matching.
+//! A stored puzzle starts from its verdict where the verdict helps (solved
+//! with winning moves, so from the verdict cache when another call has
+//! solved it): its opening position is read off the verdict (Geography and
+//! tree painting), and a Geography position after some moves is analysed
+//! warm from the verdict's witness matching. The edge game's positions, and
+//! tree painting's after moves, take one linear pass and no verdict.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -16,16 +18,15 @@ use super::admission::{Admission, Admitted};
 use super::convert;
 use super::error::ApiError;
 use super::games::{opening_from_verdict, setup_of};
+use super::middleware::within;
 use super::proto;
-use super::solving::{Solver, off_runtime_if_large};
-use crate::puzzle::{Evidence, Limits, Move, SolveOptions, Spec, Verdict};
+use super::solving::{Solver, load_stored, off_runtime_if_large};
+use crate::puzzle::{Evidence, Game, Limits, Move, SolveOptions, Spec, Verdict};
 use crate::solver::cancel::Cancel;
 use crate::solver::graph::Vertex;
 use crate::solver::matching::mates_of;
 use crate::solver::play::{Exchange, Game as PlayedGame};
-use crate::solver::position::{
-    GameSetup, PositionAnalysis, PositionError, geography_position_from,
-};
+use crate::solver::position::PositionError;
 use crate::store::Store;
 
 /// The limits on Play games.
@@ -106,12 +107,14 @@ impl Positions {
 
     /// The puzzle `puzzle` (the oneof `puzzle` of the message at `prefix`:
     /// `""` for the request itself, `"start."` for a Play start) validated,
-    /// admitted, and for a stored puzzle with its verdict.
+    /// admitted, and for a stored puzzle whose game `wants_verdict`, with
+    /// its verdict.
     async fn open(
         &self,
         puzzle: Option<PuzzleRef>,
         prefix: &str,
         deadline: Option<Instant>,
+        wants_verdict: impl FnOnce(Game) -> bool,
     ) -> Result<OpenPuzzle, ApiError> {
         let missing = || {
             ApiError::invalid(
@@ -130,17 +133,22 @@ impl Positions {
                 let record = self.store.get_puzzle_summary(id).await?;
                 let units = record.spec.vertex_count.saturating_add(record.edge_count);
                 let admitted = self.admission.admit(units, &name).await?;
-                let options = SolveOptions {
-                    all_starts: false,
-                    winning_moves: true,
+                let (spec, verdict) = if wants_verdict(record.spec.game) {
+                    let options = SolveOptions {
+                        all_starts: false,
+                        winning_moves: true,
+                    };
+                    let (spec, solved) = self
+                        .solver
+                        .stored_with_verdict(id, options, deadline)
+                        .await?;
+                    (spec, Some(solved.verdict))
+                } else {
+                    (within(deadline, load_stored(&self.store, id)).await?, None)
                 };
-                let (spec, solved) = self
-                    .solver
-                    .stored_with_verdict(id, options, deadline)
-                    .await?;
                 Ok(OpenPuzzle {
                     spec,
-                    verdict: Some(solved.verdict),
+                    verdict,
                     _admitted: admitted,
                 })
             }
@@ -169,27 +177,32 @@ impl Positions {
         moves: Vec<proto::Move>,
         deadline: Option<Instant>,
     ) -> Result<proto::PositionAnalysis, ApiError> {
-        let open = self.open(puzzle, "", deadline).await?;
+        // The verdict serves the opening (not the edge game's: its legal
+        // classes are not in a verdict) and warms Geography's positions.
+        let opening = moves.is_empty();
+        let wants_verdict = |game| game == Game::Geography || (opening && game == Game::TreePaint);
+        let open = self.open(puzzle, "", deadline, wants_verdict).await?;
         let game = open.spec.game();
         let moves = moves
             .into_iter()
             .enumerate()
             .map(|(i, m)| convert::move_from_proto(m, game, &format!("moves[{i}]")))
             .collect::<Result<Vec<Move>, ApiError>>()?;
-        if moves.is_empty()
-            && let Some(opening) = open
-                .verdict
-                .as_ref()
-                .and_then(|verdict| opening_from_verdict(&open.spec, verdict))
-        {
-            return Ok(convert::position_to_proto(opening));
-        }
         let n = open.spec.graph().vertex_count();
-        let warm = open.verdict.as_ref().and_then(|v| witness_mates(v, n));
+        let warm = match open.verdict {
+            Some(verdict) if opening => match opening_from_verdict(&open.spec, verdict) {
+                Some(analysis) => return Ok(convert::position_to_proto(analysis)),
+                None => None,
+            },
+            Some(verdict) => witness_mates(&verdict, n),
+            None => None,
+        };
         let spec = open.spec.clone();
         let analysis = self
             .solver
-            .run_position_work(move |cancel| analyze_warm(&spec, &moves, warm.as_deref(), cancel))
+            .run_position_work(move |cancel| {
+                setup_of(&spec).analyze_warm(&moves, warm.as_deref(), cancel)
+            })
             .await??;
         Ok(convert::position_to_proto(analysis))
     }
@@ -234,29 +247,24 @@ impl Positions {
             })?;
         let proto::PlayStart { puzzle, human_side } = start;
         let human = convert::player_from_proto(human_side, "start.human_side")?;
+        // The verdict serves the opening, but not the edge game's.
         let open = self
-            .open(puzzle.map(PuzzleRef::from), "start.", None)
+            .open(puzzle.map(PuzzleRef::from), "start.", None, |game| {
+                game != Game::BipartiteEdge
+            })
             .await?;
-        let opening = match open
+        let from_verdict = open
             .verdict
-            .as_ref()
-            .and_then(|verdict| opening_from_verdict(&open.spec, verdict))
-        {
-            Some(opening) => opening,
-            None => {
-                let spec = open.spec.clone();
-                let n = spec.graph().vertex_count();
-                let warm = open.verdict.as_ref().and_then(|v| witness_mates(v, n));
-                self.exchange(outbound, move |cancel| {
-                    analyze_warm(&spec, &[], warm.as_deref(), cancel)
-                })
-                .await??
-            }
-        };
+            .and_then(|verdict| opening_from_verdict(&open.spec, verdict));
         let spec = open.spec.clone();
         let (mut game, exchange) = self
             .exchange(outbound, move |cancel| {
-                PlayedGame::start(setup_of(&spec), human.other(), opening, cancel)
+                let setup = setup_of(&spec);
+                let opening = match from_verdict {
+                    Some(opening) => opening,
+                    None => setup.analyze(&[], cancel)?,
+                };
+                PlayedGame::start(setup, human.other(), opening, cancel)
             })
             .await??;
         if send(outbound, reply(exchange.clone())).await.is_err() || exchange.position.game_over {
@@ -273,41 +281,34 @@ impl Positions {
                     "the game has started: send a `move`",
                 )),
             };
-            let played = match played {
-                Ok(played) => played,
+            let (response, over) = match played {
+                Ok(played) => {
+                    let spec = open.spec.clone();
+                    let (returned, result) = self
+                        .exchange(outbound, move |cancel| {
+                            let result = game.play(setup_of(&spec), played, cancel);
+                            (game, result)
+                        })
+                        .await?;
+                    game = returned;
+                    match result {
+                        Ok(exchange) => {
+                            let over = exchange.position.game_over;
+                            (reply(exchange), over)
+                        }
+                        Err(PositionError::Illegal(illegal)) => (
+                            rejection(&game, illegal.reason.code(), illegal.message),
+                            false,
+                        ),
+                        Err(other) => return Err(other.into()),
+                    }
+                }
                 Err(ApiError::InvalidArgument {
                     reason, message, ..
-                }) => {
-                    let rejection = rejection(&game, reason, message);
-                    if send(outbound, rejection).await.is_err() {
-                        return Ok(());
-                    }
-                    continue;
-                }
+                }) => (rejection(&game, reason, message), false),
                 Err(other) => return Err(other),
             };
-            let spec = open.spec.clone();
-            let (returned, result) = self
-                .exchange(outbound, move |cancel| {
-                    let result = game.play(setup_of(&spec), played, cancel);
-                    (game, result)
-                })
-                .await?;
-            game = returned;
-            let response = match result {
-                Ok(exchange) => {
-                    let over = exchange.position.game_over;
-                    if send(outbound, reply(exchange)).await.is_err() || over {
-                        return Ok(());
-                    }
-                    continue;
-                }
-                Err(PositionError::Illegal(illegal)) => {
-                    rejection(&game, illegal.reason.code(), illegal.message)
-                }
-                Err(other) => return Err(other.into()),
-            };
-            if send(outbound, response).await.is_err() {
+            if send(outbound, response).await.is_err() || over {
                 return Ok(());
             }
         }
@@ -363,22 +364,6 @@ fn witness_mates(verdict: &Verdict, n: usize) -> Option<Vec<Vertex>> {
     match &verdict.evidence {
         Evidence::Geography { matching, .. } => Some(mates_of(n, matching)),
         _ => None,
-    }
-}
-
-/// The position `moves` reach in `spec`, a Geography one warm from `warm`
-/// (a mate array; ignored unless it is a matching of the graph).
-fn analyze_warm(
-    spec: &Spec,
-    moves: &[Move],
-    warm: Option<&[Vertex]>,
-    cancel: &Cancel,
-) -> Result<PositionAnalysis, PositionError> {
-    match setup_of(spec) {
-        GameSetup::Geography { graph, start } => {
-            geography_position_from(graph, start, moves, warm, cancel)
-        }
-        setup => setup.analyze(moves, cancel),
     }
 }
 

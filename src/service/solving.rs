@@ -35,7 +35,7 @@ use crate::canon::{self, Canonical, Labelling};
 use crate::puzzle::{Evidence, Game, SolveOptions, Spec, Verdict};
 use crate::solver::SOLVER_VERSION;
 use crate::solver::cancel::Cancel;
-use crate::store::{Retained, Store, VerdictKey};
+use crate::store::{PuzzleRecord, Retained, Store, VerdictKey};
 
 /// A verdict in canonical labels, the shape of the canonical graph it is
 /// about, and where it came from.
@@ -362,18 +362,8 @@ impl Solver {
             Err(e) => return Err(e.into()),
         };
         let old_hash = record.canonical_hash.clone();
-        // The labels verdicts under the old hash are in: the puzzle's own,
-        // or the old canonicaliser's (kept with the puzzle); `None` when
-        // those are missing or damaged, and then none is carried over.
-        let old_labelling = if canon::keeps_labels(&old_hash) {
-            Some(Labelling::Identity)
-        } else {
-            record
-                .canonical_labels
-                .clone()
-                .filter(|labels| labels.len() as u64 == record.spec.vertex_count)
-                .and_then(Labelling::from_canonical_labels)
-        };
+        // Without the labels of the old hash no verdict is carried over.
+        let old_labelling = stored_labelling(&record);
         let spec = match super::convert::spec_from_record(&record) {
             Ok(spec) => Arc::new(spec),
             Err(_) => {
@@ -408,15 +398,7 @@ impl Solver {
                 }
                 // Into the puzzle's own labels, checked there, then into the
                 // new canonical ones.
-                // (A vertex out of range stays so, for `fits` to reject.)
-                let n = spec.graph().vertex_count();
-                let verdict = verdict.relabel(|v| {
-                    if (v as usize) < n {
-                        old_labelling.to_original(v)
-                    } else {
-                        v
-                    }
-                });
+                let verdict = verdict.relabel(|v| old_labelling.to_original(v));
                 if !verdict.fits(spec.graph()) {
                     continue;
                 }
@@ -741,6 +723,20 @@ fn solve_error(error: GameError) -> ApiError {
     }
 }
 
+/// The labelling a stored puzzle's verdicts are in: its own labels under a
+/// hash that keeps labels, else the canonical labels stored with it;
+/// `None` when those are missing or damaged.
+fn stored_labelling(record: &PuzzleRecord) -> Option<Labelling> {
+    if canon::keeps_labels(&record.canonical_hash) {
+        return Some(Labelling::Identity);
+    }
+    record
+        .canonical_labels
+        .clone()
+        .filter(|labels| labels.len() as u64 == record.spec.vertex_count)
+        .and_then(Labelling::from_canonical_labels)
+}
+
 /// Reads the stored puzzle `id` whole, validates it, and gives its
 /// canonical hash with the labelling it was stored with (the identity for
 /// a hash that keeps labels).
@@ -749,22 +745,13 @@ async fn load_stored_canonical(
     id: &str,
 ) -> Result<(Arc<Spec>, Canonical), ApiError> {
     let mut record = store.get_puzzle(id).await?;
-    let labels = record.canonical_labels.take();
+    let labelling = stored_labelling(&record).ok_or_else(|| {
+        tracing::error!(%id, "a stored puzzle's canonical labels are missing or damaged");
+        ApiError::internal("the stored puzzle's canonical labels are damaged; see the server log")
+    })?;
+    record.canonical_labels = None;
     let n = record.spec.vertex_count;
     let hash = std::mem::take(&mut record.canonical_hash);
-    let labelling = if canon::keeps_labels(&hash) {
-        Labelling::Identity
-    } else {
-        labels
-            .filter(|labels| labels.len() as u64 == n)
-            .and_then(Labelling::from_canonical_labels)
-            .ok_or_else(|| {
-                tracing::error!(%id, "a stored puzzle's canonical labels are missing or damaged");
-                ApiError::internal(
-                    "the stored puzzle's canonical labels are damaged; see the server log",
-                )
-            })?
-    };
     let edge_count = record.edge_count;
     let spec = off_runtime(move || super::convert::spec_from_record(&record)).await??;
     // A `traces-v1` hash not rehashed yet names its own canonicaliser.
@@ -786,7 +773,7 @@ async fn load_stored_canonical(
 }
 
 /// Reads the stored puzzle `id` and validates it.
-async fn load_stored(store: &Store, id: &str) -> Result<Arc<Spec>, ApiError> {
+pub(super) async fn load_stored(store: &Store, id: &str) -> Result<Arc<Spec>, ApiError> {
     let record = store.get_puzzle(id).await?;
     let spec = off_runtime(move || super::convert::spec_from_record(&record)).await??;
     Ok(Arc::new(spec))

@@ -35,7 +35,7 @@ use super::graph::{Graph, Vertex};
 use super::matching::{NONE, mates_of};
 use super::position::{
     GameSetup, Move, PositionAnalysis, PositionError, PositionEvidence, WinningMoves, engine_move,
-    geography_illegal, geography_position_from, wrong_kind,
+    geography_illegal, wrong_kind,
 };
 
 /// A position as a game in progress reports it: an analysis without the
@@ -96,32 +96,31 @@ struct TokenGame {
 }
 
 impl TokenGame {
-    /// The state at the position of `analysis` (reached by `moves` from
-    /// `start`), its matching taken from the analysis' evidence.
-    fn at(
-        graph: &Graph,
-        start: Vertex,
-        moves: &[Move],
-        analysis: &PositionAnalysis,
-    ) -> Option<TokenGame> {
+    /// The state at the opening, its matching taken from the opening's
+    /// analysis.
+    fn opening(graph: &Graph, start: Vertex, opening: &PositionAnalysis) -> TokenGame {
+        let mut visited = vec![false; graph.vertex_count()];
+        visited[start as usize] = true;
+        let mut game = TokenGame {
+            visited,
+            token: start,
+            mate: Vec::new(),
+        };
+        game.take_matching(opening);
+        game
+    }
+
+    /// Takes the matching of `analysis`, a Geography analysis of the
+    /// current position, which keeps the invariant by construction.
+    fn take_matching(&mut self, analysis: &PositionAnalysis) {
         let PositionEvidence::Geography {
             current, matching, ..
         } = &analysis.evidence
         else {
-            return None;
+            unreachable!("a Geography game is analysed as Geography");
         };
-        let mut visited = vec![false; graph.vertex_count()];
-        visited[start as usize] = true;
-        for played in moves {
-            if let Move::Geography(v) = played {
-                visited[*v as usize] = true;
-            }
-        }
-        Some(TokenGame {
-            visited,
-            token: *current,
-            mate: mates_of(graph.vertex_count(), matching),
-        })
+        debug_assert_eq!(*current, self.token);
+        self.mate = mates_of(self.visited.len(), matching);
     }
 
     /// Moves the token to `w` (a legal move): the old token leaves the
@@ -176,7 +175,9 @@ impl Game {
         cancel: &Cancel,
     ) -> Result<(Game, Exchange), PositionError> {
         let token_game = match setup {
-            GameSetup::Geography { graph, start } => TokenGame::at(graph, start, &[], &opening),
+            GameSetup::Geography { graph, start } => {
+                Some(TokenGame::opening(graph, start, &opening))
+            }
             _ => None,
         };
         let mut game = Game {
@@ -186,7 +187,7 @@ impl Game {
             token_game,
         };
         let engine_move = if !opening.game_over && opening.to_move == engine {
-            Some(game.engine_turn(setup, game.known(opening), cancel)?)
+            Some(game.engine_turn(setup, Known::Analysed(opening), cancel)?)
         } else {
             None
         };
@@ -205,11 +206,6 @@ impl Game {
         &self.moves
     }
 
-    /// The side the engine plays.
-    pub fn engine(&self) -> Player {
-        self.engine
-    }
-
     /// The current position.
     pub fn position(&self) -> &PlayPosition {
         &self.position
@@ -225,7 +221,7 @@ impl Game {
         cancel: &Cancel,
     ) -> Result<Exchange, PositionError> {
         let known = match (&mut self.token_game, setup) {
-            (Some(token_game), GameSetup::Geography { graph, start }) => {
+            (Some(token_game), GameSetup::Geography { graph, .. }) => {
                 let index = self.moves.len();
                 let Move::Geography(w) = played else {
                     return Err(wrong_kind(
@@ -258,11 +254,9 @@ impl Game {
                 } else {
                     // The mover won: after its mate the engine loses; after
                     // another move either may win. Both need the analysis.
-                    let warm = token_game.mate.clone();
                     let analysis =
-                        geography_position_from(graph, start, &self.moves, Some(&warm), cancel)?;
-                    *token_game = TokenGame::at(graph, start, &self.moves, &analysis)
-                        .expect("a Geography analysis has Geography evidence");
+                        setup.analyze_warm(&self.moves, Some(&token_game.mate), cancel)?;
+                    token_game.take_matching(&analysis);
                     Known::Analysed(analysis)
                 }
             }
@@ -290,15 +284,6 @@ impl Game {
         })
     }
 
-    /// How the engine will choose from the position `analysis`.
-    fn known(&self, analysis: PositionAnalysis) -> Known {
-        if self.token_game.is_some() && analysis.winner == self.engine {
-            Known::EngineWinsByMate
-        } else {
-            Known::Analysed(analysis)
-        }
-    }
-
     /// The engine's move from the current position (the engine is to move
     /// and the game is not over), played; the position after it is stored.
     fn engine_turn(
@@ -309,16 +294,15 @@ impl Game {
     ) -> Result<Move, PositionError> {
         let to_move_next = self.engine.other();
         match (known, &mut self.token_game, setup) {
-            (Known::EngineWinsByMate, Some(token_game), GameSetup::Geography { graph, start }) => {
+            (Known::EngineWinsByMate, Some(token_game), GameSetup::Geography { graph, .. }) => {
                 let mate = token_game.mate[token_game.token as usize];
                 if mate == NONE {
                     // The invariant rules this out; should it ever fail,
                     // analyse afresh (which restores the matching from
                     // the analysis' own evidence) rather than guess.
                     debug_assert!(false, "the winner's token is exposed");
-                    let analysis =
-                        geography_position_from(graph, start, &self.moves, None, cancel)?;
-                    self.token_game = TokenGame::at(graph, start, &self.moves, &analysis);
+                    let analysis = setup.analyze(&self.moves, cancel)?;
+                    token_game.take_matching(&analysis);
                     return self.engine_turn(setup, Known::Analysed(analysis), cancel);
                 }
                 token_game.advance(mate);
@@ -328,27 +312,24 @@ impl Game {
                 Ok(chosen)
             }
             (Known::Analysed(analysis), _, _) => {
+                // In Geography the winner answers with its mate, which
+                // keeps the next position known without an analysis.
                 if self.token_game.is_some() && analysis.winner == self.engine {
                     return self.engine_turn(setup, Known::EngineWinsByMate, cancel);
                 }
                 let chosen = engine_move(setup, &self.moves, &analysis, cancel)?
                     .expect("the engine moves only while the game is not over");
                 self.moves.push(chosen);
-                let warm = self.token_game.as_mut().map(|token_game| {
-                    if let Move::Geography(w) = chosen {
+                let after = match (&mut self.token_game, chosen) {
+                    (Some(token_game), Move::Geography(w)) => {
                         token_game.advance(w);
-                    }
-                    token_game.mate.clone()
-                });
-                let after = match setup {
-                    GameSetup::Geography { graph, start } => {
-                        geography_position_from(graph, start, &self.moves, warm.as_deref(), cancel)?
+                        let after =
+                            setup.analyze_warm(&self.moves, Some(&token_game.mate), cancel)?;
+                        token_game.take_matching(&after);
+                        after
                     }
                     _ => setup.analyze(&self.moves, cancel)?,
                 };
-                if let GameSetup::Geography { graph, start } = setup {
-                    self.token_game = TokenGame::at(graph, start, &self.moves, &after);
-                }
                 self.position = after.into();
                 Ok(chosen)
             }

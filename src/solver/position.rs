@@ -291,9 +291,22 @@ impl GameSetup<'_> {
         moves: &[Move],
         cancel: &Cancel,
     ) -> Result<PositionAnalysis, PositionError> {
+        self.analyze_warm(moves, None, cancel)
+    }
+
+    /// [`GameSetup::analyze`], a Geography position warm-started from
+    /// `warm`, a known maximum matching of the graph or of an earlier
+    /// remaining graph as a mate array (see [`geography_position_from`]).
+    /// The other games have no matching to start from and ignore it.
+    pub fn analyze_warm(
+        &self,
+        moves: &[Move],
+        warm: Option<&[Vertex]>,
+        cancel: &Cancel,
+    ) -> Result<PositionAnalysis, PositionError> {
         match *self {
             GameSetup::Geography { graph, start } => {
-                geography_position(graph, start, moves, cancel)
+                geography_position_from(graph, start, moves, warm, cancel)
             }
             GameSetup::BipartiteEdge { graph } => bipartite_edge_position(graph, moves, cancel),
             GameSetup::TreePaint {
