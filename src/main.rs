@@ -198,31 +198,32 @@ fn healthcheck(args: HealthcheckArgs) -> Result<()> {
 }
 
 fn solve(args: SolveArgs) -> Result<()> {
-    let (labels, lines) = numbering_of(args.puzzle.format);
+    let (numbering, lines) = numbering_of(args.puzzle.format);
+    let labels = Labels::new(numbering);
     if let Some(format) = lines {
         return solve_each_line(&args, format, labels);
     }
-    let file = read_puzzle_file(&args.puzzle, labels)?;
+    let file = read_puzzle_file(&args.puzzle)?;
     let output = solve_one(&args, &args.puzzle.file.display().to_string(), file, labels)?;
     println!("{}", output.trim_end());
     Ok(())
 }
 
 /// The numbering of a file format, and its line format for graph6/sparse6.
-fn numbering_of(format: FileFormat) -> (Labels, Option<Graph6Format>) {
-    let (numbering, lines) = match format {
+fn numbering_of(format: FileFormat) -> (Numbering, Option<Graph6Format>) {
+    match format {
         FileFormat::Contest => (Numbering::OneBased, None),
         FileFormat::ZeroBased => (Numbering::ZeroBased, None),
         FileFormat::Graph6 => (Numbering::ZeroBased, Some(Graph6Format::Graph6)),
         FileFormat::Sparse6 => (Numbering::ZeroBased, Some(Graph6Format::Sparse6)),
-    };
-    (Labels::new(numbering), lines)
+    }
 }
 
 /// The one graph of a puzzle file (for graph6/sparse6: its first line).
-fn read_puzzle_file(args: &PuzzleArgs, labels: Labels) -> Result<graph_file::EdgeListFile> {
+fn read_puzzle_file(args: &PuzzleArgs) -> Result<graph_file::EdgeListFile> {
     let text = read_input(&args.file)?;
-    if let (_, Some(format)) = numbering_of(args.format) {
+    let (numbering, lines) = numbering_of(args.format);
+    if let Some(format) = lines {
         let line = text
             .split(|&b| b == b'\n')
             .next()
@@ -231,11 +232,6 @@ fn read_puzzle_file(args: &PuzzleArgs, labels: Labels) -> Result<graph_file::Edg
         let line = line.strip_suffix(b"\r").unwrap_or(line);
         return graph6::parse_line(line, format).map_err(|e| anyhow::anyhow!("line 1: {e}"));
     }
-    let numbering = if labels.label(0) == 1 {
-        Numbering::OneBased
-    } else {
-        Numbering::ZeroBased
-    };
     let tree_layout = matches!(
         (args.game, args.format),
         (Game::TreePaint, FileFormat::Contest)
@@ -307,12 +303,7 @@ fn solve_one(
     file: graph_file::EdgeListFile,
     labels: Labels,
 ) -> Result<String> {
-    let graph = Graph::from_flat_edges(file.vertex_count, &file.edges).map_err(|e| {
-        anyhow::anyhow!(
-            "{source} is not a simple graph: {}",
-            report::graph_error_in_file(&e, labels)
-        )
-    })?;
+    let graph = graph_of(&file, source, labels)?;
     let not_valid = |message: String| anyhow::anyhow!("{source}: {message}");
     let output = match setup_of(&args.puzzle, &graph, labels)? {
         GameSetup::Geography { graph, start } => {
@@ -396,16 +387,21 @@ fn setup_of<'g>(args: &PuzzleArgs, graph: &'g Graph, labels: Labels) -> Result<G
     })
 }
 
-/// The graph of a puzzle file, checked to be simple.
-fn load_graph(args: &PuzzleArgs, labels: Labels) -> Result<Graph> {
-    let file = read_puzzle_file(args, labels)?;
+/// The graph of a file's edge list (`source` names the file or line in
+/// errors), checked to be simple.
+fn graph_of(file: &graph_file::EdgeListFile, source: &str, labels: Labels) -> Result<Graph> {
     Graph::from_flat_edges(file.vertex_count, &file.edges).map_err(|e| {
         anyhow::anyhow!(
-            "{} is not a simple graph: {}",
-            args.file.display(),
+            "{source} is not a simple graph: {}",
             report::graph_error_in_file(&e, labels)
         )
     })
+}
+
+/// The graph of a puzzle file, checked to be simple.
+fn load_graph(args: &PuzzleArgs, labels: Labels) -> Result<Graph> {
+    let file = read_puzzle_file(args)?;
+    graph_of(&file, &args.file.display().to_string(), labels)
 }
 
 fn game_kind(game: Game) -> report::GameKind {
@@ -426,7 +422,7 @@ fn position_error(
 ) -> anyhow::Error {
     match error {
         PositionError::Illegal(illegal) => {
-            let detail = if labels.label(0) == 0 {
+            let detail = if labels.are_ids() {
                 format!(": {}", illegal.message)
             } else {
                 String::new()
@@ -451,7 +447,7 @@ fn position_error(
 }
 
 fn analyze(args: AnalyzeArgs) -> Result<()> {
-    let (labels, _) = numbering_of(args.puzzle.format);
+    let labels = Labels::new(numbering_of(args.puzzle.format).0);
     let graph = load_graph(&args.puzzle, labels)?;
     let setup = setup_of(&args.puzzle, &graph, labels)?;
     let typed: Vec<String> = args
@@ -481,7 +477,7 @@ fn analyze(args: AnalyzeArgs) -> Result<()> {
 }
 
 fn play(args: PlayArgs) -> Result<()> {
-    let (labels, _) = numbering_of(args.puzzle.format);
+    let labels = Labels::new(numbering_of(args.puzzle.format).0);
     if args.puzzle.file.as_os_str() == "-" {
         bail!("play reads your moves from standard input: give the puzzle as a file");
     }

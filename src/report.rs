@@ -50,6 +50,12 @@ impl Labels {
         vertices.iter().map(|&v| v + self.offset).collect()
     }
 
+    /// Whether the file's labels are the solver's ids (0-based), so that a
+    /// solver message naming vertices reads right as it is.
+    pub fn are_ids(self) -> bool {
+        self.offset == 0
+    }
+
     /// The solver vertex of a label given on the command line.
     pub fn vertex(self, label: u64) -> Option<u64> {
         label.checked_sub(u64::from(self.offset))
@@ -88,17 +94,17 @@ pub fn player_name(p: Player) -> &'static str {
     }
 }
 
-/// Shows at most a few vertices of a long list.
-fn preview(labels: &[u64]) -> String {
+/// Shows at most a few items of a long list (vertices, moves).
+fn preview<T: std::fmt::Display>(items: &[T]) -> String {
     const SHOWN: usize = 10;
-    let mut text = labels
+    let mut text = items
         .iter()
         .take(SHOWN)
-        .map(u64::to_string)
+        .map(T::to_string)
         .collect::<Vec<_>>()
         .join(" ");
-    if labels.len() > SHOWN {
-        text.push_str(&format!(" … ({} in all)", labels.len()));
+    if items.len() > SHOWN {
+        text.push_str(&format!(" … ({} in all)", items.len()));
     }
     text
 }
@@ -308,17 +314,8 @@ pub fn move_label(m: Move, labels: Labels) -> String {
 }
 
 fn move_list(moves: &[Move], labels: Labels) -> String {
-    const SHOWN: usize = 20;
-    let mut text = moves
-        .iter()
-        .take(SHOWN)
-        .map(|&m| move_label(m, labels))
-        .collect::<Vec<_>>()
-        .join(" ");
-    if moves.len() > SHOWN {
-        text.push_str(&format!(" … ({} listed)", moves.len()));
-    }
-    text
+    let labelled: Vec<String> = moves.iter().map(|&m| move_label(m, labels)).collect();
+    preview(&labelled)
 }
 
 /// One move typed in the file's numbering (`v`, or `u-v` for the edge
