@@ -310,6 +310,77 @@ async fn the_canonical_form_is_exported_as_sparse6() {
     app.stop().await;
 }
 
+/// A stored Geography puzzle, solved with every option so that its
+/// verdict is in the store: the puzzle and its id.
+async fn store_solved(
+    app: &mut TestApp,
+    n: u32,
+    edges: &[u32],
+    start: u32,
+) -> (proto::Puzzle, String) {
+    let created = app
+        .client
+        .create_puzzle(create_request(geography(n, edges, start)))
+        .await
+        .unwrap()
+        .into_inner();
+    app.client
+        .solve_puzzle(solve_everything(&created.name))
+        .await
+        .unwrap();
+    let id = created.name.trim_start_matches("puzzles/").to_owned();
+    (created, id)
+}
+
+fn solve_everything(name: &str) -> proto::SolvePuzzleRequest {
+    proto::SolvePuzzleRequest {
+        name: name.to_owned(),
+        include_all_starts: true,
+        include_winning_moves: true,
+    }
+}
+
+/// The key of the verdict with every option for a graph of this shape.
+fn everything_key<'a>(hash: &'a str, n: u32, edges: &[u32]) -> VerdictKey<'a> {
+    VerdictKey {
+        canonical_hash: hash,
+        options: "all_starts,winning_moves",
+        vertex_count: n.into(),
+        edge_count: (edges.len() / 2) as u64,
+        solver_version: SOLVER_VERSION,
+    }
+}
+
+/// Polls GetPuzzle until the background rehash has given `name` the
+/// current canonicaliser (`interim` checks each puzzle seen before).
+async fn until_rehashed(
+    app: &mut TestApp,
+    name: &str,
+    interim: impl Fn(&proto::Puzzle),
+) -> proto::Puzzle {
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    loop {
+        let puzzle = app
+            .client
+            .get_puzzle(proto::GetPuzzleRequest {
+                name: name.to_owned(),
+                ..Default::default()
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        if puzzle.canonicaliser == TRACES {
+            return puzzle;
+        }
+        interim(&puzzle);
+        assert!(
+            std::time::Instant::now() < deadline,
+            "not rehashed: {puzzle:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
 /// A puzzle and verdict stored under the old label-keeping hash (as a
 /// database from before traces-v1 holds them) are rehashed after start-up:
 /// the puzzle gets its traces-v2 hash and labels, its verdict is carried
@@ -318,22 +389,8 @@ async fn the_canonical_form_is_exported_as_sparse6() {
 async fn puzzles_stored_under_the_old_hash_are_rehashed_at_start_up() {
     let mut app = spawn_app().await;
     let (n, edges, start) = (12u32, random_graph(12, 18, 11), 3);
-    let created = app
-        .client
-        .create_puzzle(create_request(geography(n, &edges, start)))
-        .await
-        .unwrap()
-        .into_inner();
-    let id = created.name.trim_start_matches("puzzles/").to_owned();
+    let (created, id) = store_solved(&mut app, n, &edges, start).await;
     let traces_hash = created.canonical_hash.clone();
-    app.client
-        .solve_puzzle(proto::SolvePuzzleRequest {
-            name: created.name.clone(),
-            include_all_starts: true,
-            include_winning_moves: true,
-        })
-        .await
-        .unwrap();
     let config = app.config.clone();
     let dir = app.stop().await;
 
@@ -345,13 +402,7 @@ async fn puzzles_stored_under_the_old_hash_are_rehashed_at_start_up() {
         Labelling::from_canonical_labels(record.canonical_labels.clone().unwrap()).unwrap();
     let spec = puzzled::service::convert::spec_from_record(&record).unwrap();
     let old_hash = puzzled::canon::keep_labels(&spec).hash;
-    let key = |hash| VerdictKey {
-        canonical_hash: hash,
-        options: "all_starts,winning_moves",
-        vertex_count: n.into(),
-        edge_count: (edges.len() / 2) as u64,
-        solver_version: SOLVER_VERSION,
-    };
+    let key = |hash| everything_key(hash, n, &edges);
     let verdict = store.get_verdict(key(&traces_hash)).await.unwrap().unwrap();
     store
         .put_verdict(
@@ -381,39 +432,11 @@ async fn puzzles_stored_under_the_old_hash_are_rehashed_at_start_up() {
     db.close().await.unwrap();
 
     let mut app = spawn_app_with(dir, config).await;
-    let get = |mut client: proto::puzzle_service_client::PuzzleServiceClient<_>| {
-        let name = created.name.clone();
-        async move {
-            client
-                .get_puzzle(proto::GetPuzzleRequest {
-                    name,
-                    ..Default::default()
-                })
-                .await
-                .unwrap()
-                .into_inner()
-        }
-    };
-    let deadline = std::time::Instant::now() + Duration::from_secs(20);
-    let rehashed = loop {
-        let puzzle = get(app.client.clone()).await;
-        if puzzle.canonicaliser == TRACES {
-            break puzzle;
-        }
-        assert!(
-            std::time::Instant::now() < deadline,
-            "not rehashed: {puzzle:?}"
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    };
+    let rehashed = until_rehashed(&mut app, &created.name, |_| {}).await;
     assert_eq!(rehashed.canonical_hash, traces_hash);
     let solved = app
         .client
-        .solve_puzzle(proto::SolvePuzzleRequest {
-            name: created.name.clone(),
-            include_all_starts: true,
-            include_winning_moves: true,
-        })
+        .solve_puzzle(solve_everything(&created.name))
         .await
         .unwrap()
         .into_inner();
@@ -434,20 +457,8 @@ async fn puzzles_stored_under_the_old_hash_are_rehashed_at_start_up() {
 async fn puzzles_stored_under_traces_v1_are_rehashed_at_start_up() {
     let mut app = spawn_app().await;
     let (n, edges, start) = (14u32, random_graph(14, 17, 5), 2);
-    let created = app
-        .client
-        .create_puzzle(create_request(geography(n, &edges, start)))
-        .await
-        .unwrap()
-        .into_inner();
-    let id = created.name.trim_start_matches("puzzles/").to_owned();
+    let (created, id) = store_solved(&mut app, n, &edges, start).await;
     let new_hash = created.canonical_hash.clone();
-    let solve = proto::SolvePuzzleRequest {
-        name: created.name.clone(),
-        include_all_starts: true,
-        include_winning_moves: true,
-    };
-    app.client.solve_puzzle(solve.clone()).await.unwrap();
     let config = app.config.clone();
     let dir = app.stop().await;
 
@@ -459,13 +470,7 @@ async fn puzzles_stored_under_traces_v1_are_rehashed_at_start_up() {
         Labelling::from_canonical_labels(record.canonical_labels.clone().unwrap()).unwrap();
     let old_labels: Vec<u32> = (0..n).map(|v| n - 1 - labelling.to_canonical(v)).collect();
     let old_hash = format!("traces-v1:{}", "0123456789abcdef".repeat(4));
-    let key = |hash| VerdictKey {
-        canonical_hash: hash,
-        options: "all_starts,winning_moves",
-        vertex_count: n.into(),
-        edge_count: (edges.len() / 2) as u64,
-        solver_version: SOLVER_VERSION,
-    };
+    let key = |hash| everything_key(hash, n, &edges);
     let verdict = store.get_verdict(key(&new_hash)).await.unwrap().unwrap();
     store
         .put_verdict(
@@ -509,29 +514,17 @@ async fn puzzles_stored_under_traces_v1_are_rehashed_at_start_up() {
     db.close().await.unwrap();
 
     let mut app = spawn_app_with(dir, config).await;
-    let deadline = std::time::Instant::now() + Duration::from_secs(20);
-    let rehashed = loop {
-        let puzzle = app
-            .client
-            .get_puzzle(proto::GetPuzzleRequest {
-                name: created.name.clone(),
-                ..Default::default()
-            })
-            .await
-            .unwrap()
-            .into_inner();
-        if puzzle.canonicaliser == TRACES {
-            break puzzle;
-        }
-        assert_eq!(puzzle.canonicaliser, "traces-v1");
-        assert!(
-            std::time::Instant::now() < deadline,
-            "not rehashed: {puzzle:?}"
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    };
+    let rehashed = until_rehashed(&mut app, &created.name, |puzzle| {
+        assert_eq!(puzzle.canonicaliser, "traces-v1")
+    })
+    .await;
     assert_eq!(rehashed.canonical_hash, new_hash);
-    let solved = app.client.solve_puzzle(solve).await.unwrap().into_inner();
+    let solved = app
+        .client
+        .solve_puzzle(solve_everything(&created.name))
+        .await
+        .unwrap()
+        .into_inner();
     assert_eq!(solved.canonical_hash, new_hash);
     assert!(
         solved.cached,

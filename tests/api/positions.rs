@@ -133,6 +133,18 @@ fn check_geography_position(
     .unwrap_or_else(|e| panic!("evidence after {line:?}: {e}"));
 }
 
+/// AnalyzePosition's answer to a request that must succeed.
+async fn analyze(
+    app: &mut TestApp,
+    request: proto::AnalyzePositionRequest,
+) -> proto::PositionAnalysis {
+    app.client
+        .analyze_position(request)
+        .await
+        .unwrap()
+        .into_inner()
+}
+
 /// Stores `spec`; its name.
 async fn create(app: &mut TestApp, spec: proto::PuzzleSpec) -> String {
     app.client
@@ -167,21 +179,11 @@ async fn geography_positions_agree_with_search_inline_and_stored() {
         let mut line: Vec<u32> = Vec::new();
         loop {
             let moves: Vec<proto::Move> = line.iter().map(|&v| vertex(v)).collect();
-            let analysis = app
-                .client
-                .analyze_position(inline(spec.clone(), moves.clone()))
-                .await
-                .unwrap()
-                .into_inner();
+            let analysis = analyze(&mut app, inline(spec.clone(), moves.clone())).await;
             check_geography_position(n, &edges, start, &line, &analysis);
             // The stored puzzle is analysed warm from its witness: the
             // verdict and moves are the same, its evidence checks out.
-            let from_store = app
-                .client
-                .analyze_position(stored(&name, moves))
-                .await
-                .unwrap()
-                .into_inner();
+            let from_store = analyze(&mut app, stored(&name, moves)).await;
             check_geography_position(n, &edges, start, &line, &from_store);
             if analysis.game_over {
                 break;
@@ -210,12 +212,7 @@ async fn edge_game_positions_agree_with_solving_the_grown_graph() {
         let mut line: Vec<proto::Move> = Vec::new();
         let mut pick = picks(seed);
         loop {
-            let analysis = app
-                .client
-                .analyze_position(inline(spec.clone(), line.clone()))
-                .await
-                .unwrap()
-                .into_inner();
+            let analysis = analyze(&mut app, inline(spec.clone(), line.clone())).await;
             let solution = app
                 .client
                 .solve(proto::SolveRequest {
@@ -314,12 +311,7 @@ async fn tree_paint_positions_agree_with_search() {
         colour[n as usize - 1] = 2;
         let mut line: Vec<proto::Move> = Vec::new();
         loop {
-            let analysis = app
-                .client
-                .analyze_position(inline(spec.clone(), line.clone()))
-                .await
-                .unwrap()
-                .into_inner();
+            let analysis = analyze(&mut app, inline(spec.clone(), line.clone())).await;
             let mover = if line.len().is_multiple_of(2) { 1 } else { 2 };
             let wins = paint_mover_wins(&adj, &mut colour, mover);
             assert_eq!(
@@ -492,12 +484,7 @@ async fn illegal_move_lists_name_the_move_and_why() {
         .unwrap_err();
     assert_eq!(status.code(), Code::NotFound);
     // The server is still there, and answers.
-    let fine = app
-        .client
-        .analyze_position(inline(path, vec![vertex(1)]))
-        .await
-        .unwrap()
-        .into_inner();
+    let fine = analyze(&mut app, inline(path, vec![vertex(1)])).await;
     assert_eq!(fine.to_move, proto::Player::Second as i32);
 }
 
@@ -520,18 +507,8 @@ async fn a_stored_opening_is_served_from_the_verdict_cache() {
     ];
     for spec in specs {
         let name = create(&mut app, spec.clone()).await;
-        let from_cache = app
-            .client
-            .analyze_position(stored(&name, vec![]))
-            .await
-            .unwrap()
-            .into_inner();
-        let fresh = app
-            .client
-            .analyze_position(inline(spec, vec![]))
-            .await
-            .unwrap()
-            .into_inner();
+        let from_cache = analyze(&mut app, stored(&name, vec![])).await;
+        let fresh = analyze(&mut app, inline(spec, vec![])).await;
         assert_eq!(from_cache, fresh);
         let solution = app
             .client
@@ -627,15 +604,14 @@ async fn geography_games_the_engine_never_loses_from_a_won_position() {
             full.detail = None;
             // Verdict, legal and winning moves against search (the evidence
             // is AnalyzePosition's).
-            let analysed = app
-                .client
-                .analyze_position(inline(
+            let analysed = analyze(
+                &mut app,
+                inline(
                     geography(n, &edges, start),
                     line.iter().map(|&v| vertex(v)).collect(),
-                ))
-                .await
-                .unwrap()
-                .into_inner();
+                ),
+            )
+            .await;
             check_geography_position(n, &edges, start, &line, &analysed);
             let mut expected = analysed;
             expected.detail = None;
@@ -912,12 +888,7 @@ async fn a_game_on_a_stored_puzzle_starts_from_its_verdict() {
             .unwrap()
             .unwrap();
         let engine_move = vertex_of(opening.server_move.as_ref().expect("the engine opens"));
-        let mut expected = app
-            .client
-            .analyze_position(inline(spec, vec![vertex(engine_move)]))
-            .await
-            .unwrap()
-            .into_inner();
+        let mut expected = analyze(&mut app, inline(spec, vec![vertex(engine_move)])).await;
         expected.detail = None;
         assert_eq!(opening.position.as_ref(), Some(&expected));
         assert_eq!(
