@@ -210,33 +210,25 @@ pub fn analyze_position(
     start: Vertex,
     moves: &[u64],
 ) -> Result<GeographyPosition, IllegalMove> {
-    uncancelled(analyze_position_with_cancel(
+    uncancelled(analyze_position_from(
         graph,
         start,
         moves,
+        None,
         &Cancel::never(),
     ))
 }
 
 /// [`analyze_position`] that stops with [`Cancelled`] soon after `cancel`
-/// fires (the matching runs look at it). The outer result says whether the
-/// analysis ran to the end, the inner one is its answer.
-pub fn analyze_position_with_cancel(
-    graph: &Graph,
-    start: Vertex,
-    moves: &[u64],
-    cancel: &Cancel,
-) -> Result<Result<GeographyPosition, IllegalMove>, Cancelled> {
-    analyze_position_from(graph, start, moves, None, cancel)
-}
-
-/// [`analyze_position_with_cancel`] that starts from a known maximum
+/// fires (the matching runs look at it), and starts from a known maximum
 /// matching `warm` of `graph` or of an earlier remaining graph (a mate
 /// array: `warm[v]` is `v`'s partner or [`NONE`]), such as a cached
 /// witness. Deleting the visited vertices frees at most one vertex per
 /// move, so the matching run on the remaining graph needs at most that
 /// many augmentations instead of a new matching. A `warm` that is not a
-/// matching of `graph` is ignored (the analysis then starts cold).
+/// matching of `graph` is ignored (the analysis then starts cold). The
+/// outer result says whether the analysis ran to the end, the inner one is
+/// its answer.
 pub fn analyze_position_from(
     graph: &Graph,
     start: Vertex,
@@ -379,7 +371,7 @@ pub fn check_move(
 
 /// Whether `mate` is a matching of `graph`: one entry per vertex, partners
 /// name each other, and every matched pair is an edge.
-pub fn is_matching_of(graph: &Graph, mate: &[Vertex]) -> bool {
+fn is_matching_of(graph: &Graph, mate: &[Vertex]) -> bool {
     mate.len() == graph.vertex_count()
         && mate.iter().enumerate().all(|(v, &partner)| {
             partner == NONE
