@@ -1,4 +1,4 @@
-//! Canonical hashing (`traces-v2`: trees by hand, the rest by Traces) against the full Geography solve
+//! Canonical hashing (`traces-v3`: trees by hand, refinement, Traces for what is left) against the full Geography solve
 //! of the same graph (verdict, witness, barriers, all starts, all winning
 //! first moves), measured in the same run: the hash must not cost more
 //! than the solve it saves. Also the symmetric families, where canonical

@@ -220,9 +220,10 @@ fn canonical_hashes_agree_with_labelg() {
 /// With no distinguished vertices (the edge game), for every bipartite
 /// graph on up to 7 vertices and shuffled copies of each: two share our
 /// hash exactly when Traces gives them the same form through `labelg -t`;
-/// and where no vertex has fewer than two neighbours (nothing is peeled,
-/// so Traces labels the whole graph) our canonical graph is that form, byte
-/// for byte. Elsewhere the trees are labelled our own way, not Traces'.
+/// and on regular graphs of degree two or more (nothing is peeled and
+/// refinement splits nothing, so Traces labels the whole graph uncoloured)
+/// our canonical graph is that form, byte for byte. Elsewhere trees and
+/// refined colours are labelled our own way, not Traces'.
 #[test]
 fn uncoloured_canonical_graphs_are_labelg_traces_forms() {
     if !tools_present() {
@@ -266,7 +267,8 @@ fn uncoloured_canonical_graphs_are_labelg_traces_forms() {
         let canonical = canon::canonicalize(&spec, Duration::from_secs(60));
         assert_eq!(canonical.canonicaliser, TRACES);
         let graph = spec.graph();
-        if (0..*n).all(|v| graph.degree(v) >= 2) {
+        let degree = graph.degree(0);
+        if degree >= 2 && (0..*n).all(|v| graph.degree(v) == degree) {
             let mut ours = Vec::new();
             canon::for_each_edge_in(graph, &canonical.labelling, |u, v| ours.push((u, v)));
             assert_eq!(to_graph6(*n, ours), *form, "Traces' canonical graph");
@@ -283,5 +285,5 @@ fn uncoloured_canonical_graphs_are_labelg_traces_forms() {
             "one labelg form, two hashes: {form}"
         );
     }
-    assert!(compared > 10, "{compared} graphs compared byte for byte");
+    assert!(compared > 5, "{compared} graphs compared byte for byte");
 }

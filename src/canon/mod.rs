@@ -5,16 +5,19 @@
 //! The hash names the canonicaliser that made it, so forms from different
 //! canonicalisers can never be mistaken for one another:
 //!
-//! - `traces-v2`: isomorphism-invariant. The trees hanging off the graph
-//!   and its tree components are labelled by their rooted-tree forms; Traces
-//!   (nauty 2.9.3) labels the rest, the core, canonically, with the
-//!   distinguished vertices as colour classes in game order before all
-//!   other vertices (the start; black, then white), so they get canonical
-//!   labels 0 (and 1), and each other core vertex coloured by the trees
-//!   hanging from it (see `trees`). Every relabelling of a puzzle gets the
-//!   same hash.
-//! - `traces-v1`: as `traces-v2`, but Traces labelled the whole graph; its
-//!   hashes are replaced by `traces-v2` ones after start-up.
+//! - `traces-v3`: isomorphism-invariant. The trees hanging off the graph
+//!   and its tree components are labelled by their rooted-tree forms (see
+//!   `trees`); the rest, the core, is coloured with the distinguished
+//!   vertices as colour classes in game order before all other vertices
+//!   (the start; black, then white), so they get canonical labels 0 (and
+//!   1), and each other core vertex by the trees hanging from it. That
+//!   colouring is refined (see `refine`); when refinement leaves every
+//!   vertex a colour of its own, the colours' order labels the core, and
+//!   otherwise Traces (nauty 2.9.3) labels the refined colouring. Every
+//!   relabelling of a puzzle gets the same hash.
+//! - `traces-v2`: as `traces-v3`, but Traces labelled every core, from the
+//!   unrefined colouring. `traces-v1`: Traces labelled the whole graph.
+//!   Hashes of both are replaced by `traces-v3` ones after start-up.
 //! - `sorted-edges-v1`: the request's own labels, edges normalised and
 //!   sorted; invariant to edge order and direction only. Used when Traces
 //!   passes its time budget (highly symmetric graphs can make it slow), and
@@ -27,6 +30,7 @@
 //! count, then every edge once as `(u, v)` with `u < v`, ascending — all in
 //! the canonicaliser's labels.
 
+mod refine;
 mod traces;
 mod trees;
 
@@ -40,10 +44,12 @@ use crate::solver::graph::{Graph, Vertex};
 /// The isomorphism-invariant canonicaliser. Bump its version whenever the
 /// bundled nauty changes or the colouring convention does: canonical forms
 /// may then change.
-pub const TRACES: &str = "traces-v2";
+pub const TRACES: &str = "traces-v3";
 
-/// The previous isomorphism-invariant canonicaliser: Traces on the whole
-/// graph. Puzzles stored with it are rehashed after start-up.
+/// The previous isomorphism-invariant canonicalisers, newest first: Traces
+/// on every core, and Traces on the whole graph. Puzzles stored with them
+/// are rehashed after start-up.
+pub const TRACES_V2: &str = "traces-v2";
 pub const TRACES_V1: &str = "traces-v1";
 
 /// The label-keeping canonicaliser, and the fallback past the budget.
@@ -287,6 +293,16 @@ pub fn keeps_labels(hash: &str) -> bool {
 /// The canonicaliser a hash names (the part before its colon).
 pub fn canonicaliser_of(hash: &str) -> &str {
     hash.split_once(':').map_or("", |(name, _)| name)
+}
+
+/// The canonicaliser a stored hash was made by, among those this version
+/// knows; a hash naming none of them is taken for the current one's.
+pub fn known_canonicaliser_of(hash: &str) -> &'static str {
+    let name = canonicaliser_of(hash);
+    [SORTED_EDGES, TRACES_V2, TRACES_V1]
+        .into_iter()
+        .find(|&known| known == name)
+        .unwrap_or(TRACES)
 }
 
 #[cfg(test)]

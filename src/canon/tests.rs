@@ -81,7 +81,7 @@ fn disjoint_copies(edges: &[u32], n: u32, copies: u32) -> Vec<u32> {
 }
 
 /// A permutation of `0..n` from a seed (splitmix64 + Fisher–Yates).
-fn permutation(n: u32, mut seed: u64) -> Vec<u32> {
+pub(super) fn permutation(n: u32, mut seed: u64) -> Vec<u32> {
     let mut next = move || {
         seed = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = seed;
@@ -153,12 +153,12 @@ fn the_hash_is_sha256_of_the_documented_form() {
         })
         .collect();
     canonical_edges.sort_unstable();
-    let mut form = b"traces-v2\0geography\0".to_vec();
+    let mut form = b"traces-v3\0geography\0".to_vec();
     words(&mut form, &[n, 1, 0, n - 1]);
     for (u, v) in canonical_edges {
         words(&mut form, &[u, v]);
     }
-    assert_eq!(canonical.hash, format!("traces-v2:{}", sha(&form)));
+    assert_eq!(canonical.hash, format!("traces-v3:{}", sha(&form)));
     assert!(!keeps_labels(&canonical.hash));
     assert!(!keeps_labels("sorted-edges-v10:00"));
     assert_eq!(canonicaliser_of(&canonical.hash), TRACES);

@@ -1,6 +1,9 @@
 //! Canonical labelling with the trees of a graph labelled by hand and only
 //! the rest (the core) given to Traces.
 //!
+//! The core's colouring is refined (`refine`) before Traces: on sparse
+//! random graphs that alone labels the core, and Traces is not called.
+//!
 //! Trees are where Traces is slowest for what they are: sparse random
 //! graphs are mostly trees hanging off a core, and every pair of equal
 //! subtrees is a symmetry that Traces must find and filter. Rooted trees
@@ -24,7 +27,7 @@
 //! trees hanging from it; the colour cells go to Traces in the order of
 //! those lists, after the distinguished vertices' singleton cells.
 //!
-//! The order: the core in Traces' canonical order, then the centres of the
+//! The order: the core in its canonical order (refinement's or Traces'), then the centres of the
 //! tree components (sorted by their classes), then breadth first from all
 //! of these, each vertex's children in order of class. Children of equal
 //! class carry equal trees, so exchanging them is an automorphism and does
@@ -33,6 +36,7 @@
 use std::os::raw::c_int;
 use std::time::{Duration, Instant};
 
+use super::refine::{self, Refined};
 use super::traces::{self, Outcome, Sparse};
 use crate::solver::graph::{Graph, Vertex};
 
@@ -282,9 +286,12 @@ pub fn canonical_order(graph: &Graph, distinguished: &[Vertex], budget: Duration
             .degrees
             .push((sparse.targets.len() - before) as c_int);
     }
-    let core_order = match traces::canonical_order(sparse, &cells, time_left()?) {
-        Outcome::Labelled(order) => order,
-        Outcome::OverBudget => return None,
+    let core_order = match refine::refine(&sparse, &cells, deadline)? {
+        Refined::Discrete(order) => order,
+        Refined::Cells(cells) => match traces::canonical_order(sparse, &cells, time_left()?) {
+            Outcome::Labelled(order) => order,
+            Outcome::OverBudget => return None,
+        },
     };
 
     // The order: core, centres of tree components, then breadth first.

@@ -335,7 +335,7 @@ impl Solver {
     }
 
     /// Gives every puzzle stored under an older canonicaliser (before
-    /// `traces-v1`, or with `traces-v1`) its current isomorphism-invariant
+    /// `traces-v1`, or with `traces-v1` or `traces-v2`) its current isomorphism-invariant
     /// hash and canonical labels, oldest first, carrying the verdicts stored
     /// under its old hash over (translated into the new canonical labels). Runs in
     /// the background after start-up; until a puzzle's turn comes it keeps
@@ -754,14 +754,8 @@ async fn load_stored_canonical(
     let hash = std::mem::take(&mut record.canonical_hash);
     let edge_count = record.edge_count;
     let spec = off_runtime(move || super::convert::spec_from_record(&record)).await??;
-    // A `traces-v1` hash not rehashed yet names its own canonicaliser.
-    let canonicaliser = if canon::keeps_labels(&hash) {
-        canon::SORTED_EDGES
-    } else if canon::canonicaliser_of(&hash) == canon::TRACES_V1 {
-        canon::TRACES_V1
-    } else {
-        canon::TRACES
-    };
+    // A hash of an older canonicaliser not rehashed yet names its own.
+    let canonicaliser = canon::known_canonicaliser_of(&hash);
     let canonical = Canonical {
         canonicaliser,
         hash,

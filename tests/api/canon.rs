@@ -1,5 +1,5 @@
 //! One verdict for every relabelling: relabelled copies share the
-//! traces-v2 hash, are duplicates of the first, hit the cache, and get
+//! traces-v3 hash, are duplicates of the first, hit the cache, and get
 //! answers in their own labels that the independent checkers accept.
 //! Puzzles stored under the old label-keeping hash are rehashed at start-up.
 
@@ -67,7 +67,7 @@ async fn a_relabelled_copy_is_a_duplicate_and_a_cache_hit_in_its_own_labels() {
             .await
             .unwrap()
             .into_inner();
-        assert!(first.canonical_hash.starts_with("traces-v2:"), "{first:?}");
+        assert!(first.canonical_hash.starts_with("traces-v3:"), "{first:?}");
         assert_eq!(first.canonicaliser, TRACES);
         let solved = app
             .client
@@ -383,7 +383,7 @@ async fn until_rehashed(
 
 /// A puzzle and verdict stored under the old label-keeping hash (as a
 /// database from before traces-v1 holds them) are rehashed after start-up:
-/// the puzzle gets its traces-v2 hash and labels, its verdict is carried
+/// the puzzle gets its traces-v3 hash and labels, its verdict is carried
 /// over, and SolvePuzzle answers it from the cache in its own labels.
 #[tokio::test]
 async fn puzzles_stored_under_the_old_hash_are_rehashed_at_start_up() {
@@ -451,10 +451,32 @@ async fn puzzles_stored_under_the_old_hash_are_rehashed_at_start_up() {
 /// A puzzle stored with a `traces-v1` hash (Traces on the whole graph) and
 /// its verdict in those canonical labels: before its rehash SolvePuzzle
 /// answers it through its stored labels; after start-up it gets its
-/// traces-v2 hash and labels, and its verdict is carried over through the
+/// traces-v3 hash and labels, and its verdict is carried over through the
 /// puzzle's own labels.
 #[tokio::test]
 async fn puzzles_stored_under_traces_v1_are_rehashed_at_start_up() {
+    rehashed_from_an_older_traces(
+        "traces-v1",
+        include_str!("../../migrations/20261205000000_traces_v2.sql"),
+    )
+    .await;
+}
+
+/// The same for a `traces-v2` hash (Traces on every core, no refinement),
+/// picked by the traces-v3 migration.
+#[tokio::test]
+async fn puzzles_stored_under_traces_v2_are_rehashed_at_start_up() {
+    rehashed_from_an_older_traces(
+        "traces-v2",
+        include_str!("../../migrations/20261206000000_traces_v3.sql"),
+    )
+    .await;
+}
+
+/// Turns a stored, solved puzzle into what a server with the canonicaliser
+/// `old` left (another hash, other canonical labels, the verdict in those),
+/// runs `migration`'s rule on it, and checks the rehash after start-up.
+async fn rehashed_from_an_older_traces(old: &str, migration: &'static str) {
     let mut app = spawn_app().await;
     let (n, edges, start) = (14u32, random_graph(14, 17, 5), 2);
     let (created, id) = store_solved(&mut app, n, &edges, start).await;
@@ -462,14 +484,13 @@ async fn puzzles_stored_under_traces_v1_are_rehashed_at_start_up() {
     let config = app.config.clone();
     let dir = app.stop().await;
 
-    // What a traces-v1 server left: another hash, other canonical labels
-    // (here the current ones reversed), the verdict in those.
+    // Other canonical labels: here the current ones reversed.
     let store = Store::open(&config.database_url).await.unwrap();
     let record = store.get_puzzle(&id).await.unwrap();
     let labelling =
         Labelling::from_canonical_labels(record.canonical_labels.clone().unwrap()).unwrap();
     let old_labels: Vec<u32> = (0..n).map(|v| n - 1 - labelling.to_canonical(v)).collect();
-    let old_hash = format!("traces-v1:{}", "0123456789abcdef".repeat(4));
+    let old_hash = format!("{old}:{}", "0123456789abcdef".repeat(4));
     let key = |hash| everything_key(hash, n, &edges);
     let verdict = store.get_verdict(key(&new_hash)).await.unwrap().unwrap();
     store
@@ -505,17 +526,15 @@ async fn puzzles_stored_under_traces_v1_are_rehashed_at_start_up() {
         .execute(&mut db)
         .await
         .unwrap();
-    sqlx::raw_sql(sqlx::AssertSqlSafe(include_str!(
-        "../../migrations/20261205000000_traces_v2.sql"
-    )))
-    .execute(&mut db)
-    .await
-    .unwrap();
+    sqlx::raw_sql(sqlx::AssertSqlSafe(migration))
+        .execute(&mut db)
+        .await
+        .unwrap();
     db.close().await.unwrap();
 
     let mut app = spawn_app_with(dir, config).await;
     let rehashed = until_rehashed(&mut app, &created.name, |puzzle| {
-        assert_eq!(puzzle.canonicaliser, "traces-v1")
+        assert_eq!(puzzle.canonicaliser, old)
     })
     .await;
     assert_eq!(rehashed.canonical_hash, new_hash);

@@ -1,0 +1,144 @@
+use std::time::{Duration, Instant};
+
+use proptest::prelude::*;
+
+use super::*;
+use crate::solver::graph::Graph;
+
+fn refined(n: u32, edges: &[u32], cells: &[Vec<Vertex>]) -> Refined {
+    let graph = Graph::from_flat_edges(n.into(), edges).unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    refine(&Sparse::of(&graph), cells, deadline).expect("within the deadline")
+}
+
+/// `m` distinct random edges on `n` vertices (xorshift, so deterministic).
+fn random_edges(n: u32, m: usize, mut seed: u64) -> Vec<u32> {
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let mut seen = std::collections::HashSet::new();
+    let mut edges = Vec::new();
+    while seen.len() < m {
+        let (u, v) = ((next() % n as u64) as u32, (next() % n as u64) as u32);
+        if u != v && seen.insert((u.min(v), u.max(v))) {
+            edges.extend([u, v]);
+        }
+    }
+    edges
+}
+
+/// The cells of a refinement as ordered lists of vertex sets.
+fn cells_of(refined: Refined) -> (bool, Vec<Vec<Vertex>>) {
+    match refined {
+        Refined::Discrete(order) => (true, order.into_iter().map(|v| vec![v]).collect()),
+        Refined::Cells(cells) => (
+            false,
+            cells
+                .into_iter()
+                .map(|mut cell| {
+                    cell.sort_unstable();
+                    cell
+                })
+                .collect(),
+        ),
+    }
+}
+
+#[test]
+fn a_random_sparse_graph_is_labelled_by_refinement_alone() {
+    // A cycle through every vertex and random chords: no leaves, whose
+    // twins on one vertex would be symmetric.
+    let n = 3000;
+    let mut edges: Vec<u32> = (0..n).flat_map(|v| [v, (v + 1) % n]).collect();
+    for chord in random_edges(n, 3000, 7).chunks(2) {
+        let (u, v) = (chord[0], chord[1]);
+        if (u + 1) % n != v && (v + 1) % n != u {
+            edges.extend([u, v]);
+        }
+    }
+    let everything = vec![(0..n).collect::<Vec<_>>()];
+    let Refined::Discrete(order) = refined(n, &edges, &everything) else {
+        panic!("a random graph with average degree 4 and no leaves has every colour unique");
+    };
+    let mut sorted = order.clone();
+    sorted.sort_unstable();
+    assert_eq!(sorted, (0..n).collect::<Vec<_>>(), "a permutation");
+}
+
+#[test]
+fn symmetric_graphs_are_left_to_traces_in_cells_that_keep_the_given_order() {
+    // A 10-cycle with vertex 4 alone in the first cell: the reflection
+    // through it pairs the others, so refinement cannot separate them.
+    let n = 10;
+    let edges: Vec<u32> = (0..n).flat_map(|v| [v, (v + 1) % n]).collect();
+    let cells = vec![vec![4], (0..n).filter(|&v| v != 4).collect()];
+    let (discrete, cells) = cells_of(refined(n, &edges, &cells));
+    assert!(!discrete);
+    assert_eq!(cells[0], vec![4], "the distinguished vertex stays first");
+    for cell in &cells[1..] {
+        assert!(cell.len() <= 2, "{cells:?}");
+        if let [a, b] = cell[..] {
+            assert_eq!((a + b) % n, 8, "mirror images through 4: {cells:?}");
+        }
+    }
+    // A regular graph is not split at all.
+    let everything = vec![(0..n).collect::<Vec<_>>()];
+    assert_eq!(
+        cells_of(refined(n, &edges, &everything)).1,
+        everything,
+        "a cycle has one colour"
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// Refinement never looks at labels: a relabelled copy gets the
+    /// relabelled ordered colouring (so the same canonical order when it
+    /// is discrete), and every cell stays within its given cell, in order.
+    #[test]
+    fn relabelled_copies_get_corresponding_colourings(
+        n in 2u32..40,
+        density in 1usize..4,
+        colours in 1u32..4,
+        seed in any::<u64>(),
+    ) {
+        let m = (n as usize * density / 2).min((n * (n - 1) / 2) as usize);
+        let edges = random_edges(n, m, seed | 1);
+        let colour = |v: u32| (v.wrapping_mul(2_654_435_761) >> 7) % colours;
+        let given: Vec<Vec<Vertex>> =
+            (0..colours).map(|c| (0..n).filter(|&v| colour(v) == c).collect()).collect();
+        let perm = super::super::tests::permutation(n, seed);
+        let copy_edges: Vec<u32> = edges.iter().map(|&v| perm[v as usize]).collect();
+        let copy_given: Vec<Vec<Vertex>> = given
+            .iter()
+            .map(|cell| cell.iter().map(|&v| perm[v as usize]).collect())
+            .collect();
+        let (discrete, cells) = cells_of(refined(n, &edges, &given));
+        let (copy_discrete, copy_cells) = cells_of(refined(n, &copy_edges, &copy_given));
+        prop_assert_eq!(discrete, copy_discrete);
+        let mapped: Vec<Vec<Vertex>> = cells
+            .iter()
+            .map(|cell| {
+                let mut cell: Vec<Vertex> = cell.iter().map(|&v| perm[v as usize]).collect();
+                cell.sort_unstable();
+                cell
+            })
+            .collect();
+        prop_assert_eq!(mapped, copy_cells);
+        let given_cell: Vec<u32> = cells
+            .iter()
+            .map(|cell| colour(cell[0]))
+            .collect();
+        for (cell, &c) in cells.iter().zip(&given_cell) {
+            prop_assert!(cell.iter().all(|&v| colour(v) == c));
+        }
+        let nonempty: Vec<u32> = (0..colours).filter(|&c| !given[c as usize].is_empty()).collect();
+        let mut seen = given_cell.clone();
+        seen.dedup();
+        prop_assert_eq!(seen, nonempty, "cells follow the given order");
+    }
+}
