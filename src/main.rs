@@ -161,14 +161,27 @@ fn main() -> std::process::ExitCode {
 }
 
 fn serve(config: puzzled::config::Config) -> Result<()> {
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_env("PUZZLED_LOG")
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
-        )
-        .with_target(false)
-        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stdout()))
-        .init();
+    let filter = tracing_subscriber::EnvFilter::try_from_env("PUZZLED_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let logs = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_target(false);
+    // `PUZZLED_LOG_FORMAT=json`: one JSON object a line, the call's span
+    // fields (method, request id, puzzle, hash, cache, solve time) in it.
+    match std::env::var("PUZZLED_LOG_FORMAT").as_deref() {
+        Ok("json") => logs
+            .json()
+            .with_current_span(true)
+            .with_span_list(false)
+            .init(),
+        Ok("text") | Err(std::env::VarError::NotPresent) => logs
+            .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stdout()))
+            .init(),
+        Ok(other) => anyhow::bail!("PUZZLED_LOG_FORMAT={other:?}: use text (the default) or json"),
+        Err(std::env::VarError::NotUnicode(_)) => {
+            anyhow::bail!("PUZZLED_LOG_FORMAT is not UTF-8: use text (the default) or json")
+        }
+    }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;

@@ -15,7 +15,9 @@ use tonic::{Request, Response, Status, Streaming};
 use super::admission::Admission;
 use super::convert::{self, View};
 use super::error::ApiError;
-use super::middleware::{check_admin, check_deadline, deadline, within};
+use super::middleware::{
+    check_admin, check_deadline, deadline, record_name, record_solution, within,
+};
 use super::positions::{Positions, PuzzleRef};
 use super::proto;
 use super::proto::puzzle_service_server::PuzzleService;
@@ -118,8 +120,11 @@ impl PuzzleApi {
         deadline: Option<Instant>,
     ) -> Result<proto::Solution, ApiError> {
         check_deadline(deadline)?;
+        let started = Instant::now();
         let solved = self.solver.solve(spec, options, deadline).await?;
-        Ok(convert::solved_to_proto(solved))
+        let solution = convert::solved_to_proto(solved);
+        record_solution(&solution, started);
+        Ok(solution)
     }
 }
 
@@ -159,6 +164,7 @@ impl PuzzleService for PuzzleApi {
         .await??;
         let spec = Arc::new(spec);
         let canonical = self.solver.canonicalize(spec.clone()).await?;
+        tracing::Span::current().record("canonical_hash", canonical.hash.as_str());
         let raw = spec.raw();
         let record = self
             .store
@@ -187,6 +193,7 @@ impl PuzzleService for PuzzleApi {
         request: Request<proto::GetPuzzleRequest>,
     ) -> Result<Response<proto::Puzzle>, Status> {
         let proto::GetPuzzleRequest { name, view } = request.into_inner();
+        record_name(&name);
         let id = convert::id_from_name(&name, "name")?;
         let view = convert::view_from_proto(view, "view", View::Full)?;
         let record = match view {
@@ -288,6 +295,7 @@ impl PuzzleService for PuzzleApi {
     ) -> Result<Response<()>, Status> {
         check_admin(self.admin_token.as_deref(), &request)?;
         let proto::DeletePuzzleRequest { name } = request.into_inner();
+        record_name(&name);
         let id = convert::id_from_name(&name, "name")?;
         self.store.delete_puzzle(id).await.map_err(ApiError::from)?;
         Ok(Response::new(()))
@@ -307,6 +315,7 @@ impl PuzzleService for PuzzleApi {
             all_starts: include_all_starts,
             winning_moves: include_winning_moves,
         };
+        record_name(&name);
         let work = async {
             let id = convert::id_from_name(&name, "name")?;
             // The summary holds the hash and shape; the edges are read only
@@ -322,8 +331,11 @@ impl PuzzleService for PuzzleApi {
                 vertex_count: record.spec.vertex_count,
                 edge_count: record.edge_count,
             };
+            let started = Instant::now();
             let solved = self.solver.solve_stored(stored, options, deadline).await?;
-            Ok(convert::solved_to_proto(solved))
+            let solution = convert::solved_to_proto(solved);
+            record_solution(&solution, started);
+            Ok(solution)
         };
         let solution = within(deadline, work).await?;
         self.reply(solution, "the solution", smaller_solution(options))

@@ -1,6 +1,6 @@
-//! What every call goes through around its handler: the time it arrived
-//! and the deadline counted from there, the size of each request message,
-//! and the admin token.
+//! What every call goes through around its handler: its id and span, the
+//! time it arrived and the deadline counted from there, the size of each
+//! request message, and the admin token.
 
 use std::convert::Infallible;
 use std::future::Future;
@@ -273,4 +273,166 @@ pub(super) fn check_admin<T>(
 
 fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+/// The header that carries a call's id, both ways.
+pub const REQUEST_ID_HEADER: &str = "x-request-id";
+
+/// The longest request id taken from a client; a longer or non-printable
+/// one is replaced by a fresh id (and logged), so logs stay readable.
+const MAX_REQUEST_ID: usize = 128;
+
+/// Gives every call an id and a span. The id is the client's
+/// `x-request-id` when it sends a usable one, else a fresh one; it is
+/// echoed in the response's `x-request-id` header. The span (`call`) holds
+/// the method and the id, and the handlers fill in the puzzle's name
+/// (`puzzle`), the
+/// canonical hash, the cache outcome and the solve time (see
+/// [`record_solution`]); one `call finished` event closes it with the gRPC
+/// status and the elapsed time, when the status is known: at once for an
+/// answer without a body, at the trailers otherwise.
+#[derive(Debug, Clone)]
+pub(super) struct RequestIds<S>(pub(super) S);
+
+impl<S> tower::Service<HttpRequest> for RequestIds<S>
+where
+    S: tower::Service<HttpRequest, Response = HttpResponse, Error = Infallible>,
+    S::Future: Send + 'static,
+{
+    type Response = HttpResponse;
+    type Error = Infallible;
+    type Future = Answer;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+        self.0.poll_ready(cx)
+    }
+
+    fn call(&mut self, request: HttpRequest) -> Answer {
+        use tracing::Instrument;
+        let given = request
+            .headers()
+            .get(REQUEST_ID_HEADER)
+            .and_then(|v| v.to_str().ok())
+            .filter(|id| !id.is_empty() && id.len() <= MAX_REQUEST_ID)
+            .filter(|id| id.bytes().all(|b| b.is_ascii_graphic()))
+            .map(str::to_owned);
+        let id = given.unwrap_or_else(fresh_request_id);
+        let span = tracing::info_span!(
+            "call",
+            method = %request.uri().path(),
+            request_id = %id,
+            puzzle = tracing::field::Empty,
+            canonical_hash = tracing::field::Empty,
+            cache = tracing::field::Empty,
+            solve_ms = tracing::field::Empty,
+        );
+        let arrival = Instant::now();
+        // Load balancers check health every few seconds: those calls end
+        // at debug level, not info.
+        let quiet = request.uri().path().starts_with("/grpc.health.v1.Health/");
+        let call = self.0.call(request).instrument(span.clone());
+        Box::pin(async move {
+            let mut response = call.await?;
+            if let Ok(value) = http::HeaderValue::from_str(&id) {
+                response.headers_mut().insert(REQUEST_ID_HEADER, value);
+            }
+            if let Some(status) = response.headers().get("grpc-status") {
+                finished(&span, status, arrival, quiet);
+                return Ok(response);
+            }
+            Ok(response.map(|body| {
+                Body::new(StatusWatch {
+                    inner: body,
+                    span,
+                    arrival,
+                    quiet,
+                })
+            }))
+        })
+    }
+}
+
+/// A fresh request id: 16 hex digits, unique within the process and, with
+/// the start time mixed in, unlikely to repeat across restarts.
+fn fresh_request_id() -> String {
+    use std::sync::OnceLock;
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    static SEED: OnceLock<u64> = OnceLock::new();
+    let seed = *SEED.get_or_init(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64)
+            ^ u64::from(std::process::id()) << 32
+    });
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    // SplitMix64: distinct counters give distinct ids.
+    let mut x = seed.wrapping_add(n.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    format!("{:016x}", x ^ (x >> 31))
+}
+
+fn finished(span: &tracing::Span, status: &http::HeaderValue, arrival: Instant, quiet: bool) {
+    let status = status.to_str().unwrap_or("?");
+    let code = status
+        .parse::<i32>()
+        .map(tonic::Code::from_i32)
+        .map_or_else(|_| status.to_owned(), |code| format!("{code:?}"));
+    let elapsed_ms = arrival.elapsed().as_secs_f64() * 1e3;
+    span.in_scope(|| {
+        if quiet {
+            tracing::debug!(status = %code, elapsed_ms, "call finished");
+        } else {
+            tracing::info!(status = %code, elapsed_ms, "call finished");
+        }
+    });
+}
+
+/// A response body that logs the call's end when its trailers pass.
+struct StatusWatch {
+    inner: Body,
+    span: tracing::Span,
+    arrival: Instant,
+    quiet: bool,
+}
+
+impl http_body::Body for StatusWatch {
+    type Data = Bytes;
+    type Error = Status;
+
+    fn poll_frame(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, Status>>> {
+        let this = self.get_mut();
+        let frame = ready!(Pin::new(&mut this.inner).poll_frame(cx));
+        if let Some(Ok(frame)) = &frame
+            && let Some(status) = frame.trailers_ref().and_then(|t| t.get("grpc-status"))
+        {
+            finished(&this.span, status, this.arrival, this.quiet);
+        }
+        Poll::Ready(frame)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.inner.is_end_stream()
+    }
+
+    fn size_hint(&self) -> http_body::SizeHint {
+        self.inner.size_hint()
+    }
+}
+
+/// Fills the current call's span with what a solve found.
+pub(super) fn record_solution(solution: &super::proto::Solution, started: Instant) {
+    let span = tracing::Span::current();
+    span.record("canonical_hash", solution.canonical_hash.as_str());
+    span.record("cache", if solution.cached { "hit" } else { "miss" });
+    span.record("solve_ms", started.elapsed().as_secs_f64() * 1e3);
+}
+
+/// Fills the current call's span with the puzzle it is about.
+pub(super) fn record_name(name: &str) {
+    tracing::Span::current().record("puzzle", name);
 }

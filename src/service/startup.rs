@@ -12,7 +12,7 @@ use tonic::service::Routes;
 use super::FILE_DESCRIPTOR_SET;
 use super::admission::Admission;
 use super::handlers::PuzzleApi;
-use super::middleware::{Deadlines, MessageLimit};
+use super::middleware::{Deadlines, MessageLimit, RequestIds};
 use super::positions::{PlayLimits, Positions};
 use super::proto::puzzle_service_server::PuzzleServiceServer;
 use super::solving::{Gauge, Solver};
@@ -247,10 +247,10 @@ impl Application {
             .add_service(reflection_v1alpha)
             .add_service(puzzles)
             .prepare();
-        let calls = CallService::new(Deadlines(MessageLimit {
+        let calls = CallService::new(RequestIds(Deadlines(MessageLimit {
             inner: routes,
             limit: config.message_limit(),
-        }));
+        })));
         let mut connections = Transport::new(policy, connections_open)
             .serve(listener, calls, stopping)
             .await;

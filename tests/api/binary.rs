@@ -312,3 +312,75 @@ async fn sigterm_during_a_long_solve_exits_within_the_grace_period() {
     let outcome = call.await.unwrap();
     assert!(outcome.is_err(), "the solve was cut short: {outcome:?}");
 }
+
+/// `PUZZLED_LOG_FORMAT=json`: every log line is a JSON object, and a call's
+/// `call finished` line carries its span: method, request id, canonical
+/// hash, cache outcome, solve time, with the status. Another format is
+/// refused at start-up, naming the ones there are.
+#[tokio::test]
+async fn json_logs_carry_each_calls_span() {
+    use super::helpers::{geography, proto, solve_request};
+    use proto::puzzle_service_client::PuzzleServiceClient;
+
+    let dir = tempfile::tempdir().unwrap();
+    let db = format!("sqlite://{}", dir.path().join("data.db").display());
+    let refused = Command::new(BIN)
+        .args(["serve", "--listen", "127.0.0.1:0", "--database", &db])
+        .env("PUZZLED_LOG_FORMAT", "xml")
+        .output()
+        .unwrap();
+    assert!(!refused.status.success());
+    let error = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        error.contains("PUZZLED_LOG_FORMAT=\"xml\"") && error.contains("json"),
+        "{error}"
+    );
+
+    let mut server = Command::new(BIN)
+        .args(["serve", "--listen", "127.0.0.1:0", "--database", &db])
+        .env("PUZZLED_LOG_FORMAT", "json")
+        .env("PUZZLED_LOG", "info")
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(server.stdout.take().unwrap()).lines();
+    let first: serde_json::Value =
+        serde_json::from_str(&lines.next().unwrap().unwrap()).expect("a JSON line");
+    let message = first["fields"]["message"].as_str().unwrap().to_owned();
+    let addr = message
+        .split_whitespace()
+        .skip_while(|w| *w != "on")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no address in {message:?}"))
+        .trim_end_matches(',')
+        .to_owned();
+    let mut client = PuzzleServiceClient::connect(format!("http://{addr}"))
+        .await
+        .unwrap();
+    let mut request = tonic::Request::new(solve_request(geography(3, &[0, 1, 1, 2], 0)));
+    request
+        .metadata_mut()
+        .insert("x-request-id", "json-log-check".parse().unwrap());
+    let solution = client.solve(request).await.unwrap().into_inner();
+
+    Command::new("kill")
+        .args(["-TERM", &server.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(server.wait().unwrap().success());
+    let logged: Vec<serde_json::Value> = lines
+        .map_while(Result::ok)
+        .map(|line| serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line}")))
+        .collect();
+    let finished = logged
+        .iter()
+        .find(|l| l["fields"]["message"] == "call finished")
+        .unwrap_or_else(|| panic!("no call finished line in {logged:?}"));
+    let span = &finished["span"];
+    assert_eq!(span["request_id"], "json-log-check", "{finished}");
+    assert_eq!(span["method"], "/puzzled.v1.PuzzleService/Solve");
+    assert_eq!(span["canonical_hash"], solution.canonical_hash.as_str());
+    assert_eq!(span["cache"], "miss");
+    assert!(span["solve_ms"].as_f64().is_some(), "{finished}");
+    assert_eq!(finished["fields"]["status"], "Ok");
+}

@@ -15,6 +15,7 @@ mod grpcurl;
 mod helpers;
 mod positions;
 mod reflection;
+mod request_ids;
 mod retention;
 mod solve;
 mod store_faults;
