@@ -100,6 +100,10 @@ pub struct Config {
     /// RESOURCE_EXHAUSTED.
     #[arg(long, env = "PUZZLED_MAX_GAMES", default_value_t = DEFAULT_MAX_GAMES)]
     pub max_games: usize,
+    /// Address (host:port) to serve Prometheus metrics on, at GET /metrics
+    /// over HTTP/1.1; none (the default) serves no metrics.
+    #[arg(long, env = "PUZZLED_METRICS_LISTEN")]
+    pub metrics_listen: Option<String>,
     /// Token that DeletePuzzle requires as "authorization: Bearer TOKEN"; no token, no check.
     #[arg(long, env = "PUZZLED_ADMIN_TOKEN", hide_env_values = true)]
     pub admin_token: Option<String>,
@@ -151,6 +155,7 @@ impl Default for Config {
             canon_budget_ms: DEFAULT_CANON_BUDGET_MS,
             play_idle_secs: DEFAULT_PLAY_IDLE_SECS,
             max_games: DEFAULT_MAX_GAMES,
+            metrics_listen: None,
             admin_token: None,
             shutdown_grace_secs: DEFAULT_SHUTDOWN_GRACE_SECS,
             max_connections: DEFAULT_MAX_CONNECTIONS,

@@ -10,6 +10,7 @@ pub mod canon;
 pub mod config;
 pub mod graph6;
 pub mod graph_file;
+pub mod metrics;
 pub mod puzzle;
 pub mod report;
 pub mod service;

@@ -89,6 +89,7 @@ impl Admission {
         }
         // Zero units still takes the queue's turn but holds nothing.
         let grant = units as u32;
+        let asked = std::time::Instant::now();
         let permit = match self.permits.clone().try_acquire_many_owned(grant) {
             Ok(permit) => permit,
             Err(TryAcquireError::Closed) => return Err(ApiError::internal("admission closed")),
@@ -110,6 +111,9 @@ impl Admission {
                     .map_err(|_| ApiError::internal("admission closed"))?
             }
         };
+        crate::metrics::metrics()
+            .admission_wait_seconds
+            .observe(asked.elapsed().as_secs_f64());
         Ok(Admitted {
             _permit: permit,
             _counted: self.in_use.enter_many(units as usize),

@@ -151,13 +151,23 @@ pub fn solve(
             )
         }
     };
+    let solve_duration = started.elapsed();
+    let metrics = crate::metrics::metrics();
+    let game_label = crate::metrics::GameLabels {
+        game: game.as_str(),
+    };
+    metrics.solver_runs.get_or_create(&game_label).inc();
+    metrics
+        .solver_seconds
+        .get_or_create(&game_label)
+        .observe(solve_duration.as_secs_f64());
     Ok(Verdict {
         winner,
         evidence,
         winning_moves,
         solver_version: SOLVER_VERSION.to_owned(),
         solve_time,
-        solve_duration: Duration::from_micros(started.elapsed().as_micros() as u64),
+        solve_duration: Duration::from_micros(solve_duration.as_micros() as u64),
     })
 }
 

@@ -329,7 +329,8 @@ where
         let arrival = Instant::now();
         // Load balancers check health every few seconds: those calls end
         // at debug level, not info.
-        let quiet = request.uri().path().starts_with("/grpc.health.v1.Health/");
+        let method = request.uri().path().to_owned();
+        let quiet = method.starts_with("/grpc.health.v1.Health/");
         let call = self.0.call(request).instrument(span.clone());
         Box::pin(async move {
             let mut response = call.await?;
@@ -337,7 +338,7 @@ where
                 response.headers_mut().insert(REQUEST_ID_HEADER, value);
             }
             if let Some(status) = response.headers().get("grpc-status") {
-                finished(&span, status, arrival, quiet);
+                finished(&span, status, arrival, &method, quiet);
                 return Ok(response);
             }
             Ok(response.map(|body| {
@@ -345,6 +346,7 @@ where
                     inner: body,
                     span,
                     arrival,
+                    method,
                     quiet,
                 })
             }))
@@ -373,13 +375,41 @@ fn fresh_request_id() -> String {
     format!("{:016x}", x ^ (x >> 31))
 }
 
-fn finished(span: &tracing::Span, status: &http::HeaderValue, arrival: Instant, quiet: bool) {
+/// Logs and counts the end of a call to `method` with `status`.
+fn finished(
+    span: &tracing::Span,
+    status: &http::HeaderValue,
+    arrival: Instant,
+    method: &str,
+    quiet: bool,
+) {
     let status = status.to_str().unwrap_or("?");
-    let code = status
-        .parse::<i32>()
-        .map(tonic::Code::from_i32)
+    let code = status.parse::<i32>().map(tonic::Code::from_i32);
+    let code_name = code
+        .as_ref()
         .map_or_else(|_| status.to_owned(), |code| format!("{code:?}"));
-    let elapsed_ms = arrival.elapsed().as_secs_f64() * 1e3;
+    let elapsed = arrival.elapsed().as_secs_f64();
+    // A method the server does not have is not a label of its own.
+    let method = if code == Ok(tonic::Code::Unimplemented) {
+        "unknown".to_owned()
+    } else {
+        method.to_owned()
+    };
+    let metrics = crate::metrics::metrics();
+    metrics
+        .request_seconds
+        .get_or_create(&crate::metrics::MethodLabels {
+            method: method.clone(),
+        })
+        .observe(elapsed);
+    metrics
+        .requests
+        .get_or_create(&crate::metrics::CallLabels {
+            method,
+            code: code_name.clone(),
+        })
+        .inc();
+    let (code, elapsed_ms) = (code_name, elapsed * 1e3);
     span.in_scope(|| {
         if quiet {
             tracing::debug!(status = %code, elapsed_ms, "call finished");
@@ -394,6 +424,7 @@ struct StatusWatch {
     inner: Body,
     span: tracing::Span,
     arrival: Instant,
+    method: String,
     quiet: bool,
 }
 
@@ -410,7 +441,7 @@ impl http_body::Body for StatusWatch {
         if let Some(Ok(frame)) = &frame
             && let Some(status) = frame.trailers_ref().and_then(|t| t.get("grpc-status"))
         {
-            finished(&this.span, status, this.arrival, this.quiet);
+            finished(&this.span, status, this.arrival, &this.method, this.quiet);
         }
         Poll::Ready(frame)
     }

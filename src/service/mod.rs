@@ -9,8 +9,10 @@
 //! - `transport`: the listener and the HTTP/2 connections: the cap on
 //!   connections, their timeouts, responses the client does not read.
 //! - `middleware`: what every call goes through before a handler sees it:
-//!   its arrival time and deadline, the size of its messages, the admin
-//!   token.
+//!   its id and span, its arrival time and deadline, the size of its
+//!   messages, the admin token.
+//! - `metrics_endpoint`: `GET /metrics` on `--metrics-listen` (the metrics
+//!   themselves are `crate::metrics`).
 //! - `handlers`: one method per RPC of `puzzled.v1.PuzzleService`.
 //! - `positions`: AnalyzePosition and the Play stream's games.
 //! - `solving`: the cache, the single-flight layer and the solve pool.
@@ -23,6 +25,7 @@ pub mod convert;
 pub mod error;
 pub mod games;
 mod handlers;
+mod metrics_endpoint;
 mod middleware;
 pub mod positions;
 pub mod solving;

@@ -20,7 +20,7 @@ use super::error::ApiError;
 use super::games::{opening_from_verdict, setup_of};
 use super::middleware::within;
 use super::proto;
-use super::solving::{Solver, load_stored, off_runtime_if_large};
+use super::solving::{Gauge, Solver, load_stored, off_runtime_if_large};
 use crate::puzzle::{Evidence, Game, Limits, Move, SolveOptions, Spec, Verdict};
 use crate::solver::cancel::Cancel;
 use crate::solver::graph::Vertex;
@@ -30,12 +30,14 @@ use crate::solver::position::PositionError;
 use crate::store::Store;
 
 /// The limits on Play games.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct PlayLimits {
     /// How long a game waits for the client's next message.
     pub idle: Duration,
     /// Games open at once.
     pub max_games: usize,
+    /// Counts the games open now (for the metrics).
+    pub open: Gauge,
 }
 
 /// Which puzzle a position request is about.
@@ -245,6 +247,7 @@ impl Positions {
                     self.play.max_games
                 ),
             })?;
+        let _counted = self.play.open.enter();
         let proto::PlayStart { puzzle, human_side } = start;
         let human = convert::player_from_proto(human_side, "start.human_side")?;
         // The verdict serves the opening, but not the edge game's.

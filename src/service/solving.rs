@@ -32,6 +32,7 @@ use super::error::ApiError;
 use super::games::{self, GameError};
 use super::middleware::within;
 use crate::canon::{self, Canonical, Labelling};
+use crate::metrics::metrics;
 use crate::puzzle::{Evidence, Game, SolveOptions, Spec, Verdict};
 use crate::solver::SOLVER_VERSION;
 use crate::solver::cancel::Cancel;
@@ -444,7 +445,9 @@ impl Solver {
         }
         let key = format!("{}#{}", stored.canonical_hash, options_key(options));
         let work = async {
-            if let Some(entry) = self.cache.get(&key).await {
+            let in_memory = self.cache.get(&key).await;
+            metrics().cache_lookup("memory", in_memory.is_some());
+            if let Some(entry) = in_memory {
                 if entry.has_shape(stored.vertex_count, stored.edge_count) {
                     return Ok((entry, true));
                 }
@@ -480,7 +483,9 @@ impl Solver {
         options: SolveOptions,
     ) -> Result<(Verdict, bool), ApiError> {
         let labelling = &canonical.labelling;
-        if let Some(entry) = self.cache.get(key).await {
+        let in_memory = self.cache.get(key).await;
+        metrics().cache_lookup("memory", in_memory.is_some());
+        if let Some(entry) = in_memory {
             if entry.has_shape(canonical.vertex_count, canonical.edge_count)
                 && let Some(verdict) =
                     in_request_labels(&entry, labelling, spec, Check::Fits).await?
@@ -604,6 +609,7 @@ impl Solver {
             };
             let work = async {
                 let stored = store.get_verdict(verdict_key).await?;
+                metrics().cache_lookup("store", stored.is_some());
                 let (spec, canonical) = match source {
                     Source::Inline { spec, canonical } => (spec, canonical),
                     Source::Stored { id } => {

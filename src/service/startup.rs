@@ -12,12 +12,14 @@ use tonic::service::Routes;
 use super::FILE_DESCRIPTOR_SET;
 use super::admission::Admission;
 use super::handlers::PuzzleApi;
+use super::metrics_endpoint;
 use super::middleware::{Deadlines, MessageLimit, RequestIds};
 use super::positions::{PlayLimits, Positions};
 use super::proto::puzzle_service_server::PuzzleServiceServer;
 use super::solving::{Gauge, Solver};
 use super::transport::{self, CallService, Transport};
 use crate::config::Config;
+use crate::metrics::LiveCounts;
 use crate::puzzle::Limits;
 use crate::store::Store;
 
@@ -25,10 +27,13 @@ use crate::store::Store;
 pub struct Application {
     listener: TcpListener,
     local_addr: SocketAddr,
+    /// The metrics endpoint's listener, with `--metrics-listen`.
+    metrics_listener: Option<TcpListener>,
     store: Store,
     solver: Solver,
     admission: Arc<Admission>,
     connections_open: Gauge,
+    games_open: Gauge,
     config: Config,
 }
 
@@ -78,6 +83,19 @@ impl Application {
         };
         let listener = TcpListener::bind(&config.listen).await.map_err(listen)?;
         let local_addr = listener.local_addr().map_err(listen)?;
+        let metrics_listener = match &config.metrics_listen {
+            Some(addr) => {
+                Some(
+                    TcpListener::bind(addr)
+                        .await
+                        .map_err(|source| ServerError::Listen {
+                            addr: addr.clone(),
+                            source,
+                        })?,
+                )
+            }
+            None => None,
+        };
         let solver = Solver::new(
             store.clone(),
             config.workers(),
@@ -92,10 +110,12 @@ impl Application {
         Ok(Application {
             listener,
             local_addr,
+            metrics_listener,
             store,
             solver,
             admission,
             connections_open: Gauge::default(),
+            games_open: Gauge::default(),
             config,
         })
     }
@@ -121,6 +141,13 @@ impl Application {
         self.connections_open.clone()
     }
 
+    /// The metrics endpoint's address, with `--metrics-listen`.
+    pub fn metrics_addr(&self) -> Option<SocketAddr> {
+        self.metrics_listener
+            .as_ref()
+            .and_then(|listener| listener.local_addr().ok())
+    }
+
     /// The bound port (useful with port 0).
     pub fn port(&self) -> u16 {
         self.local_addr.port()
@@ -143,15 +170,30 @@ impl Application {
         self,
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> Result<(), ServerError> {
+        let metrics_addr = self.metrics_addr();
         let Application {
             listener,
             local_addr,
+            metrics_listener,
             store,
             solver,
             admission,
             connections_open,
+            games_open,
             config,
         } = self;
+        let serving_metrics = metrics_listener.map(|listener| {
+            let (solver, admission) = (solver.clone(), admission.clone());
+            let (connections_open, games_open) = (connections_open.clone(), games_open.clone());
+            let live = move || LiveCounts {
+                solves_running: solver.solves_running().get(),
+                solves_waiting: solver.callers_waiting().get(),
+                admission_waiting: admission.waiting().get(),
+                games_open: games_open.get(),
+                connections_open: connections_open.get(),
+            };
+            tokio::spawn(metrics_endpoint::serve(listener, Arc::new(live)))
+        });
         let (health, health_service) = tonic_health::server::health_reporter();
         health.set_serving::<PuzzleServiceServer<PuzzleApi>>().await;
         let watching_the_file =
@@ -170,6 +212,7 @@ impl Application {
             PlayLimits {
                 idle: Duration::from_secs(config.play_idle_secs),
                 max_games: config.max_games,
+                open: games_open,
             },
             games_closing_seen,
         );
@@ -218,6 +261,9 @@ impl Application {
             "puzzled listening on {local_addr}, store {}",
             config.database_url
         );
+        if let Some(addr) = metrics_addr {
+            tracing::info!("metrics at http://{addr}/metrics");
+        }
         let budget = admission.budget();
         tracing::info!(
             admission_budget = budget,
@@ -267,6 +313,9 @@ impl Application {
         drop(connections);
         watching_the_file.abort();
         rehashing.abort();
+        if let Some(task) = serving_metrics {
+            task.abort();
+        }
         store.close().await;
         tracing::info!("store closed");
         Ok(())

@@ -334,6 +334,7 @@ impl Store {
     /// payload, returns the puzzle stored the first time; with one used for
     /// a different payload, fails with [`StoreError::RequestIdReused`].
     pub async fn create_puzzle(&self, new: NewPuzzle<'_>) -> Result<PuzzleRecord, StoreError> {
+        let _timer = crate::metrics::metrics().store_query("create_puzzle");
         let fingerprint = fingerprint(&new);
         self.write(async |conn| {
             if let Some(request_id) = new.request_id {
@@ -383,12 +384,14 @@ impl Store {
 
     /// The puzzle with `id`, edges included.
     pub async fn get_puzzle(&self, id: &str) -> Result<PuzzleRecord, StoreError> {
+        let _timer = crate::metrics::metrics().store_query("get_puzzle");
         let mut conn = self.pool.acquire().await?;
         read_puzzle(&mut conn, id).await
     }
 
     /// The puzzle with `id` without its edge list (`spec.edges` empty).
     pub async fn get_puzzle_summary(&self, id: &str) -> Result<PuzzleRecord, StoreError> {
+        let _timer = crate::metrics::metrics().store_query("get_puzzle_summary");
         let sql = sqlx::AssertSqlSafe(format!(
             "SELECT {SUMMARY_COLUMNS} FROM puzzles p WHERE p.id = ?"
         ));
@@ -449,6 +452,7 @@ impl Store {
         before: Option<i64>,
         limit: u32,
     ) -> Result<Page, StoreError> {
+        let _timer = crate::metrics::metrics().store_query("list_puzzles");
         let before = before.unwrap_or(i64::MAX);
         let fetch = i64::from(limit) + 1;
         let sql = sqlx::AssertSqlSafe(list_sql(
@@ -481,6 +485,7 @@ impl Store {
 
     /// Deletes the puzzle with `id`.
     pub async fn delete_puzzle(&self, id: &str) -> Result<(), StoreError> {
+        let _timer = crate::metrics::metrics().store_query("delete_puzzle");
         self.write(async |conn| {
             let done = sqlx::query("DELETE FROM puzzles WHERE id = ?")
                 .bind(id)
@@ -499,6 +504,7 @@ impl Store {
     /// version is a miss (the fresh verdict replaces it); one of another
     /// shape is a miss and is logged (a corrupted or hand-edited row).
     pub async fn get_verdict(&self, key: VerdictKey<'_>) -> Result<Option<Verdict>, StoreError> {
+        let _timer = crate::metrics::metrics().store_query("get_verdict");
         let row = sqlx::query(
             "SELECT vertex_count, edge_count, winner, evidence, winning_moves, solver_version, \
              solve_time_us, solve_duration_us FROM verdicts \
@@ -571,6 +577,7 @@ impl Store {
         key: VerdictKey<'_>,
         verdict: &Verdict,
     ) -> Result<Retained, StoreError> {
+        let _timer = crate::metrics::metrics().store_query("put_verdict");
         let evidence = serde_json::to_string(&verdict.evidence)
             .map_err(|e| StoreError::Corrupt(e.to_string()))?;
         let winning_moves = verdict

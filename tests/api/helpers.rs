@@ -28,6 +28,8 @@ pub struct TestApp {
     pub admission_waiting: puzzled::service::Gauge,
     /// The server's live count of connections being served.
     pub connections_open: puzzled::service::Gauge,
+    /// The metrics endpoint, when the config asks for one.
+    pub metrics_addr: Option<std::net::SocketAddr>,
     stop: Option<oneshot::Sender<()>>,
     server: Option<JoinHandle<Result<(), puzzled::service::ServerError>>>,
 }
@@ -74,6 +76,7 @@ pub async fn spawn_app_with(dir: Arc<TempDir>, config: Config) -> TestApp {
     let callers_waiting = app.callers_waiting();
     let admission_waiting = app.admission_waiting();
     let connections_open = app.connections_open();
+    let metrics_addr = app.metrics_addr();
     let (stop, stopped) = oneshot::channel::<()>();
     let server = tokio::spawn(app.run_until(async move {
         let _ = stopped.await;
@@ -96,6 +99,7 @@ pub async fn spawn_app_with(dir: Arc<TempDir>, config: Config) -> TestApp {
         callers_waiting,
         admission_waiting,
         connections_open,
+        metrics_addr,
         stop: Some(stop),
         server: Some(server),
     }

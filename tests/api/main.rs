@@ -13,6 +13,7 @@ mod errors;
 mod evidence;
 mod grpcurl;
 mod helpers;
+mod metrics;
 mod positions;
 mod reflection;
 mod request_ids;

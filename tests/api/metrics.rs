@@ -1,0 +1,151 @@
+//! The Prometheus endpoint (`--metrics-listen`): a scrape over plain
+//! HTTP/1.1 shows the counters and gauges moving as calls are made.
+//! Metrics are process-wide and other tests run beside this one, so the
+//! checks are on increases, never on exact values.
+
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::sync::mpsc;
+use tokio_stream::wrappers::ReceiverStream;
+
+use super::helpers::*;
+
+/// The response to `GET path` on the metrics endpoint: status line and body.
+async fn get(app: &TestApp, path: &str) -> (String, String) {
+    let addr = app.metrics_addr.expect("the metrics endpoint is on");
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    stream
+        .write_all(
+            format!("GET {path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n").as_bytes(),
+        )
+        .await
+        .unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).await.unwrap();
+    let (head, body) = response
+        .split_once("\r\n\r\n")
+        .expect("headers, then a body");
+    (head.lines().next().unwrap().to_owned(), body.to_owned())
+}
+
+/// The value of the sample `name` whose labels include every `labels`
+/// pair; 0 when there is none yet.
+fn sample(text: &str, name: &str, labels: &[(&str, &str)]) -> f64 {
+    text.lines()
+        .filter(|line| !line.starts_with('#'))
+        .filter(|line| {
+            line.strip_prefix(name)
+                .is_some_and(|rest| rest.starts_with('{') || rest.starts_with(' '))
+        })
+        .filter(|line| {
+            labels
+                .iter()
+                .all(|(k, v)| line.contains(&format!("{k}=\"{v}\"")))
+        })
+        .map(|line| line.rsplit(' ').next().unwrap().parse::<f64>().unwrap())
+        .sum()
+}
+
+#[tokio::test]
+async fn a_scrape_shows_the_counters_move() {
+    let dir = std::sync::Arc::new(tempfile::tempdir().unwrap());
+    let config = puzzled::config::Config {
+        metrics_listen: Some("127.0.0.1:0".into()),
+        ..test_config(dir.path())
+    };
+    let mut app = spawn_app_with(dir, config).await;
+    let (status, before) = get(&app, "/metrics").await;
+    assert!(status.contains("200"), "{status}");
+    assert!(before.ends_with("# EOF\n"), "OpenMetrics text: {before}");
+    let solve_ok = [
+        ("method", "/puzzled.v1.PuzzleService/Solve"),
+        ("code", "Ok"),
+    ];
+    let geography_runs = [("game", "geography")];
+    let memory_hits = [("level", "memory"), ("outcome", "hit")];
+    let creates = [("query", "create_puzzle")];
+
+    // A graph no other test solves, so the first solve computes.
+    let spec = geography(9, &random_graph(9, 14, 0x6d65_7472), 4);
+    app.client.solve(solve_request(spec.clone())).await.unwrap();
+    app.client.solve(solve_request(spec.clone())).await.unwrap();
+    app.client
+        .create_puzzle(create_request(spec))
+        .await
+        .unwrap();
+    let missing = app
+        .client
+        .get_puzzle(proto::GetPuzzleRequest {
+            name: "puzzles/not a puzzle id".into(),
+            view: 0,
+        })
+        .await;
+    assert!(missing.is_err());
+
+    // A Play game open during the scrape.
+    let (send, receive) = mpsc::channel(4);
+    let mut responses = app
+        .client
+        .play(ReceiverStream::new(receive))
+        .await
+        .unwrap()
+        .into_inner();
+    send.send(proto::PlayRequest {
+        request: Some(proto::play_request::Request::Start(proto::PlayStart {
+            puzzle: Some(proto::play_start::Puzzle::Spec(geography(
+                4,
+                &[0, 1, 1, 2, 2, 3],
+                0,
+            ))),
+            human_side: 0,
+        })),
+    })
+    .await
+    .unwrap();
+    responses.message().await.unwrap().expect("an opening");
+
+    let (_, after) = get(&app, "/metrics").await;
+    let grew = |name: &str, labels: &[(&str, &str)], by: f64| {
+        let (was, now) = (sample(&before, name, labels), sample(&after, name, labels));
+        assert!(
+            now >= was + by,
+            "{name} {labels:?}: {was} -> {now}\n{after}"
+        );
+    };
+    grew("puzzled_requests_total", &solve_ok, 2.0);
+    grew(
+        "puzzled_requests_total",
+        &[
+            ("method", "/puzzled.v1.PuzzleService/GetPuzzle"),
+            ("code", "InvalidArgument"),
+        ],
+        1.0,
+    );
+    grew(
+        "puzzled_request_duration_seconds_count",
+        &[("method", "/puzzled.v1.PuzzleService/Solve")],
+        2.0,
+    );
+    grew("puzzled_solver_runs_total", &geography_runs, 1.0);
+    grew(
+        "puzzled_solver_duration_seconds_count",
+        &geography_runs,
+        1.0,
+    );
+    grew("puzzled_cache_lookups_total", &memory_hits, 1.0);
+    grew("puzzled_store_duration_seconds_count", &creates, 1.0);
+    grew("puzzled_admission_wait_seconds_count", &[], 2.0);
+    assert!(
+        sample(&after, "puzzled_play_games_open", &[]) >= 1.0,
+        "{after}"
+    );
+    assert!(
+        sample(&after, "puzzled_connections_open", &[]) >= 1.0,
+        "{after}"
+    );
+
+    // Anything but GET /metrics is not found.
+    let (status, _) = get(&app, "/").await;
+    assert!(status.contains("404"), "{status}");
+    drop(send);
+    app.stop().await;
+}
