@@ -6,8 +6,14 @@
 //!
 //! ```text
 //! cargo bench --bench matching -- [--reps N] [--peer-timeout SECS] [--no-petgraph]
-//!     [--peer NAME=COMMAND]… FILES…
+//!     [--peer NAME=COMMAND]… [--readonly PATH] [--families LIST [--vertices N]
+//!     [--seed S] [--keep DIR]] [FILES…]
 //! ```
+//! `--readonly /tmp/peers/bin/readonly` times the input floor (read the file,
+//! build CSR) on each file and adds the ratio the targets use: our read plus
+//! the full answer (with every winning first move) over it.
+//! `--families gnm3,grid,…` (or `all`) generates the instances (see
+//! `families/mod.rs`) at `--vertices` (default 10^6) vertices.
 //! `--peer lemon=/tmp/peers/bin/lemon_mm` adds a peer from
 //! `../shared/peers/` (any command that takes the file and prints
 //! `matching=… match_ms=…`).
@@ -25,6 +31,8 @@ use puzzled::graph_file::{self, Numbering};
 use puzzled::solver::geography::{self, GeographyOptions};
 use puzzled::solver::graph::Graph;
 use puzzled::solver::matching::MatchingAnalysis;
+
+mod families;
 
 /// A matching implementation measured beside ours.
 struct Peer {
@@ -49,6 +57,24 @@ struct Args {
     /// Another peer, as NAME=COMMAND (the file is appended to COMMAND).
     #[arg(long = "peer", value_name = "NAME=COMMAND")]
     peers: Vec<String>,
+    /// The `readonly` floor of `../shared/peers` (built by its build.sh,
+    /// or `g++ -O2 -std=c++17 -o readonly readonly.cpp`).
+    #[arg(long)]
+    readonly: Option<String>,
+    /// Generate these families (comma-separated, or `all`) and run them
+    /// before FILES.
+    #[arg(long, value_delimiter = ',')]
+    families: Vec<String>,
+    /// Vertices of each generated instance.
+    #[arg(long, default_value_t = 1_000_000)]
+    vertices: u32,
+    /// Seed of the generated instances.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Keep the generated files in DIR (default: a temporary directory,
+    /// removed at the end).
+    #[arg(long)]
+    keep: Option<std::path::PathBuf>,
     /// `cargo bench` passes this flag to every bench binary.
     #[arg(long, hide = true)]
     bench: bool,
@@ -67,9 +93,36 @@ fn main() {
         peer_timeout,
         no_petgraph,
         peers: extra_peers,
+        readonly,
+        families: family_names,
+        vertices,
+        seed,
+        keep,
         bench: _,
-        files,
+        files: given,
     } = <Args as clap::Parser>::parse();
+    let scratch = tempfile::tempdir().expect("a temporary directory");
+    let dir = keep.unwrap_or_else(|| scratch.path().to_owned());
+    std::fs::create_dir_all(&dir).expect("the instance directory");
+    let names: Vec<&str> = if family_names.iter().any(|f| f == "all") {
+        families::ALL.to_vec()
+    } else {
+        family_names.iter().map(String::as_str).collect()
+    };
+    let mut files: Vec<String> = names
+        .iter()
+        .map(|name| {
+            let t = Instant::now();
+            let path = families::generate(name, vertices, seed, &dir);
+            eprintln!(
+                "generated {} in {:.1} s",
+                path.display(),
+                t.elapsed().as_secs_f64()
+            );
+            path.display().to_string()
+        })
+        .collect();
+    files.extend(given);
     if files.is_empty() {
         // A plain `cargo bench` runs every bench; this one needs inputs.
         println!(
@@ -99,9 +152,9 @@ fn main() {
         .map(|p| format!(" {} / geography |", p.name))
         .collect();
     println!(
-        "| instance | n | m | ν | read ms | matching ms | geography ms | + winning moves ms |{peer_names} matching / read | geography / read |{peer_ratios} peak MiB | working bytes / edge |"
+        "| instance | n | m | ν | read ms | matching ms | geography ms | + winning moves ms |{peer_names} matching / read | geography / read | readonly ms | (read + full answer) / readonly |{peer_ratios} peak MiB | working bytes / edge |"
     );
-    println!("|{}", "---|".repeat(12 + 2 * peers.len()));
+    println!("|{}", "---|".repeat(14 + 2 * peers.len()));
     for file in &files {
         let ours = run_child(&["ours", file, &reps.to_string()], None)
             .unwrap_or_else(|| panic!("our solver failed on {file}"));
@@ -148,8 +201,28 @@ fn main() {
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
+        // The floor: the same file read and built into CSR by the peers'
+        // C++ reader, medians of `reps` runs.
+        let floor = readonly.as_ref().map(|path| {
+            median(
+                (0..reps)
+                    .map(|_| {
+                        let out = run(Command::new(path).arg(file), None)
+                            .unwrap_or_else(|| panic!("{path} failed on {file}"));
+                        field(&out, "read_ms")
+                    })
+                    .collect(),
+            )
+        });
+        let (floor_ms, full_ratio) = match floor {
+            Some(ms) => (
+                format!("{ms:.1}"),
+                format!("{:.2}", (read + with_moves) / ms),
+            ),
+            None => ("—".to_owned(), "—".to_owned()),
+        };
         println!(
-            "| {name} | {n} | {m} | {size} | {read:.1} | {matching:.1} | {geo:.1} | {with_moves:.1} |{times} {:.2} | {:.2} |{ratios} {peak_mib:.0} | {:.0} |",
+            "| {name} | {n} | {m} | {size} | {read:.1} | {matching:.1} | {geo:.1} | {with_moves:.1} |{times} {:.2} | {:.2} | {floor_ms} | {full_ratio} |{ratios} {peak_mib:.0} | {:.0} |",
             matching / read,
             geo / read,
             field(&ours, "working_bytes") / m.max(1.0),
