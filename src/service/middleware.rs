@@ -286,11 +286,11 @@ const MAX_REQUEST_ID: usize = 128;
 /// `x-request-id` when it sends a usable one, else a fresh one; it is
 /// echoed in the response's `x-request-id` header. The span (`call`) holds
 /// the method and the id, and the handlers fill in the puzzle's name
-/// (`puzzle`), the
-/// canonical hash, the cache outcome and the solve time (see
-/// [`record_solution`]); one `call finished` event closes it with the gRPC
-/// status and the elapsed time, when the status is known: at once for an
-/// answer without a body, at the trailers otherwise.
+/// (`puzzle`), the canonical hash, the cache outcome and the solve time
+/// (see [`record_solution`]); one `call finished` event closes it with the
+/// gRPC status and the elapsed time, when the status is known: at once for
+/// an answer without a body, at the trailers otherwise. The same moment
+/// counts the call in the metrics.
 #[derive(Debug, Clone)]
 pub(super) struct RequestIds<S>(pub(super) S);
 

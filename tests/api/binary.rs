@@ -7,6 +7,17 @@ use std::process::{Command, Stdio};
 
 const BIN: &str = env!("CARGO_BIN_EXE_puzzled");
 
+/// The address in the server's start-up line ("puzzled listening on ADDR,
+/// store …").
+fn listen_address(line: &str) -> String {
+    line.split_whitespace()
+        .skip_while(|w| *w != "on")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no address in {line:?}"))
+        .trim_end_matches(',')
+        .to_owned()
+}
+
 #[test]
 fn serve_from_env_vars_answers_healthcheck_and_stops_cleanly_on_sigterm() {
     let dir = tempfile::tempdir().unwrap();
@@ -23,13 +34,7 @@ fn serve_from_env_vars_answers_healthcheck_and_stops_cleanly_on_sigterm() {
         .unwrap();
     let mut lines = BufReader::new(server.stdout.take().unwrap()).lines();
     let first = lines.next().expect("a start-up line").unwrap();
-    let addr = first
-        .split_whitespace()
-        .skip_while(|w| *w != "on")
-        .nth(1)
-        .unwrap_or_else(|| panic!("no address in {first:?}"))
-        .trim_end_matches(',')
-        .to_owned();
+    let addr = listen_address(&first);
     assert!(
         first.contains(&db.display().to_string()),
         "the line names the store: {first}"
@@ -148,13 +153,7 @@ async fn every_acknowledged_puzzle_survives_kill_9() {
             .unwrap();
         let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
         let first = lines.next().unwrap().unwrap();
-        let addr = first
-            .split_whitespace()
-            .skip_while(|w| *w != "on")
-            .nth(1)
-            .unwrap()
-            .trim_end_matches(',')
-            .to_owned();
+        let addr = listen_address(&first);
         // Keep draining the log so the server never blocks on a full pipe.
         std::thread::spawn(move || lines.for_each(drop));
         (child, format!("http://{addr}"))
@@ -271,13 +270,7 @@ async fn sigterm_during_a_long_solve_exits_within_the_grace_period() {
         }
     });
     let first = line_rx.recv().unwrap();
-    let addr = first
-        .split_whitespace()
-        .skip_while(|w| *w != "on")
-        .nth(1)
-        .unwrap()
-        .trim_end_matches(',')
-        .to_owned();
+    let addr = listen_address(&first);
     let mut client = PuzzleServiceClient::connect(format!("http://{addr}"))
         .await
         .unwrap()
@@ -347,13 +340,7 @@ async fn json_logs_carry_each_calls_span() {
     let first: serde_json::Value =
         serde_json::from_str(&lines.next().unwrap().unwrap()).expect("a JSON line");
     let message = first["fields"]["message"].as_str().unwrap().to_owned();
-    let addr = message
-        .split_whitespace()
-        .skip_while(|w| *w != "on")
-        .nth(1)
-        .unwrap_or_else(|| panic!("no address in {message:?}"))
-        .trim_end_matches(',')
-        .to_owned();
+    let addr = listen_address(&message);
     let mut client = PuzzleServiceClient::connect(format!("http://{addr}"))
         .await
         .unwrap();
