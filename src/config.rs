@@ -100,6 +100,15 @@ pub struct Config {
     /// RESOURCE_EXHAUSTED.
     #[arg(long, env = "PUZZLED_MAX_GAMES", default_value_t = DEFAULT_MAX_GAMES)]
     pub max_games: usize,
+    /// Browser origins (scheme://host[:port]) allowed to call over gRPC-Web
+    /// from another origin, repeated or comma-separated; `*` allows any.
+    /// None (the default): same origin only.
+    #[arg(
+        long = "cors-origin",
+        env = "PUZZLED_CORS_ORIGIN",
+        value_delimiter = ','
+    )]
+    pub cors_origins: Vec<String>,
     /// Address (host:port) to serve Prometheus metrics on, at GET /metrics
     /// over HTTP/1.1; none (the default) serves no metrics.
     #[arg(long, env = "PUZZLED_METRICS_LISTEN")]
@@ -156,6 +165,7 @@ impl Default for Config {
             play_idle_secs: DEFAULT_PLAY_IDLE_SECS,
             max_games: DEFAULT_MAX_GAMES,
             metrics_listen: None,
+            cors_origins: Vec::new(),
             admin_token: None,
             shutdown_grace_secs: DEFAULT_SHUTDOWN_GRACE_SECS,
             max_connections: DEFAULT_MAX_CONNECTIONS,

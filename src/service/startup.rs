@@ -63,6 +63,8 @@ pub enum ServerError {
         addr: String,
         source: tonic::transport::Error,
     },
+    #[error("--cors-origin {0:?} is not a valid origin (scheme://host[:port], or *)")]
+    CorsOrigin(String),
     #[error("asking {addr} for its health")]
     HealthCheck { addr: String, source: tonic::Status },
 }
@@ -293,10 +295,18 @@ impl Application {
             .add_service(reflection_v1alpha)
             .add_service(puzzles)
             .prepare();
-        let calls = CallService::new(RequestIds(Deadlines(MessageLimit {
+        // gRPC-Web is translated to gRPC first, so everything inside sees
+        // gRPC alone (message limits, deadlines, the call's status).
+        let grpc = RequestIds(Deadlines(MessageLimit {
             inner: routes,
             limit: config.message_limit(),
-        })));
+        }));
+        let calls = CallService::new(
+            tower::ServiceBuilder::new()
+                .layer(cors_layer(&config.cors_origins)?)
+                .layer(tonic_web::GrpcWebLayer::new())
+                .service(grpc),
+        );
         let mut connections = Transport::new(policy, connections_open)
             .serve(listener, calls, stopping)
             .await;
@@ -320,6 +330,51 @@ impl Application {
         tracing::info!("store closed");
         Ok(())
     }
+}
+
+/// CORS for gRPC-Web calls from the browser `origins` (`*`: any); none
+/// allowed when empty, so browsers keep to the same origin. Browsers may
+/// read the gRPC status headers, the rich error details and the request
+/// id, and send the headers a gRPC-Web client sends.
+fn cors_layer(origins: &[String]) -> Result<tower_http::cors::CorsLayer, ServerError> {
+    use http::header::{HeaderName, HeaderValue};
+    use tower_http::cors::{AllowOrigin, CorsLayer};
+    let allow = if origins.iter().any(|o| o == "*") {
+        AllowOrigin::any()
+    } else {
+        let values = origins
+            .iter()
+            .map(|origin| {
+                HeaderValue::from_str(origin).map_err(|_| ServerError::CorsOrigin(origin.clone()))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        AllowOrigin::list(values)
+    };
+    let names = |names: &[&'static str]| -> Vec<HeaderName> {
+        names.iter().map(|&n| HeaderName::from_static(n)).collect()
+    };
+    let layer = CorsLayer::new()
+        .allow_methods([http::Method::POST])
+        .allow_headers(names(&[
+            "content-type",
+            "x-grpc-web",
+            "x-user-agent",
+            "grpc-timeout",
+            "authorization",
+            "x-request-id",
+        ]))
+        .expose_headers(names(&[
+            "grpc-status",
+            "grpc-message",
+            "grpc-status-details-bin",
+            "x-request-id",
+        ]))
+        .max_age(Duration::from_secs(24 * 60 * 60));
+    Ok(if origins.is_empty() {
+        layer
+    } else {
+        layer.allow_origin(allow)
+    })
 }
 
 /// Rehashes the puzzles stored under an older canonicaliser (see

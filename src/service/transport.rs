@@ -1,5 +1,6 @@
-//! The listener and the HTTP/2 connections under it, run on hyper directly
-//! so that each connection can be watched and closed:
+//! The listener and the connections under it (HTTP/2 for gRPC; HTTP/1.1 too,
+//! for gRPC-Web from browsers), run on hyper directly so that each
+//! connection can be watched and closed:
 //!
 //! - at most `max_connections` are served at once; past that the listener
 //!   is not read, so new connections wait in the kernel's listen backlog;
@@ -27,8 +28,8 @@ use std::time::{Duration, Instant};
 use bytes::Bytes;
 use http_body::Frame;
 use hyper::body::Incoming;
-use hyper::server::conn::http2;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
+use hyper_util::server::conn::auto;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore, watch};
 use tokio::task::JoinSet;
@@ -59,14 +60,14 @@ const CAP_WARNING_EVERY: Duration = Duration::from_secs(60);
 /// The connection side of the server: its limits and its HTTP/2 settings.
 pub(super) struct Transport {
     policy: ConnectionPolicy,
-    http: http2::Builder<TokioExecutor>,
+    http: auto::Builder<TokioExecutor>,
     open: Gauge,
 }
 
 /// What each connection task shares.
 struct Shared {
     policy: ConnectionPolicy,
-    http: http2::Builder<TokioExecutor>,
+    http: auto::Builder<TokioExecutor>,
     service: CallService,
     open: Gauge,
 }
@@ -74,8 +75,11 @@ struct Shared {
 impl Transport {
     /// `open` counts the connections being served.
     pub(super) fn new(policy: ConnectionPolicy, open: Gauge) -> Transport {
-        let mut http = http2::Builder::new(TokioExecutor::new());
-        http.timer(TokioTimer::new())
+        // HTTP/2 or HTTP/1.1, told apart by the connection's first bytes.
+        let mut http = auto::Builder::new(TokioExecutor::new());
+        http.http1().timer(TokioTimer::new());
+        http.http2()
+            .timer(TokioTimer::new())
             .max_concurrent_streams(policy.max_concurrent_streams)
             .keep_alive_interval(policy.keepalive_interval)
             .keep_alive_timeout(policy.keepalive_timeout);

@@ -12,7 +12,7 @@ use super::helpers::*;
 
 /// Asserts the code, that the message contains `needle`, that a BadRequest
 /// violation names `field`, and that ErrorInfo carries `reason`.
-fn assert_bad(status: &Status, code: Code, field: &str, needle: &str, reason: &str) {
+pub(super) fn assert_bad(status: &Status, code: Code, field: &str, needle: &str, reason: &str) {
     assert_eq!(status.code(), code, "{status:?}");
     assert!(
         status.message().contains(needle),

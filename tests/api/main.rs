@@ -11,6 +11,7 @@ mod crud;
 mod errors;
 #[path = "../checker/mod.rs"]
 mod evidence;
+mod grpc_web;
 mod grpcurl;
 mod helpers;
 mod metrics;
