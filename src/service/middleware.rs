@@ -279,7 +279,7 @@ fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
 pub const REQUEST_ID_HEADER: &str = "x-request-id";
 
 /// The longest request id taken from a client; a longer or non-printable
-/// one is replaced by a fresh id (and logged), so logs stay readable.
+/// one is replaced by a fresh id, so logs stay readable.
 const MAX_REQUEST_ID: usize = 128;
 
 /// Gives every call an id and a span. The id is the client's
@@ -389,12 +389,7 @@ fn finished(
         .as_ref()
         .map_or_else(|_| status.to_owned(), |code| format!("{code:?}"));
     let elapsed = arrival.elapsed().as_secs_f64();
-    // A method the server does not have is not a label of its own.
-    let method = if code == Ok(tonic::Code::Unimplemented) {
-        "unknown".to_owned()
-    } else {
-        method.to_owned()
-    };
+    let method = method_label(method);
     let metrics = crate::metrics::metrics();
     metrics
         .request_seconds
@@ -417,6 +412,41 @@ fn finished(
             tracing::info!(status = %code, elapsed_ms, "call finished");
         }
     });
+}
+
+/// `path` when it names a method this server has, else `unknown`: a client
+/// must not be able to add labels (a call to a made-up path can still be
+/// answered, by the deadline or the message limit, before routing).
+fn method_label(path: &str) -> String {
+    static KNOWN: std::sync::LazyLock<std::collections::HashSet<String>> =
+        std::sync::LazyLock::new(|| {
+            use prost::Message as _;
+            [
+                super::FILE_DESCRIPTOR_SET,
+                tonic_health::pb::FILE_DESCRIPTOR_SET,
+                tonic_reflection::pb::v1::FILE_DESCRIPTOR_SET,
+                tonic_reflection::pb::v1alpha::FILE_DESCRIPTOR_SET,
+            ]
+            .into_iter()
+            .filter_map(|bytes| prost_types::FileDescriptorSet::decode(bytes).ok())
+            .flat_map(|set| set.file)
+            .flat_map(|file| {
+                let package = file.package().to_owned();
+                file.service.into_iter().flat_map(move |service| {
+                    let prefix = format!("/{package}.{}/", service.name());
+                    service
+                        .method
+                        .into_iter()
+                        .map(move |method| format!("{prefix}{}", method.name()))
+                })
+            })
+            .collect()
+        });
+    if KNOWN.contains(path) {
+        path.to_owned()
+    } else {
+        "unknown".to_owned()
+    }
 }
 
 /// A response body that logs the call's end when its trailers pass.
@@ -466,4 +496,30 @@ pub(super) fn record_solution(solution: &super::proto::Solution, started: Instan
 /// Fills the current call's span with the puzzle it is about.
 pub(super) fn record_name(name: &str) {
     tracing::Span::current().record("puzzle", name);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::method_label;
+
+    #[test]
+    fn only_the_servers_own_methods_are_metric_labels() {
+        for path in [
+            "/puzzled.v1.PuzzleService/Solve",
+            "/puzzled.v1.PuzzleService/Play",
+            "/grpc.health.v1.Health/Check",
+            "/grpc.reflection.v1.ServerReflection/ServerReflectionInfo",
+            "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo",
+        ] {
+            assert_eq!(method_label(path), path);
+        }
+        for path in [
+            "/puzzled.v1.PuzzleService/Nope",
+            "/made.up.Service/Solve",
+            "/",
+            "/puzzled.v1.PuzzleService/Solve/extra",
+        ] {
+            assert_eq!(method_label(path), "unknown", "{path}");
+        }
+    }
 }

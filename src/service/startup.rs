@@ -184,6 +184,7 @@ impl Application {
             games_open,
             config,
         } = self;
+        let cors = cors_layer(&config.cors_origins)?;
         let serving_metrics = metrics_listener.map(|listener| {
             let (solver, admission) = (solver.clone(), admission.clone());
             let (connections_open, games_open) = (connections_open.clone(), games_open.clone());
@@ -303,7 +304,7 @@ impl Application {
         }));
         let calls = CallService::new(
             tower::ServiceBuilder::new()
-                .layer(cors_layer(&config.cors_origins)?)
+                .layer(cors)
                 .layer(tonic_web::GrpcWebLayer::new())
                 .service(grpc),
         );
@@ -342,10 +343,21 @@ fn cors_layer(origins: &[String]) -> Result<tower_http::cors::CorsLayer, ServerE
     let allow = if origins.iter().any(|o| o == "*") {
         AllowOrigin::any()
     } else {
+        // What a browser sends as `Origin`: scheme and host, maybe a port,
+        // no path; anything else would never match.
+        let is_origin = |origin: &str| {
+            origin
+                .strip_prefix("https://")
+                .or_else(|| origin.strip_prefix("http://"))
+                .is_some_and(|host| !host.is_empty() && !host.contains('/'))
+        };
         let values = origins
             .iter()
             .map(|origin| {
-                HeaderValue::from_str(origin).map_err(|_| ServerError::CorsOrigin(origin.clone()))
+                HeaderValue::from_str(origin)
+                    .ok()
+                    .filter(|_| is_origin(origin))
+                    .ok_or_else(|| ServerError::CorsOrigin(origin.clone()))
             })
             .collect::<Result<Vec<_>, _>>()?;
         AllowOrigin::list(values)

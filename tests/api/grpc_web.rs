@@ -354,3 +354,26 @@ async fn cors_allows_only_the_configured_origins() {
     }
     app.stop().await;
 }
+
+/// An origin that is not one (no scheme, or a path) stops the server at
+/// start-up, naming it.
+#[tokio::test]
+async fn a_malformed_cors_origin_is_refused_at_start_up() {
+    for origin in [
+        "puzzles.example",
+        "https://puzzles.example/page",
+        "https://",
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let config = puzzled::config::Config {
+            cors_origins: vec![origin.into()],
+            ..test_config(dir.path())
+        };
+        let app = puzzled::service::Application::build(config).await.unwrap();
+        let error = app.run_until(async {}).await.unwrap_err().to_string();
+        assert!(
+            error.contains(origin) && error.contains("--cors-origin"),
+            "{error}"
+        );
+    }
+}
