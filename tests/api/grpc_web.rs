@@ -275,25 +275,28 @@ fn percent_decode(s: &str) -> String {
     String::from_utf8(out).unwrap()
 }
 
-#[tokio::test]
-async fn cors_allows_only_the_configured_origins() {
-    let preflight = |origin: &'static str| {
-        [
-            ("origin", origin),
-            ("access-control-request-method", "POST"),
-            ("access-control-request-headers", "content-type,x-grpc-web"),
-        ]
-    };
-    // Default: same origin only, no cross-origin permission given.
-    let app = spawn_app().await;
-    let response = http1(
-        &app,
+/// The preflight a browser sends before a cross-origin gRPC-Web call.
+async fn preflight(app: &TestApp, origin: &str) -> HttpResponse {
+    let headers = [
+        ("origin", origin),
+        ("access-control-request-method", "POST"),
+        ("access-control-request-headers", "content-type,x-grpc-web"),
+    ];
+    http1(
+        app,
         "OPTIONS",
         "/puzzled.v1.PuzzleService/Solve",
-        &preflight("https://puzzles.example"),
+        &headers,
         b"",
     )
-    .await;
+    .await
+}
+
+#[tokio::test]
+async fn cors_allows_only_the_configured_origins() {
+    // Default: same origin only, no cross-origin permission given.
+    let app = spawn_app().await;
+    let response = preflight(&app, "https://puzzles.example").await;
     assert!(
         !response.headers.contains_key("access-control-allow-origin"),
         "{:?}",
@@ -307,14 +310,7 @@ async fn cors_allows_only_the_configured_origins() {
         ..test_config(dir.path())
     };
     let app = spawn_app_with(dir, config).await;
-    let response = http1(
-        &app,
-        "OPTIONS",
-        "/puzzled.v1.PuzzleService/Solve",
-        &preflight("https://puzzles.example"),
-        b"",
-    )
-    .await;
+    let response = preflight(&app, "https://puzzles.example").await;
     assert_eq!(
         response.headers["access-control-allow-origin"],
         "https://puzzles.example"
@@ -324,14 +320,7 @@ async fn cors_allows_only_the_configured_origins() {
         allowed.contains("x-grpc-web") && allowed.contains("content-type"),
         "{allowed}"
     );
-    let other = http1(
-        &app,
-        "OPTIONS",
-        "/puzzled.v1.PuzzleService/Solve",
-        &preflight("https://elsewhere.example"),
-        b"",
-    )
-    .await;
+    let other = preflight(&app, "https://elsewhere.example").await;
     assert!(!other.headers.contains_key("access-control-allow-origin"));
     // An actual call from the allowed origin exposes the status headers.
     let (response, _, trailers) = call(
