@@ -15,7 +15,7 @@ use prometheus_client::metrics::counter::Counter;
 use prometheus_client::metrics::family::Family;
 use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
-use prometheus_client::registry::Registry;
+use prometheus_client::registry::{Metric, Registry};
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 pub struct CallLabels {
@@ -88,59 +88,64 @@ fn seconds_histogram() -> Histogram {
     Histogram::new(seconds_buckets())
 }
 
+/// `metric`, registered under `name`.
+fn registered<M: Metric + Clone>(registry: &mut Registry, name: &str, help: &str, metric: M) -> M {
+    registry.register(name, help, metric.clone());
+    metric
+}
+
+/// A family of histograms in [`seconds_buckets`].
+fn histograms<L: Clone + std::hash::Hash + Eq>() -> Family<L, Histogram> {
+    Family::new_with_constructor(seconds_histogram as fn() -> _)
+}
+
 impl Metrics {
     fn new() -> Metrics {
         let mut registry = Registry::with_prefix("puzzled");
-        let requests = Family::<CallLabels, Counter>::default();
-        registry.register(
+        let requests = registered(
+            &mut registry,
             "requests",
             "Calls answered, by method and gRPC status code",
-            requests.clone(),
+            Family::default(),
         );
-        let request_seconds =
-            Family::<MethodLabels, Histogram>::new_with_constructor(seconds_histogram as fn() -> _);
-        registry.register(
+        let request_seconds = registered(
+            &mut registry,
             "request_duration_seconds",
             "Time from a call's arrival to its status, by method",
-            request_seconds.clone(),
+            histograms(),
         );
-        let cache_lookups = Family::<CacheLabels, Counter>::default();
-        registry.register(
+        let cache_lookups = registered(
+            &mut registry,
             "cache_lookups",
             "Verdict lookups by level (memory, store) and outcome (hit, miss)",
-            cache_lookups.clone(),
+            Family::default(),
         );
-        let solver_runs = Family::<GameLabels, Counter>::default();
-        registry.register(
+        let solver_runs = registered(
+            &mut registry,
             "solver_runs",
             "Solves computed (not served from a cache), by game",
-            solver_runs.clone(),
+            Family::default(),
         );
-        let solver_seconds =
-            Family::<GameLabels, Histogram>::new_with_constructor(seconds_histogram as fn() -> _);
-        registry.register(
+        let solver_seconds = registered(
+            &mut registry,
             "solver_duration_seconds",
             "Time a computed solve held its worker, by game",
-            solver_seconds.clone(),
+            histograms(),
         );
-        let admission_wait_seconds = seconds_histogram();
-        registry.register(
+        let admission_wait_seconds = registered(
+            &mut registry,
             "admission_wait_seconds",
             "Time a request waited for the admission budget (0 when it fitted at once)",
-            admission_wait_seconds.clone(),
+            seconds_histogram(),
         );
-        let store_seconds =
-            Family::<QueryLabels, Histogram>::new_with_constructor(seconds_histogram as fn() -> _);
-        registry.register(
+        let store_seconds = registered(
+            &mut registry,
             "store_duration_seconds",
             "Time of a store operation, by operation",
-            store_seconds.clone(),
+            histograms(),
         );
-        let mut gauge = |name: &str, help: &str| {
-            let gauge = Gauge::default();
-            registry.register(name, help, gauge.clone());
-            gauge
-        };
+        let mut gauge =
+            |name: &str, help: &str| registered(&mut registry, name, help, Gauge::default());
         let solves_running = gauge("solves_running", "Solves holding a solve worker");
         let solves_waiting = gauge(
             "solve_queue_depth",
