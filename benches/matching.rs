@@ -7,13 +7,14 @@
 //! ```text
 //! cargo bench --bench matching -- [--reps N] [--peer-timeout SECS] [--no-petgraph]
 //!     [--peer NAME=COMMAND]… [--readonly PATH] [--families LIST [--vertices N]
-//!     [--seed S] [--keep DIR]] [FILES…]
+//!     [--seed S] [--keep DIR] [--growth]] [FILES…]
 //! ```
 //! `--readonly /tmp/peers/bin/readonly` times the input floor (read the file,
 //! build CSR) on each file and adds the ratio the targets use: our read plus
 //! the full answer (with every winning first move) over it.
 //! `--families gnm3,grid,…` (or `all`) generates the instances (see
-//! `families/mod.rs`) at `--vertices` (default 10^6) vertices.
+//! `families/mod.rs`) at `--vertices` (default 10^6) vertices; with
+//! `--growth`, at 10^4, 10^5 and 10^6, printing the fitted exponents.
 //! `--peer lemon=/tmp/peers/bin/lemon_mm` adds a peer from
 //! `../shared/peers/` (any command that takes the file and prints
 //! `matching=… match_ms=…`).
@@ -75,6 +76,11 @@ struct Args {
     /// removed at the end).
     #[arg(long)]
     keep: Option<std::path::PathBuf>,
+    /// Instead of the table: for each family, the full answer's time at
+    /// 10^4, 10^5 and 10^6 vertices and the exponent fitted on each decade
+    /// (with `--readonly`, the floor's too).
+    #[arg(long)]
+    growth: bool,
     /// `cargo bench` passes this flag to every bench binary.
     #[arg(long, hide = true)]
     bench: bool,
@@ -98,6 +104,7 @@ fn main() {
         vertices,
         seed,
         keep,
+        growth,
         bench: _,
         files: given,
     } = <Args as clap::Parser>::parse();
@@ -109,6 +116,10 @@ fn main() {
     } else {
         family_names.iter().map(String::as_str).collect()
     };
+    if growth {
+        growth_table(&names, seed, &dir, reps, readonly.as_deref());
+        return;
+    }
     let mut files: Vec<String> = names
         .iter()
         .map(|name| {
@@ -226,6 +237,53 @@ fn main() {
             matching / read,
             geo / read,
             field(&ours, "working_bytes") / m.max(1.0),
+        );
+    }
+}
+
+/// The time of our read plus the full answer, and of the `readonly` floor,
+/// at 10^4, 10^5 and 10^6 vertices of each family, with the exponent of
+/// time against vertices fitted on each decade (`log(t₂/t₁) / log 10`).
+fn growth_table(names: &[&str], seed: u64, dir: &Path, reps: usize, readonly: Option<&str>) {
+    const SIZES: [u32; 3] = [10_000, 100_000, 1_000_000];
+    println!(
+        "| instance | ms at 10^4 | ms at 10^5 | ms at 10^6 | exponent 10^4→10^5 | exponent 10^5→10^6 | readonly exponents |"
+    );
+    println!("|---|---|---|---|---|---|---|");
+    for name in names {
+        let mut ours = Vec::new();
+        let mut floor = Vec::new();
+        for n in SIZES {
+            let file = families::generate(name, n, seed, dir).display().to_string();
+            let out = run_child(&["ours", &file, &reps.to_string()], None)
+                .unwrap_or_else(|| panic!("our solver failed on {file}"));
+            ours.push(field(&out, "read_ms") + field(&out, "moves_ms"));
+            if let Some(path) = readonly {
+                floor.push(median(
+                    (0..reps)
+                        .map(|_| {
+                            let out = run(Command::new(path).arg(&file), None)
+                                .unwrap_or_else(|| panic!("{path} failed on {file}"));
+                            field(&out, "read_ms")
+                        })
+                        .collect(),
+                ));
+            }
+            let _ = std::fs::remove_file(&file);
+        }
+        let exponent = |t: &[f64], i: usize| (t[i + 1] / t[i]).log10();
+        let floor_exponents = if floor.is_empty() {
+            "—".to_owned()
+        } else {
+            format!("{:.2}, {:.2}", exponent(&floor, 0), exponent(&floor, 1))
+        };
+        println!(
+            "| {name} | {:.1} | {:.1} | {:.1} | {:.2} | {:.2} | {floor_exponents} |",
+            ours[0],
+            ours[1],
+            ours[2],
+            exponent(&ours, 0),
+            exponent(&ours, 1),
         );
     }
 }
