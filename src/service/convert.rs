@@ -12,6 +12,7 @@ use crate::puzzle::{
 };
 use crate::solver::Player;
 use crate::solver::bipartite_edge::LegalMoveClass;
+use crate::solver::graph::Vertex;
 use crate::solver::play::PlayPosition;
 use crate::solver::position::{PositionAnalysis, PositionEvidence};
 use crate::store::{PuzzleRecord, is_well_formed_id};
@@ -323,13 +324,12 @@ pub fn position_to_proto(analysis: PositionAnalysis) -> proto::PositionAnalysis 
             matching,
             barrier,
             current_barrier,
-        } => proto::position_analysis::Detail::Geography(proto::GeographyEvidence {
-            matching_size: matching.len() as u32,
-            matching: flatten(&matching),
+        } => proto::position_analysis::Detail::Geography(geography_evidence(
+            &matching,
             barrier,
-            start_barrier: current_barrier.map(|vertices| proto::VertexSet { vertices }),
-            second_player_starts: None,
-        }),
+            current_barrier,
+            None,
+        )),
         PositionEvidence::BipartiteEdge { counts, classes } => {
             proto::position_analysis::Detail::BipartiteEdge(proto::BipartiteEdgeEvidence {
                 vertex_count: counts.n,
@@ -376,6 +376,23 @@ pub fn position_to_proto(analysis: PositionAnalysis) -> proto::PositionAnalysis 
     });
     reply.detail = Some(detail);
     reply
+}
+
+/// Geography's evidence, for a solution (from the start) or a position
+/// (from the token; no second-player starts there).
+fn geography_evidence(
+    matching: &[(Vertex, Vertex)],
+    barrier: Vec<Vertex>,
+    start_barrier: Option<Vec<Vertex>>,
+    second_player_starts: Option<Vec<Vertex>>,
+) -> proto::GeographyEvidence {
+    proto::GeographyEvidence {
+        matching_size: matching.len() as u32,
+        matching: flatten(matching),
+        barrier,
+        start_barrier: start_barrier.map(|vertices| proto::VertexSet { vertices }),
+        second_player_starts: second_player_starts.map(|vertices| proto::VertexSet { vertices }),
+    }
 }
 
 /// A position of a Play game: the analysis without its evidence.
@@ -438,14 +455,12 @@ pub fn solved_to_proto(solved: Solved) -> proto::Solution {
             barrier,
             start_barrier,
             second_player_starts,
-        } => proto::solution::Detail::Geography(proto::GeographyEvidence {
-            matching_size: matching.len() as u32,
-            matching: flatten(&matching),
+        } => proto::solution::Detail::Geography(geography_evidence(
+            &matching,
             barrier,
-            start_barrier: start_barrier.map(|vertices| proto::VertexSet { vertices }),
-            second_player_starts: second_player_starts
-                .map(|vertices| proto::VertexSet { vertices }),
-        }),
+            start_barrier,
+            second_player_starts,
+        )),
         Evidence::BipartiteEdge {
             n,
             m,

@@ -387,78 +387,20 @@ async fn until_rehashed(
 /// over, and SolvePuzzle answers it from the cache in its own labels.
 #[tokio::test]
 async fn puzzles_stored_under_the_old_hash_are_rehashed_at_start_up() {
-    let mut app = spawn_app().await;
-    let (n, edges, start) = (12u32, random_graph(12, 18, 11), 3);
-    let (created, id) = store_solved(&mut app, n, &edges, start).await;
-    let traces_hash = created.canonical_hash.clone();
-    let config = app.config.clone();
-    let dir = app.stop().await;
-
-    // Turn the rows into what an older server left: the label-keeping
-    // hash, no canonical labels, the verdict in the puzzle's own labels.
-    let store = Store::open(&config.database_url).await.unwrap();
-    let record = store.get_puzzle(&id).await.unwrap();
-    let labelling =
-        Labelling::from_canonical_labels(record.canonical_labels.clone().unwrap()).unwrap();
-    let spec = puzzled::service::convert::spec_from_record(&record).unwrap();
-    let old_hash = puzzled::canon::keep_labels(&spec).hash;
-    let key = |hash| everything_key(hash, n, &edges);
-    let verdict = store.get_verdict(key(&traces_hash)).await.unwrap().unwrap();
-    store
-        .put_verdict(
-            key(&old_hash),
-            &verdict.relabel(|c| labelling.to_original(c)),
-        )
-        .await
-        .unwrap();
-    store.close().await;
-    let mut db = sqlx::SqliteConnection::connect(&config.database_url)
-        .await
-        .unwrap();
-    sqlx::query("DELETE FROM verdicts WHERE canonical_hash = ?")
-        .bind(&traces_hash)
-        .execute(&mut db)
-        .await
-        .unwrap();
-    sqlx::query(
-        "UPDATE puzzles SET canonical_hash = ?, canonical_labels = NULL, rehash_pending = 1 \
-         WHERE id = ?",
-    )
-    .bind(&old_hash)
-    .bind(&id)
-    .execute(&mut db)
-    .await
-    .unwrap();
-    db.close().await.unwrap();
-
-    let mut app = spawn_app_with(dir, config).await;
-    let rehashed = until_rehashed(&mut app, &created.name, |_| {}).await;
-    assert_eq!(rehashed.canonical_hash, traces_hash);
-    let solved = app
-        .client
-        .solve_puzzle(solve_everything(&created.name))
-        .await
-        .unwrap()
-        .into_inner();
-    assert!(
-        solved.cached,
-        "the verdict was carried over to the new hash"
-    );
-    check_geography(n, &edges, start, Asked::EVERYTHING, &solved);
-    app.stop().await;
+    rehashed_from(Older::LabelKeeping).await;
 }
 
 /// A puzzle stored with a `traces-v1` hash (Traces on the whole graph) and
 /// its verdict in those canonical labels: before its rehash SolvePuzzle
 /// answers it through its stored labels; after start-up it gets its
 /// traces-v3 hash and labels, and its verdict is carried over through the
-/// puzzle's own labels.
+/// puzzle's own labels. The traces-v2 migration's rule picks it.
 #[tokio::test]
 async fn puzzles_stored_under_traces_v1_are_rehashed_at_start_up() {
-    rehashed_from_an_older_traces(
-        "traces-v1",
-        include_str!("../../migrations/20261205000000_traces_v2.sql"),
-    )
+    rehashed_from(Older::Traces {
+        name: "traces-v1",
+        migration: include_str!("../../migrations/20261205000000_traces_v2.sql"),
+    })
     .await;
 }
 
@@ -466,17 +408,33 @@ async fn puzzles_stored_under_traces_v1_are_rehashed_at_start_up() {
 /// picked by the traces-v3 migration.
 #[tokio::test]
 async fn puzzles_stored_under_traces_v2_are_rehashed_at_start_up() {
-    rehashed_from_an_older_traces(
-        "traces-v2",
-        include_str!("../../migrations/20261206000000_traces_v3.sql"),
-    )
+    rehashed_from(Older::Traces {
+        name: "traces-v2",
+        migration: include_str!("../../migrations/20261206000000_traces_v3.sql"),
+    })
     .await;
 }
 
-/// Turns a stored, solved puzzle into what a server with the canonicaliser
-/// `old` left (another hash, other canonical labels, the verdict in those),
-/// runs `migration`'s rule on it, and checks the rehash after start-up.
-async fn rehashed_from_an_older_traces(old: &str, migration: &'static str) {
+/// The canonicaliser an older server stored a puzzle with.
+enum Older {
+    /// `sorted-edges-v1`: no canonical labels, the verdict in the puzzle's
+    /// own labels; marked for the rehash directly (the migration that
+    /// marked such rows also added the column).
+    LabelKeeping,
+    /// An older Traces: its own hash and canonical labels (here the
+    /// current ones reversed), the verdict in those; `migration`'s rule
+    /// marks it for the rehash.
+    Traces {
+        name: &'static str,
+        migration: &'static str,
+    },
+}
+
+/// Turns a stored, solved puzzle into what a server with the `older`
+/// canonicaliser left, and checks that after start-up it is rehashed to
+/// the current hash and answered from the verdict carried over, in its own
+/// labels.
+async fn rehashed_from(older: Older) {
     let mut app = spawn_app().await;
     let (n, edges, start) = (14u32, random_graph(14, 17, 5), 2);
     let (created, id) = store_solved(&mut app, n, &edges, start).await;
@@ -484,19 +442,30 @@ async fn rehashed_from_an_older_traces(old: &str, migration: &'static str) {
     let config = app.config.clone();
     let dir = app.stop().await;
 
-    // Other canonical labels: here the current ones reversed.
     let store = Store::open(&config.database_url).await.unwrap();
     let record = store.get_puzzle(&id).await.unwrap();
     let labelling =
         Labelling::from_canonical_labels(record.canonical_labels.clone().unwrap()).unwrap();
-    let old_labels: Vec<u32> = (0..n).map(|v| n - 1 - labelling.to_canonical(v)).collect();
-    let old_hash = format!("{old}:{}", "0123456789abcdef".repeat(4));
+    // The old canonical label of each of the puzzle's vertices.
+    let (old_name, old_hash, old_labels, migration) = match older {
+        Older::LabelKeeping => {
+            let spec = puzzled::service::convert::spec_from_record(&record).unwrap();
+            let hash = puzzled::canon::keep_labels(&spec).hash;
+            ("sorted-edges-v1", hash, None, None)
+        }
+        Older::Traces { name, migration } => {
+            let labels: Vec<u32> = (0..n).map(|v| n - 1 - labelling.to_canonical(v)).collect();
+            let hash = format!("{name}:{}", "0123456789abcdef".repeat(4));
+            (name, hash, Some(labels), Some(migration))
+        }
+    };
+    let old_label = |v: u32| old_labels.as_ref().map_or(v, |labels| labels[v as usize]);
     let key = |hash| everything_key(hash, n, &edges);
     let verdict = store.get_verdict(key(&new_hash)).await.unwrap().unwrap();
     store
         .put_verdict(
             key(&old_hash),
-            &verdict.relabel(|c| old_labels[labelling.to_original(c) as usize]),
+            &verdict.relabel(|c| old_label(labelling.to_original(c))),
         )
         .await
         .unwrap();
@@ -509,32 +478,31 @@ async fn rehashed_from_an_older_traces(old: &str, migration: &'static str) {
         .execute(&mut db)
         .await
         .unwrap();
-    let blob: Vec<u8> = old_labels.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let blob: Option<Vec<u8>> = old_labels
+        .as_ref()
+        .map(|labels| labels.iter().flat_map(|w| w.to_le_bytes()).collect());
     sqlx::query(
-        "UPDATE puzzles SET canonical_hash = ?, canonical_labels = ?, rehash_pending = 1 \
+        "UPDATE puzzles SET canonical_hash = ?, canonical_labels = ?, rehash_pending = ? \
          WHERE id = ?",
     )
     .bind(&old_hash)
     .bind(&blob)
+    .bind(migration.is_none())
     .bind(&id)
     .execute(&mut db)
     .await
     .unwrap();
-    // The migration's rule picks such rows; run it again on this one.
-    sqlx::query("UPDATE puzzles SET rehash_pending = 0 WHERE id = ?")
-        .bind(&id)
-        .execute(&mut db)
-        .await
-        .unwrap();
-    sqlx::raw_sql(sqlx::AssertSqlSafe(migration))
-        .execute(&mut db)
-        .await
-        .unwrap();
+    if let Some(migration) = migration {
+        sqlx::raw_sql(sqlx::AssertSqlSafe(migration))
+            .execute(&mut db)
+            .await
+            .unwrap();
+    }
     db.close().await.unwrap();
 
     let mut app = spawn_app_with(dir, config).await;
     let rehashed = until_rehashed(&mut app, &created.name, |puzzle| {
-        assert_eq!(puzzle.canonicaliser, old)
+        assert_eq!(puzzle.canonicaliser, old_name)
     })
     .await;
     assert_eq!(rehashed.canonical_hash, new_hash);
