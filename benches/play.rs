@@ -182,7 +182,7 @@ fn measure(graph: &Graph, moves_wanted: usize) -> Measured {
     let started = Instant::now();
     let cold = setup.analyze(game.moves(), &never).expect("legal");
     let analysis_cold = started.elapsed();
-    assert_eq!(warm.winner, cold.winner);
+    assert_eq!(warm.position.winner, cold.position.winner);
     Measured {
         analysis_warm,
         analysis_cold,

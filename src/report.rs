@@ -9,7 +9,7 @@ use crate::solver::Player;
 use crate::solver::bipartite_edge::{BipartiteEdgeError, BipartiteEdgeSolution};
 use crate::solver::geography::GeographySolution;
 use crate::solver::graph::{Graph, GraphError, Vertex};
-use crate::solver::play::PlayPosition;
+use crate::solver::position::PlayPosition;
 use crate::solver::position::{Move, PositionAnalysis, PositionEvidence};
 use crate::solver::tree_paint::{NotATree, TreePaintError, TreePaintSolution};
 
@@ -364,17 +364,20 @@ fn game_over_line(to_move: Player, winner: Player) -> String {
 /// and the evidence in a line or two.
 pub fn position_text(analysis: &PositionAnalysis, labels: Labels) -> String {
     let mut out = String::new();
-    if analysis.game_over {
-        out.push_str(&game_over_line(analysis.to_move, analysis.winner));
+    if analysis.position.game_over {
+        out.push_str(&game_over_line(
+            analysis.position.to_move,
+            analysis.position.winner,
+        ));
     } else {
         out.push_str(&format!(
             "to move: {} player; winner with perfect play: {} player\n",
-            player_name(analysis.to_move),
-            player_name(analysis.winner)
+            player_name(analysis.position.to_move),
+            player_name(analysis.position.winner)
         ));
     }
-    let winning = &analysis.winning;
-    if !analysis.game_over {
+    let winning = &analysis.position.winning;
+    if !analysis.position.game_over {
         if winning.count == 0 {
             out.push_str("winning moves: none (every move loses)\n");
         } else {
@@ -391,13 +394,13 @@ pub fn position_text(analysis: &PositionAnalysis, labels: Labels) -> String {
         }
         out.push_str(&format!(
             "legal moves ({}{}): {}\n",
-            analysis.legal_move_count,
-            if analysis.legal_move_count == analysis.legal_moves.len() as u64 {
+            analysis.position.legal_move_count,
+            if analysis.position.legal_move_count == analysis.position.legal_moves.len() as u64 {
                 ""
             } else {
                 " in all, one per class"
             },
-            move_list(&analysis.legal_moves, labels)
+            move_list(&analysis.position.legal_moves, labels)
         ));
     }
     match &analysis.evidence {
@@ -464,15 +467,15 @@ pub fn position_json(analysis: &PositionAnalysis, labels: Labels) -> Value {
         } => json!({"black_count": black_count, "white_count": white_count}),
     };
     json!({
-        "game_over": analysis.game_over,
-        "to_move": player_name(analysis.to_move),
-        "winner": player_name(analysis.winner),
-        "winning_moves": moves(&analysis.winning.moves),
-        "winning_move_count": analysis.winning.count,
-        "unique_winning_move": analysis.winning.unique,
-        "winning_moves_complete": analysis.winning.complete,
-        "legal_moves": moves(&analysis.legal_moves),
-        "legal_move_count": analysis.legal_move_count,
+        "game_over": analysis.position.game_over,
+        "to_move": player_name(analysis.position.to_move),
+        "winner": player_name(analysis.position.winner),
+        "winning_moves": moves(&analysis.position.winning.moves),
+        "winning_move_count": analysis.position.winning.count,
+        "unique_winning_move": analysis.position.winning.unique,
+        "winning_moves_complete": analysis.position.winning.complete,
+        "legal_moves": moves(&analysis.position.legal_moves),
+        "legal_move_count": analysis.position.legal_move_count,
         "evidence": evidence,
     })
 }

@@ -13,7 +13,7 @@ use crate::puzzle::{
 use crate::solver::Player;
 use crate::solver::bipartite_edge::LegalMoveClass;
 use crate::solver::graph::Vertex;
-use crate::solver::play::PlayPosition;
+use crate::solver::position::PlayPosition;
 use crate::solver::position::{PositionAnalysis, PositionEvidence};
 use crate::store::{PuzzleRecord, is_well_formed_id};
 
@@ -306,18 +306,10 @@ fn edge_class_to_proto(class: LegalMoveClass) -> proto::WinningEdgeClass {
 
 /// An analysed position as the reply of AnalyzePosition, evidence included.
 pub fn position_to_proto(analysis: PositionAnalysis) -> proto::PositionAnalysis {
-    let PositionAnalysis {
-        game_over,
-        to_move,
-        winner,
-        winning,
-        legal_moves,
-        legal_move_count,
-        evidence,
-    } = analysis;
+    let PositionAnalysis { position, evidence } = analysis;
     // The smallest winning move (the first winning class's example for the
     // edge game), as a Solution's evidence names one.
-    let first_winning = winning.moves.first().copied();
+    let first_winning = position.winning.moves.first().copied();
     let detail = match evidence {
         PositionEvidence::Geography {
             current: _,
@@ -366,14 +358,7 @@ pub fn position_to_proto(analysis: PositionAnalysis) -> proto::PositionAnalysis 
             },
         }),
     };
-    let mut reply = play_position_to_proto(PlayPosition {
-        game_over,
-        to_move,
-        winner,
-        winning,
-        legal_moves,
-        legal_move_count,
-    });
+    let mut reply = play_position_to_proto(position);
     reply.detail = Some(detail);
     reply
 }

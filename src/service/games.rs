@@ -8,7 +8,7 @@ use crate::puzzle::{EdgeClass, Evidence, Game, Move, SolveOptions, Spec, Verdict
 use crate::solver::Player;
 use crate::solver::cancel::{Cancel, Cancelled};
 use crate::solver::graph::{Graph, Vertex};
-use crate::solver::position::{GameSetup, PositionAnalysis, PositionEvidence};
+use crate::solver::position::{GameSetup, PlayPosition, PositionAnalysis, PositionEvidence};
 use crate::solver::{SOLVER_VERSION, bipartite_edge, geography, tree_paint};
 
 /// Why a solve could not produce a verdict.
@@ -278,12 +278,14 @@ pub fn opening_from_verdict(spec: &Spec, verdict: Verdict) -> Option<PositionAna
             _ => return None,
         };
     Some(PositionAnalysis {
-        game_over: legal_moves.is_empty(),
-        to_move: Player::First,
-        winner: verdict.winner,
-        winning,
-        legal_move_count: legal_moves.len() as u64,
-        legal_moves,
+        position: PlayPosition {
+            game_over: legal_moves.is_empty(),
+            to_move: Player::First,
+            winner: verdict.winner,
+            winning,
+            legal_move_count: legal_moves.len() as u64,
+            legal_moves,
+        },
         evidence,
     })
 }

@@ -33,37 +33,11 @@ use super::cancel::Cancel;
 use super::geography;
 use super::graph::{Graph, Vertex};
 use super::matching::{NONE, mates_of};
+
 use super::position::{
-    GameSetup, Move, PositionAnalysis, PositionError, PositionEvidence, WinningMoves, engine_move,
-    geography_illegal, wrong_kind,
+    GameSetup, Move, PlayPosition, PositionAnalysis, PositionError, PositionEvidence, WinningMoves,
+    engine_move, geography_illegal, wrong_kind,
 };
-
-/// A position as a game in progress reports it: an analysis without the
-/// evidence.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-pub struct PlayPosition {
-    pub game_over: bool,
-    pub to_move: Player,
-    /// With perfect play from here; once over, the result.
-    pub winner: Player,
-    /// The winning moves of the side to move (none when it loses).
-    pub winning: WinningMoves,
-    pub legal_moves: Vec<Move>,
-    pub legal_move_count: u64,
-}
-
-impl From<PositionAnalysis> for PlayPosition {
-    fn from(analysis: PositionAnalysis) -> PlayPosition {
-        PlayPosition {
-            game_over: analysis.game_over,
-            to_move: analysis.to_move,
-            winner: analysis.winner,
-            winning: analysis.winning,
-            legal_moves: analysis.legal_moves,
-            legal_move_count: analysis.legal_move_count,
-        }
-    }
-}
 
 /// What one exchange produced: the engine's move, if it moved, and the
 /// position after it.
@@ -183,10 +157,10 @@ impl Game {
         let mut game = Game {
             engine,
             moves: Vec::new(),
-            position: opening.clone().into(),
+            position: opening.position.clone(),
             token_game,
         };
-        let engine_move = if !opening.game_over && opening.to_move == engine {
+        let engine_move = if !opening.position.game_over && opening.position.to_move == engine {
             Some(game.engine_turn(setup, Known::Analysed(opening), cancel)?)
         } else {
             None
@@ -269,8 +243,8 @@ impl Game {
             }
         };
         if let Known::Analysed(analysis) = &known {
-            self.position = analysis.clone().into();
-            if analysis.game_over {
+            self.position = analysis.position.clone();
+            if analysis.position.game_over {
                 return Ok(Exchange {
                     engine_move: None,
                     position: self.position.clone(),
@@ -314,7 +288,7 @@ impl Game {
             (Known::Analysed(analysis), _, _) => {
                 // In Geography the winner answers with its mate, which
                 // keeps the next position known without an analysis.
-                if self.token_game.is_some() && analysis.winner == self.engine {
+                if self.token_game.is_some() && analysis.position.winner == self.engine {
                     return self.engine_turn(setup, Known::EngineWinsByMate, cancel);
                 }
                 let chosen = engine_move(setup, &self.moves, &analysis, cancel)?
@@ -330,7 +304,7 @@ impl Game {
                     }
                     _ => setup.analyze(&self.moves, cancel)?,
                 };
-                self.position = after.into();
+                self.position = after.position;
                 Ok(chosen)
             }
             (Known::EngineWinsByMate, _, _) => {

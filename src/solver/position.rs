@@ -155,9 +155,10 @@ pub enum PositionEvidence {
     },
 }
 
-/// A position analysed: the same questions answered for every game.
+/// A position: the same questions answered for every game. A game in
+/// progress reports this; an analysis adds the evidence.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct PositionAnalysis {
+pub struct PlayPosition {
     /// The side to move has no legal move: it has lost.
     pub game_over: bool,
     pub to_move: Player,
@@ -171,6 +172,13 @@ pub struct PositionAnalysis {
     pub legal_moves: Vec<Move>,
     /// The exact number of legal moves.
     pub legal_move_count: u64,
+}
+
+/// A position analysed: the position and the evidence for its verdict.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PositionAnalysis {
+    #[serde(flatten)]
+    pub position: PlayPosition,
     pub evidence: PositionEvidence,
 }
 
@@ -411,19 +419,21 @@ pub fn geography_position_from(
         .map(Move::Geography)
         .collect();
     Ok(PositionAnalysis {
-        game_over: position.game_over,
-        to_move: position.to_move,
-        winner: position.winner,
-        winning: WinningMoves::complete_list(
-            position
-                .winning_moves
-                .iter()
-                .copied()
-                .map(Move::Geography)
-                .collect(),
-        ),
-        legal_move_count: legal_moves.len() as u64,
-        legal_moves,
+        position: PlayPosition {
+            game_over: position.game_over,
+            to_move: position.to_move,
+            winner: position.winner,
+            winning: WinningMoves::complete_list(
+                position
+                    .winning_moves
+                    .iter()
+                    .copied()
+                    .map(Move::Geography)
+                    .collect(),
+            ),
+            legal_move_count: legal_moves.len() as u64,
+            legal_moves,
+        },
         evidence: PositionEvidence::Geography {
             current: position.current,
             matching: position.matching,
@@ -481,16 +491,18 @@ pub fn bipartite_edge_position(
     let to_move = to_move_after(moves.len());
     let mover_wins = position.solution.winner == Player::First;
     Ok(PositionAnalysis {
-        game_over: position.legal_edge_count == 0,
-        to_move,
-        winner: if mover_wins { to_move } else { to_move.other() },
-        winning: position.solution.winning_moves.into(),
-        legal_moves: position
-            .legal_classes
-            .iter()
-            .map(|class| Move::Edge(class.example.0, class.example.1))
-            .collect(),
-        legal_move_count: position.legal_edge_count,
+        position: PlayPosition {
+            game_over: position.legal_edge_count == 0,
+            to_move,
+            winner: if mover_wins { to_move } else { to_move.other() },
+            winning: position.solution.winning_moves.into(),
+            legal_moves: position
+                .legal_classes
+                .iter()
+                .map(|class| Move::Edge(class.example.0, class.example.1))
+                .collect(),
+            legal_move_count: position.legal_edge_count,
+        },
         evidence: PositionEvidence::BipartiteEdge {
             counts: position.solution.counts,
             classes: position.legal_classes,
@@ -568,12 +580,14 @@ pub fn tree_paint_position(
         .map(Move::Paint)
         .collect();
     Ok(PositionAnalysis {
-        game_over: legal_moves.is_empty(),
-        to_move: verdict.to_move,
-        winner: verdict.winner,
-        winning: WinningMoves::from_vertex_moves(verdict.winning_moves, Move::Paint),
-        legal_move_count: legal_moves.len() as u64,
-        legal_moves,
+        position: PlayPosition {
+            game_over: legal_moves.is_empty(),
+            to_move: verdict.to_move,
+            winner: verdict.winner,
+            winning: WinningMoves::from_vertex_moves(verdict.winning_moves, Move::Paint),
+            legal_move_count: legal_moves.len() as u64,
+            legal_moves,
+        },
         evidence: PositionEvidence::TreePaint {
             black_future: verdict.black_future,
             white_future: verdict.white_future,
@@ -638,20 +652,20 @@ pub fn engine_move(
     analysis: &PositionAnalysis,
     cancel: &Cancel,
 ) -> Result<Option<Move>, PositionError> {
-    if analysis.game_over {
+    if analysis.position.game_over {
         return Ok(None);
     }
-    if analysis.winner == analysis.to_move {
-        return Ok(analysis.winning.moves.first().copied());
+    if analysis.position.winner == analysis.position.to_move {
+        return Ok(analysis.position.winning.moves.first().copied());
     }
     let mut line = moves.to_vec();
     let mut best: Option<(u64, Reverse<u64>, Move)> = None;
-    for &candidate in &analysis.legal_moves {
+    for &candidate in &analysis.position.legal_moves {
         cancel.check()?;
         line.push(candidate);
         let after = setup.analyze(&line, cancel)?;
         let key = (
-            after.winning.count,
+            after.position.winning.count,
             Reverse(game_length_proxy(setup, &line, &after)),
             candidate,
         );
@@ -679,12 +693,12 @@ fn game_length_proxy(setup: GameSetup<'_>, line: &[Move], after: &PositionAnalys
             },
         ) => {
             // The side that just moved is the one not to move now.
-            match Colour::of(after.to_move.other()) {
+            match Colour::of(after.position.to_move.other()) {
                 Colour::Black => *black_future,
                 Colour::White => *white_future,
             }
         }
-        _ => after.legal_move_count,
+        _ => after.position.legal_move_count,
     }
 }
 

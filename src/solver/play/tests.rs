@@ -442,7 +442,7 @@ fn a_long_geography_game_keeps_its_matching_right() {
                 let chosen = legal[(turn * 7 + 3) as usize % legal.len()];
                 turn += 1;
                 let exchange = game.play(setup, chosen, &never).unwrap();
-                let fresh: PlayPosition = setup.analyze(game.moves(), &never).unwrap().into();
+                let fresh = setup.analyze(game.moves(), &never).unwrap().position;
                 assert_eq!(exchange.position, fresh, "after {:?}", game.moves());
             }
         }

@@ -155,7 +155,7 @@ fn check_geography_evidence(g: &Graph, visited: u32, analysis: &PositionAnalysis
         2 * matching.len(),
         "barrier {barrier:?} does not prove {matching:?} maximum"
     );
-    let mover_wins = analysis.winner == analysis.to_move;
+    let mover_wins = analysis.position.winner == analysis.position.to_move;
     assert_eq!(covered[*current as usize], mover_wins);
     match current_barrier {
         None => assert!(!mover_wins, "a won position carries its second barrier"),
@@ -187,18 +187,26 @@ fn check_geography_position(g: &Graph, start: Vertex, line: &[Vertex]) {
     let winning = search.winning(visited, token);
     let to_move = to_move_after(line.len());
     let context = format!("{g:?} from {start} after {line:?}");
-    assert_eq!(analysis.to_move, to_move, "{context}");
-    assert_eq!(analysis.game_over, legal.is_empty(), "{context}");
-    assert_eq!(analysis.legal_moves, geography_moves(&legal), "{context}");
-    assert_eq!(analysis.legal_move_count, legal.len() as u64, "{context}");
+    assert_eq!(analysis.position.to_move, to_move, "{context}");
+    assert_eq!(analysis.position.game_over, legal.is_empty(), "{context}");
+    assert_eq!(
+        analysis.position.legal_moves,
+        geography_moves(&legal),
+        "{context}"
+    );
+    assert_eq!(
+        analysis.position.legal_move_count,
+        legal.len() as u64,
+        "{context}"
+    );
     let expected_winner = if search.mover_wins(visited, token) {
         to_move
     } else {
         to_move.other()
     };
-    assert_eq!(analysis.winner, expected_winner, "{context}");
+    assert_eq!(analysis.position.winner, expected_winner, "{context}");
     assert_eq!(
-        analysis.winning,
+        analysis.position.winning,
         WinningMoves {
             moves: geography_moves(&winning),
             count: winning.len() as u64,
@@ -273,21 +281,21 @@ fn geography_by_hand() {
     // Path 0-1-2-3 from 0: moving to 1 (the mate) is the only win.
     let g = graph(4, &[(0, 1), (1, 2), (2, 3)]);
     let analysis = geography_position(&g, 0, &[], &never()).unwrap();
-    assert_eq!(analysis.winner, Player::First);
+    assert_eq!(analysis.position.winner, Player::First);
     assert_eq!(
-        analysis.winning,
+        analysis.position.winning,
         WinningMoves::complete_list(vec![Move::Geography(1)])
     );
-    assert!(analysis.winning.unique);
+    assert!(analysis.position.winning.unique);
     // After 1, 2, 3 the second player is stuck on 3.
     let over = geography_moves(&[1, 2, 3]);
     let analysis = geography_position(&g, 0, &over, &never()).unwrap();
-    assert!(analysis.game_over);
+    assert!(analysis.position.game_over);
     assert_eq!(
-        (analysis.to_move, analysis.winner),
+        (analysis.position.to_move, analysis.position.winner),
         (Player::Second, Player::First)
     );
-    assert_eq!(analysis.legal_move_count, 0);
+    assert_eq!(analysis.position.legal_move_count, 0);
     let setup = GameSetup::Geography {
         graph: &g,
         start: 0,
@@ -303,8 +311,8 @@ fn geography_engine_plays_the_win_then_the_forced_loss() {
     // the edge 1-3).
     let g = graph(6, &[(0, 1), (0, 2), (1, 3), (2, 4), (4, 5)]);
     let analysis = geography_position(&g, 0, &[], &never()).unwrap();
-    assert_eq!(analysis.winner, Player::First);
-    assert_eq!(analysis.winning.moves, vec![Move::Geography(2)]);
+    assert_eq!(analysis.position.winner, Player::First);
+    assert_eq!(analysis.position.winning.moves, vec![Move::Geography(2)]);
     let setup = GameSetup::Geography {
         graph: &g,
         start: 0,
@@ -317,7 +325,7 @@ fn geography_engine_plays_the_win_then_the_forced_loss() {
     // played anyway (the first player answers 5).
     let line = geography_moves(&[2]);
     let after = geography_position(&g, 0, &line, &never()).unwrap();
-    assert_eq!(after.winner, Player::First);
+    assert_eq!(after.position.winner, Player::First);
     assert_eq!(
         engine_move(setup, &line, &after, &never()),
         Ok(Some(Move::Geography(4)))
@@ -333,14 +341,14 @@ fn geography_engine_breaks_ties_by_the_reachable_component() {
     // smaller.
     let g = graph(7, &[(0, 1), (0, 2), (1, 6), (2, 3), (3, 4), (4, 5)]);
     let analysis = geography_position(&g, 0, &[], &never()).unwrap();
-    assert_eq!(analysis.winner, Player::Second);
+    assert_eq!(analysis.position.winner, Player::Second);
     let setup = GameSetup::Geography {
         graph: &g,
         start: 0,
     };
     for v in [1, 2] {
         let after = geography_position(&g, 0, &[Move::Geography(v)], &never()).unwrap();
-        assert_eq!(after.winning.count, 1, "after {v}");
+        assert_eq!(after.position.winning.count, 1, "after {v}");
     }
     assert_eq!(
         engine_move(setup, &[], &analysis, &never()),
@@ -368,23 +376,31 @@ fn check_edge_position(search: &mut LabelledSearch, g: &Graph, line: &[(Vertex, 
     let winning: BTreeSet<(Vertex, Vertex)> = search.winning_moves(mask).into_iter().collect();
     let to_move = to_move_after(line.len());
     let context = format!("{g:?} after {line:?}");
-    assert_eq!(analysis.to_move, to_move, "{context}");
-    assert_eq!(analysis.game_over, legal.is_empty(), "{context}");
-    assert_eq!(analysis.legal_move_count, legal.len() as u64, "{context}");
+    assert_eq!(analysis.position.to_move, to_move, "{context}");
+    assert_eq!(analysis.position.game_over, legal.is_empty(), "{context}");
+    assert_eq!(
+        analysis.position.legal_move_count,
+        legal.len() as u64,
+        "{context}"
+    );
     let expected_winner = if search.mover_wins_from(mask) {
         to_move
     } else {
         to_move.other()
     };
-    assert_eq!(analysis.winner, expected_winner, "{context}");
+    assert_eq!(analysis.position.winner, expected_winner, "{context}");
 
     let PositionEvidence::BipartiteEdge { counts, classes } = &analysis.evidence else {
         panic!("edge-game evidence expected");
     };
     assert_eq!(counts.m, after.edge_count() as u64);
-    assert_eq!(classes.len(), analysis.legal_moves.len(), "{context}");
+    assert_eq!(
+        classes.len(),
+        analysis.position.legal_moves.len(),
+        "{context}"
+    );
     let mut examples = BTreeSet::new();
-    for (class, &example) in classes.iter().zip(&analysis.legal_moves) {
+    for (class, &example) in classes.iter().zip(&analysis.position.legal_moves) {
         assert_eq!(example, Move::Edge(class.example.0, class.example.1));
         assert!(
             legal.contains(&class.example),
@@ -410,7 +426,7 @@ fn check_edge_position(search: &mut LabelledSearch, g: &Graph, line: &[(Vertex, 
     assert_eq!(class_total(false), legal.len() as u64, "{context}");
     assert_eq!(class_total(true), winning.len() as u64, "{context}");
 
-    let won = &analysis.winning;
+    let won = &analysis.position.winning;
     assert_eq!(won.count, winning.len() as u64, "{context}");
     assert_eq!(won.unique, winning.len() == 1, "{context}");
     assert_eq!(won.complete, won.moves.len() == winning.len(), "{context}");
@@ -483,9 +499,9 @@ fn edge_game_by_hand() {
     // winning move, and after it the game is over.
     let path = graph(4, &[(0, 1), (1, 2), (2, 3)]);
     let analysis = bipartite_edge_position(&path, &[], &never()).unwrap();
-    assert_eq!(analysis.winner, Player::First);
+    assert_eq!(analysis.position.winner, Player::First);
     assert_eq!(
-        analysis.winning,
+        analysis.position.winning,
         WinningMoves {
             moves: vec![Move::Edge(0, 3)],
             count: 1,
@@ -493,11 +509,15 @@ fn edge_game_by_hand() {
             complete: true
         }
     );
-    assert_eq!(analysis.legal_moves, vec![Move::Edge(0, 3)]);
+    assert_eq!(analysis.position.legal_moves, vec![Move::Edge(0, 3)]);
     let over = bipartite_edge_position(&path, &[Move::Edge(3, 0)], &never()).unwrap();
-    assert!(over.game_over);
+    assert!(over.position.game_over);
     assert_eq!(
-        (over.to_move, over.winner, over.legal_move_count),
+        (
+            over.position.to_move,
+            over.position.winner,
+            over.position.legal_move_count
+        ),
         (Player::Second, Player::First, 0)
     );
     // The empty graph on 4 vertices: N even, no odd–even component, x = 0
@@ -505,10 +525,13 @@ fn edge_game_by_hand() {
     // form one class (join two isolated vertices).
     let empty = graph(4, &[]);
     let analysis = bipartite_edge_position(&empty, &[], &never()).unwrap();
-    assert_eq!(analysis.winner, Player::Second);
-    assert_eq!(analysis.legal_move_count, 6);
-    assert_eq!(analysis.legal_moves, vec![Move::Edge(0, 1)]);
-    assert_eq!(analysis.winning, WinningMoves::complete_list(vec![]));
+    assert_eq!(analysis.position.winner, Player::Second);
+    assert_eq!(analysis.position.legal_move_count, 6);
+    assert_eq!(analysis.position.legal_moves, vec![Move::Edge(0, 1)]);
+    assert_eq!(
+        analysis.position.winning,
+        WinningMoves::complete_list(vec![])
+    );
 }
 
 // ---- tree painting ------------------------------------------------------
@@ -537,18 +560,26 @@ fn check_paint_position(
     let legal = search.moves(state, to_move);
     let winning = search.winning_moves(state, to_move);
     let context = format!("{g:?}, black {black}, white {white}, after {line:?}");
-    assert_eq!(analysis.to_move, to_move, "{context}");
-    assert_eq!(analysis.game_over, legal.is_empty(), "{context}");
-    assert_eq!(analysis.legal_moves, paint_moves(&legal), "{context}");
-    assert_eq!(analysis.legal_move_count, legal.len() as u64, "{context}");
+    assert_eq!(analysis.position.to_move, to_move, "{context}");
+    assert_eq!(analysis.position.game_over, legal.is_empty(), "{context}");
+    assert_eq!(
+        analysis.position.legal_moves,
+        paint_moves(&legal),
+        "{context}"
+    );
+    assert_eq!(
+        analysis.position.legal_move_count,
+        legal.len() as u64,
+        "{context}"
+    );
     let expected_winner = if search.mover_wins_from(state, to_move) {
         to_move
     } else {
         to_move.other()
     };
-    assert_eq!(analysis.winner, expected_winner, "{context}");
+    assert_eq!(analysis.position.winner, expected_winner, "{context}");
     assert_eq!(
-        analysis.winning,
+        analysis.position.winning,
         WinningMoves::complete_list(paint_moves(&winning)),
         "{context}"
     );
@@ -690,12 +721,15 @@ fn tree_paint_by_hand() {
     // The path 0-1-2-3-4, black at 0, white at 4: black takes the middle.
     let g = graph(5, &[(0, 1), (1, 2), (2, 3), (3, 4)]);
     let analysis = tree_paint_position(&g, 0, 4, &[], &never()).unwrap();
-    assert_eq!(analysis.winner, Player::First);
-    assert_eq!(analysis.legal_moves, vec![Move::Paint(1)]);
+    assert_eq!(analysis.position.winner, Player::First);
+    assert_eq!(analysis.position.legal_moves, vec![Move::Paint(1)]);
     let line = paint_moves(&[1, 3, 2]);
     let over = tree_paint_position(&g, 0, 4, &line, &never()).unwrap();
-    assert!(over.game_over);
-    assert_eq!((over.to_move, over.winner), (Player::Second, Player::First));
+    assert!(over.position.game_over);
+    assert_eq!(
+        (over.position.to_move, over.position.winner),
+        (Player::Second, Player::First)
+    );
     assert_eq!(
         over.evidence,
         PositionEvidence::TreePaint {
