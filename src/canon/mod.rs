@@ -30,6 +30,7 @@
 //! count, then every edge once as `(u, v)` with `u < v`, ascending — all in
 //! the canonicaliser's labels.
 
+mod buckets;
 mod refine;
 mod traces;
 mod trees;

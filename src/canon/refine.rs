@@ -33,6 +33,7 @@
 
 use std::time::Instant;
 
+use super::buckets::{group_by_bucket, sort_by_hash};
 use super::traces::Sparse;
 use crate::solver::graph::Vertex;
 
@@ -136,23 +137,28 @@ pub fn refine(graph: &Sparse, cells: &[Vec<Vertex>], deadline: Instant) -> Optio
         }
     }
     // The order: by cell first, so that the refined colouring refines the
-    // given one in its order (the distinguished vertices stay first).
-    let mut order: Vec<(u32, u64, Vertex)> = (0..n as Vertex)
-        .map(|v| (cell_of[v as usize], colour[v as usize], v))
-        .collect();
-    radsort::sort_by_key(&mut order, |&(cell, colour, _)| (cell, colour));
-    let same = |a: (u32, u64, Vertex), b: (u32, u64, Vertex)| a.0 == b.0 && a.1 == b.1;
+    // given one in its order (the distinguished vertices stay first), then
+    // by colour: sorted by colour, then stably by cell.
+    let mut by_colour: Vec<(u64, Vertex)> =
+        (0..n as Vertex).map(|v| (colour[v as usize], v)).collect();
+    sort_by_hash(&mut by_colour, |&(colour, _)| colour);
+    let (by_cell, _) = group_by_bucket(&by_colour, cells.len(), |&(_, v)| {
+        cell_of[v as usize] as usize
+    });
+    drop(by_colour);
+    let order: Vec<Vertex> = by_cell.into_iter().map(|(_, v)| v).collect();
+    let same = |a: Vertex, b: Vertex| {
+        cell_of[a as usize] == cell_of[b as usize] && colour[a as usize] == colour[b as usize]
+    };
     if order.windows(2).all(|w| !same(w[0], w[1])) {
-        return Some(Refined::Discrete(
-            order.into_iter().map(|(_, _, v)| v).collect(),
-        ));
+        return Some(Refined::Discrete(order));
     }
     let mut out: Vec<Vec<Vertex>> = Vec::new();
-    for (i, &entry) in order.iter().enumerate() {
-        if i == 0 || !same(order[i - 1], entry) {
+    for (i, &v) in order.iter().enumerate() {
+        if i == 0 || !same(order[i - 1], v) {
             out.push(Vec::new());
         }
-        out.last_mut().expect("a cell").push(entry.2);
+        out.last_mut().expect("a cell").push(v);
     }
     Some(Refined::Cells(out))
 }
@@ -165,7 +171,7 @@ pub fn refine(graph: &Sparse, cells: &[Vec<Vertex>], deadline: Instant) -> Optio
 fn count_classes(active: &[Vertex], colour: &[u64], by_colour: &mut Vec<(u64, Vertex)>) -> usize {
     by_colour.clear();
     by_colour.extend(active.iter().map(|&v| (colour[v as usize], v)));
-    radsort::sort_by_key(by_colour, |&(colour, _)| colour);
+    sort_by_hash(by_colour, |&(colour, _)| colour);
     by_colour.len() - by_colour.windows(2).filter(|w| w[0].0 == w[1].0).count()
 }
 

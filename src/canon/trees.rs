@@ -36,6 +36,7 @@
 use std::os::raw::c_int;
 use std::time::{Duration, Instant};
 
+use super::buckets::group_by_bucket;
 use super::refine::{self, Refined};
 use super::traces::{self, Outcome, Sparse};
 use crate::solver::graph::{Graph, Vertex};
@@ -76,22 +77,13 @@ impl Order {
         mut f: impl FnMut(Vertex, Vertex),
     ) {
         let n = self.child_end.len();
-        let mut higher: Vec<Vertex> = Vec::new();
+        let (core_higher, core_starts) = self.core_edges(graph, labelling);
         let mut bicentres = self.bicentres.iter().peekable();
         let mut first_child = self.roots as Vertex;
         for c in 0..n as Vertex {
             if (c as usize) < self.core {
-                // Core neighbours above `c`; the rest are its children.
-                higher.clear();
-                higher.extend(
-                    graph
-                        .neighbors(labelling.to_original(c))
-                        .iter()
-                        .map(|&w| labelling.to_canonical(w))
-                        .filter(|&d| d > c && (d as usize) < self.core),
-                );
-                higher.sort_unstable();
-                for &d in &higher {
+                let (from, to) = (core_starts[c as usize], core_starts[c as usize + 1]);
+                for &d in &core_higher[from as usize..to as usize] {
                     f(c, d);
                 }
             }
@@ -105,6 +97,38 @@ impl Order {
             }
             first_child = end;
         }
+    }
+
+    /// The edges between core vertices in canonical labels, each once with
+    /// `u < v`: the higher ends grouped by the lower, ascending, with the
+    /// start of each group (as [`group_by_bucket`] gives them). Collected
+    /// in the graph's own vertex order and then grouped: visiting the core
+    /// in canonical order instead reads each vertex's neighbours from a
+    /// random place, a cache miss per vertex that cost more than grouping.
+    fn core_edges(&self, graph: &Graph, labelling: &super::Labelling) -> (Vec<Vertex>, Vec<u32>) {
+        let core = self.core as Vertex;
+        let mut edges: Vec<(Vertex, Vertex)> = Vec::new();
+        for v in 0..graph.vertex_count() as Vertex {
+            let c = labelling.to_canonical(v);
+            if c >= core {
+                continue;
+            }
+            edges.extend(
+                graph
+                    .neighbors(v)
+                    .iter()
+                    .map(|&w| labelling.to_canonical(w))
+                    .filter(|&d| d > c && d < core)
+                    .map(|d| (c, d)),
+            );
+        }
+        let (grouped, starts) = group_by_bucket(&edges, self.core, |&(c, _)| c as usize);
+        drop(edges);
+        let mut higher: Vec<Vertex> = grouped.into_iter().map(|(_, d)| d).collect();
+        for bounds in starts.windows(2) {
+            higher[bounds[0] as usize..bounds[1] as usize].sort_unstable();
+        }
+        (higher, starts)
     }
 }
 
@@ -130,7 +154,9 @@ pub fn canonical_order(graph: &Graph, distinguished: &[Vertex], budget: Duration
     // removed in round `r` has its parent among the neighbours not removed
     // before `r` nor in it.
     // One record per vertex, so that peeling a vertex touches one cache
-    // line per neighbour.
+    // line: its parent's. `link` holds the XOR of the neighbours not yet
+    // peeled, so that when one is left it names it without a scan of the
+    // vertex's neighbours (a cache miss each).
     let mut node: Vec<Node> = (0..n as Vertex)
         .map(|v| Node {
             round: CORE,
@@ -140,7 +166,7 @@ pub fn canonical_order(graph: &Graph, distinguished: &[Vertex], budget: Duration
             } else {
                 graph.degree(v) as u32
             },
-            parent: NONE,
+            link: graph.neighbors(v).iter().fold(0, |link, &w| link ^ w),
             children: 0,
         })
         .collect();
@@ -158,15 +184,23 @@ pub fn canonical_order(graph: &Graph, distinguished: &[Vertex], budget: Duration
         }
         for i in start..end {
             let v = peeled[i];
-            for &w in graph.neighbors(v) {
-                let other = &mut node[w as usize];
-                if other.round == CORE {
-                    other.children += 1;
-                    other.left -= 1;
-                    if other.left == 1 {
-                        peeled.push(w);
-                    }
-                    node[v as usize].parent = w;
+            // Neighbours peeled in earlier rounds were `v`'s children and
+            // left `link`; one left in this same round is the other centre
+            // of a tree component, not a parent.
+            let Node { left, link, .. } = node[v as usize];
+            let parent = if left == 1 && node[link as usize].round == CORE {
+                link
+            } else {
+                NONE
+            };
+            node[v as usize].link = parent;
+            if parent != NONE {
+                let record = &mut node[parent as usize];
+                record.children += 1;
+                record.left -= 1;
+                record.link ^= v;
+                if record.left == 1 {
+                    peeled.push(parent);
                 }
             }
         }
@@ -186,7 +220,7 @@ pub fn canonical_order(graph: &Graph, distinguished: &[Vertex], budget: Duration
     child_start.push(total);
     let mut children = vec![NONE; total as usize];
     for &v in peeled.iter().rev() {
-        let p = node[v as usize].parent;
+        let p = node[v as usize].link;
         if p != NONE {
             let cursor = &mut node[p as usize].children;
             *cursor -= 1;
@@ -300,7 +334,7 @@ pub fn canonical_order(graph: &Graph, distinguished: &[Vertex], budget: Duration
     // (kind, lower class, higher class, first centre, second centre)
     let mut components: Vec<(u8, u32, u32, Vertex, Vertex)> = Vec::new();
     for &v in &peeled {
-        if node[v as usize].parent != NONE {
+        if node[v as usize].link != NONE {
             continue;
         }
         let r = node[v as usize].round;
@@ -356,8 +390,9 @@ struct Node {
     /// Neighbours not yet peeled (from `u32::MAX` for a distinguished
     /// vertex, which never gets down to one).
     left: u32,
-    /// The neighbour it hangs from, or [`NONE`].
-    parent: Vertex,
+    /// Until it is peeled, the XOR of its neighbours not yet peeled; then
+    /// the neighbour it hangs from, its parent, or [`NONE`].
+    link: Vertex,
     /// Its children: counted, then a cursor (see where it is used).
     children: u32,
 }
