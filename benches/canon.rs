@@ -16,6 +16,11 @@ use puzzled::canon;
 use puzzled::puzzle::{Game, Limits, RawSpec, Spec};
 use puzzled::solver::geography::{self, GeographyOptions};
 
+/// The server's allocator (see `src/main.rs`): allocation is part of what
+/// both sides cost.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(clap::Parser)]
 struct Args {
     /// Repetitions per instance; the table shows medians.

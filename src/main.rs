@@ -16,6 +16,9 @@ use puzzled::solver::play::Game as PlayedGame;
 use puzzled::solver::position::{GameSetup, InvalidPuzzle, PositionError};
 use puzzled::solver::{Player, bipartite_edge, tree_paint};
 
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser)]
 #[command(
     name = "puzzled",
