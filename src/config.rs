@@ -8,6 +8,10 @@ use std::time::Duration;
 pub const DEFAULT_LISTEN: &str = "127.0.0.1:50051";
 /// Default store: a SQLite file in the working directory.
 pub const DEFAULT_DATABASE_URL: &str = "sqlite://puzzled.db";
+/// Default number of connections the store keeps to its database.
+pub const DEFAULT_DATABASE_POOL_SIZE: u32 = crate::store::PoolSettings::DEFAULT_MAX_CONNECTIONS;
+/// Default time a call waits for a free database connection.
+pub const DEFAULT_DATABASE_ACQUIRE_TIMEOUT_MS: u64 = 30_000;
 /// Default limit on vertices per puzzle.
 pub const DEFAULT_MAX_VERTICES: u64 = 10_000_000;
 /// Default limit on edges per puzzle.
@@ -55,6 +59,16 @@ pub struct Config {
     /// Store URL, e.g. sqlite://puzzled.db (created and migrated at start-up).
     #[arg(long = "database", env = "PUZZLED_DATABASE_URL", default_value = DEFAULT_DATABASE_URL)]
     pub database_url: String,
+    /// Connections the store keeps open to its database (an in-memory
+    /// database always has exactly one).
+    #[arg(long, env = "PUZZLED_DATABASE_POOL_SIZE", default_value_t = DEFAULT_DATABASE_POOL_SIZE,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub database_pool_size: u32,
+    /// Milliseconds a call waits for a free database connection; past it
+    /// the call fails with UNAVAILABLE (reason STORE_BUSY), to be retried.
+    #[arg(long, env = "PUZZLED_DATABASE_ACQUIRE_TIMEOUT_MS", default_value_t = DEFAULT_DATABASE_ACQUIRE_TIMEOUT_MS,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub database_acquire_timeout_ms: u64,
     /// Most vertices a puzzle may have.
     #[arg(long, env = "PUZZLED_MAX_VERTICES", default_value_t = DEFAULT_MAX_VERTICES)]
     pub max_vertices: u64,
@@ -152,6 +166,8 @@ impl Default for Config {
         Config {
             listen: DEFAULT_LISTEN.into(),
             database_url: DEFAULT_DATABASE_URL.into(),
+            database_pool_size: DEFAULT_DATABASE_POOL_SIZE,
+            database_acquire_timeout_ms: DEFAULT_DATABASE_ACQUIRE_TIMEOUT_MS,
             max_vertices: DEFAULT_MAX_VERTICES,
             max_edges: DEFAULT_MAX_EDGES,
             max_message_bytes: None,
@@ -180,6 +196,14 @@ impl Default for Config {
 }
 
 impl Config {
+    /// The store's connection pool.
+    pub fn pool_settings(&self) -> crate::store::PoolSettings {
+        crate::store::PoolSettings {
+            max_connections: self.database_pool_size,
+            acquire_timeout: Duration::from_millis(self.database_acquire_timeout_ms),
+        }
+    }
+
     /// The time canonical labelling may take per puzzle.
     pub fn canon_budget(&self) -> Duration {
         Duration::from_millis(self.canon_budget_ms)

@@ -72,7 +72,7 @@ pub enum ServerError {
 impl Application {
     /// Opens the store and binds the listen address.
     pub async fn build(config: Config) -> Result<Application, ServerError> {
-        let store = Store::open(&config.database_url)
+        let store = Store::open_with(&config.database_url, config.pool_settings())
             .await
             .map_err(|source| ServerError::OpenStore {
                 url: config.database_url.clone(),

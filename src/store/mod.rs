@@ -200,6 +200,33 @@ pub struct Store {
     verdict_bytes: u64,
 }
 
+/// The store's connection pool.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PoolSettings {
+    /// Connections kept to a database file (an in-memory database lives as
+    /// long as its one connection, so it always has exactly one).
+    pub max_connections: u32,
+    /// How long an operation waits for a free connection before it fails
+    /// with [`StoreError::Busy`].
+    pub acquire_timeout: Duration,
+}
+
+impl PoolSettings {
+    /// A few connections: SQLite writes one at a time, and readers in WAL
+    /// mode do not wait for the writer.
+    pub const DEFAULT_MAX_CONNECTIONS: u32 = 4;
+}
+
+impl Default for PoolSettings {
+    fn default() -> Self {
+        PoolSettings {
+            max_connections: Self::DEFAULT_MAX_CONNECTIONS,
+            // sqlx's own default.
+            acquire_timeout: Duration::from_secs(30),
+        }
+    }
+}
+
 /// The default of [`Store::retain_verdict_bytes`].
 pub const DEFAULT_VERDICT_BYTES: u64 = 1 << 30;
 
@@ -213,8 +240,14 @@ const SUMMARY_COLUMNS: &str = "p.seq, p.id, p.game, p.vertex_count, p.start_vert
 
 impl Store {
     /// Opens (creating if missing) the database at `url`, e.g.
-    /// `sqlite://puzzled.db` or `sqlite::memory:`, and applies migrations.
+    /// `sqlite://puzzled.db` or `sqlite::memory:`, and applies migrations,
+    /// with the default pool.
     pub async fn open(url: &str) -> Result<Store, StoreError> {
+        Store::open_with(url, PoolSettings::default()).await
+    }
+
+    /// [`Store::open`] with the pool of `pool`.
+    pub async fn open_with(url: &str, pool: PoolSettings) -> Result<Store, StoreError> {
         // sqlx would take any other URL for a file name (`postgres://h/db`
         // becomes a SQLite file that cannot be opened): name the scheme.
         if let Some((scheme, _)) = url.split_once("://")
@@ -236,6 +269,7 @@ impl Store {
             let pool = SqlitePoolOptions::new()
                 .max_connections(1)
                 .min_connections(1)
+                .acquire_timeout(pool.acquire_timeout)
                 .idle_timeout(None)
                 .max_lifetime(None)
                 .connect_with(options.create_if_missing(true))
@@ -260,7 +294,8 @@ impl Store {
             path: path.display().to_string(),
         })?;
         let pool = SqlitePoolOptions::new()
-            .max_connections(4)
+            .max_connections(pool.max_connections)
+            .acquire_timeout(pool.acquire_timeout)
             .connect_with(options.create_if_missing(false))
             .await?;
         sqlx::migrate!("./migrations").run(&pool).await?;
@@ -894,6 +929,36 @@ mod tests {
             .map(|r| r.get::<String, _>("detail"))
             .collect::<Vec<_>>()
             .join("; ")
+    }
+
+    /// With every connection of the pool taken, an operation waits for the
+    /// acquire timeout and fails as busy (a fault the client may retry),
+    /// and works again as soon as a connection is free.
+    #[tokio::test]
+    async fn a_full_pool_makes_operations_busy_until_a_connection_frees() {
+        let dir = tempfile::tempdir().unwrap();
+        let url = format!("sqlite://{}", dir.path().join("t.db").display());
+        let settings = PoolSettings {
+            max_connections: 1,
+            acquire_timeout: Duration::from_millis(200),
+        };
+        let store = Store::open_with(&url, settings).await.unwrap();
+        let held = store.pool.acquire().await.unwrap();
+        let waited = std::time::Instant::now();
+        let error = store.puzzles_to_rehash(10).await.unwrap_err();
+        assert!(matches!(error, StoreError::Busy(_)), "{error:?}");
+        assert!(error.is_transient());
+        // The configured timeout, not sqlx's default of 30 s.
+        let waited = waited.elapsed();
+        assert!(
+            waited >= settings.acquire_timeout && waited < Duration::from_secs(10),
+            "{waited:?}"
+        );
+        drop(held);
+        assert_eq!(
+            store.puzzles_to_rehash(10).await.unwrap(),
+            Vec::<String>::new()
+        );
     }
 
     #[tokio::test]

@@ -85,6 +85,11 @@ fn serve_help_lists_every_flag_and_its_variable() {
     for (flag, var) in [
         ("--listen", "PUZZLED_LISTEN"),
         ("--database", "PUZZLED_DATABASE_URL"),
+        ("--database-pool-size", "PUZZLED_DATABASE_POOL_SIZE"),
+        (
+            "--database-acquire-timeout-ms",
+            "PUZZLED_DATABASE_ACQUIRE_TIMEOUT_MS",
+        ),
         ("--max-vertices", "PUZZLED_MAX_VERTICES"),
         ("--max-edges", "PUZZLED_MAX_EDGES"),
         ("--max-message-bytes", "PUZZLED_MAX_MESSAGE_BYTES"),
