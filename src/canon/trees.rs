@@ -156,39 +156,42 @@ pub fn canonical_order(graph: &Graph, distinguished: &[Vertex], budget: Duration
     // One record per vertex, so that peeling a vertex touches one cache
     // line: its parent's. `link` holds the XOR of the neighbours not yet
     // peeled, so that when one is left it names it without a scan of the
-    // vertex's neighbours (a cache miss each).
+    // vertex's neighbours (a cache miss each). A vertex's round is set when
+    // it joins `peeled` (round 0 at the start, `r + 1` when its last but
+    // one neighbour leaves in round `r`), in the record already at hand.
     let mut node: Vec<Node> = (0..n as Vertex)
-        .map(|v| Node {
-            round: CORE,
+        .map(|v| {
             // The distinguished vertices never get down to one.
-            left: if fixed[v as usize] {
+            let left = if fixed[v as usize] {
                 u32::MAX
             } else {
                 graph.degree(v) as u32
-            },
-            link: graph.neighbors(v).iter().fold(0, |link, &w| link ^ w),
-            children: 0,
+            };
+            Node {
+                round: if left <= 1 { 0 } else { CORE },
+                left,
+                link: graph.neighbors(v).iter().fold(0, |link, &w| link ^ w),
+                children: 0,
+            }
         })
         .collect();
     drop(fixed);
     let mut peeled: Vec<Vertex> = (0..n as Vertex)
-        .filter(|&v| node[v as usize].left <= 1)
+        .filter(|&v| node[v as usize].round == 0)
         .collect();
     let mut round_ends = Vec::new();
     let mut start = 0;
     while start < peeled.len() {
         let end = peeled.len();
         let r = round_ends.len() as u32;
-        for &v in &peeled[start..end] {
-            node[v as usize].round = r;
-        }
         for i in start..end {
             let v = peeled[i];
             // Neighbours peeled in earlier rounds were `v`'s children and
-            // left `link`; one left in this same round is the other centre
-            // of a tree component, not a parent.
+            // left `link`. The one left is its parent if it leaves later
+            // (in round `r + 1`, or never); if it leaves in this same round
+            // it is the other centre of a tree component.
             let Node { left, link, .. } = node[v as usize];
-            let parent = if left == 1 && node[link as usize].round == CORE {
+            let parent = if left == 1 && node[link as usize].round > r {
                 link
             } else {
                 NONE
@@ -200,6 +203,7 @@ pub fn canonical_order(graph: &Graph, distinguished: &[Vertex], budget: Duration
                 record.left -= 1;
                 record.link ^= v;
                 if record.left == 1 {
+                    record.round = r + 1;
                     peeled.push(parent);
                 }
             }
@@ -218,13 +222,16 @@ pub fn canonical_order(graph: &Graph, distinguished: &[Vertex], budget: Duration
         record.children = total;
     }
     child_start.push(total);
+    // Placed in vertex order, so that the records are read in sequence
+    // (the order among siblings does not matter: they are sorted by class
+    // before use, and siblings of one class are interchangeable).
     let mut children = vec![NONE; total as usize];
-    for &v in peeled.iter().rev() {
-        let p = node[v as usize].link;
-        if p != NONE {
-            let cursor = &mut node[p as usize].children;
+    for v in 0..n {
+        let Node { round, link, .. } = node[v];
+        if round != CORE && link != NONE {
+            let cursor = &mut node[link as usize].children;
             *cursor -= 1;
-            children[*cursor as usize] = v;
+            children[*cursor as usize] = v as Vertex;
         }
     }
 
