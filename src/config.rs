@@ -11,7 +11,8 @@ pub const DEFAULT_DATABASE_URL: &str = "sqlite://puzzled.db";
 /// Default number of connections the store keeps to its database.
 pub const DEFAULT_DATABASE_POOL_SIZE: u32 = crate::store::PoolSettings::DEFAULT_MAX_CONNECTIONS;
 /// Default time a call waits for a free database connection.
-pub const DEFAULT_DATABASE_ACQUIRE_TIMEOUT_MS: u64 = 30_000;
+pub const DEFAULT_DATABASE_ACQUIRE_TIMEOUT_MS: u64 =
+    crate::store::PoolSettings::DEFAULT_ACQUIRE_TIMEOUT_MS;
 /// Default limit on vertices per puzzle.
 pub const DEFAULT_MAX_VERTICES: u64 = 10_000_000;
 /// Default limit on edges per puzzle.

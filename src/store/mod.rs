@@ -215,14 +215,15 @@ impl PoolSettings {
     /// A few connections: SQLite writes one at a time, and readers in WAL
     /// mode do not wait for the writer.
     pub const DEFAULT_MAX_CONNECTIONS: u32 = 4;
+    /// sqlx's own default.
+    pub const DEFAULT_ACQUIRE_TIMEOUT_MS: u64 = 30_000;
 }
 
 impl Default for PoolSettings {
     fn default() -> Self {
         PoolSettings {
             max_connections: Self::DEFAULT_MAX_CONNECTIONS,
-            // sqlx's own default.
-            acquire_timeout: Duration::from_secs(30),
+            acquire_timeout: Duration::from_millis(Self::DEFAULT_ACQUIRE_TIMEOUT_MS),
         }
     }
 }
