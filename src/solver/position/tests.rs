@@ -176,6 +176,39 @@ fn check_geography_evidence(g: &Graph, visited: u32, analysis: &PositionAnalysis
     }
 }
 
+/// `position`'s summary against the search's: whose move, whether the
+/// game is over, how many legal moves there are, and the winner
+/// (`mover_wins`: whether the player to move wins).
+fn assert_summary(
+    position: &PlayPosition,
+    to_move: Player,
+    legal_count: usize,
+    mover_wins: bool,
+    context: &str,
+) {
+    assert_eq!(position.to_move, to_move, "{context}");
+    assert_eq!(position.game_over, legal_count == 0, "{context}");
+    assert_eq!(position.legal_move_count, legal_count as u64, "{context}");
+    let winner = if mover_wins { to_move } else { to_move.other() };
+    assert_eq!(position.winner, winner, "{context}");
+}
+
+/// A vertex game's moves in `position` against the search's: every legal
+/// move, and every winning one.
+fn assert_vertex_moves(
+    position: &PlayPosition,
+    legal: Vec<Move>,
+    winning: Vec<Move>,
+    context: &str,
+) {
+    assert_eq!(position.legal_moves, legal, "{context}");
+    assert_eq!(
+        position.winning,
+        WinningMoves::complete_list(winning),
+        "{context}"
+    );
+}
+
 /// The position after `line` from `start`, against the search.
 fn check_geography_position(g: &Graph, start: Vertex, line: &[Vertex]) {
     let mut search = GeographySearch::new(g);
@@ -187,33 +220,19 @@ fn check_geography_position(g: &Graph, start: Vertex, line: &[Vertex]) {
     let winning = search.winning(visited, token);
     let to_move = to_move_after(line.len());
     let context = format!("{g:?} from {start} after {line:?}");
-    assert_eq!(analysis.position.to_move, to_move, "{context}");
-    assert_eq!(analysis.position.game_over, legal.is_empty(), "{context}");
-    assert_eq!(
-        analysis.position.legal_moves,
+    let mover_wins = search.mover_wins(visited, token);
+    assert_summary(
+        &analysis.position,
+        to_move,
+        legal.len(),
+        mover_wins,
+        &context,
+    );
+    assert_vertex_moves(
+        &analysis.position,
         geography_moves(&legal),
-        "{context}"
-    );
-    assert_eq!(
-        analysis.position.legal_move_count,
-        legal.len() as u64,
-        "{context}"
-    );
-    let expected_winner = if search.mover_wins(visited, token) {
-        to_move
-    } else {
-        to_move.other()
-    };
-    assert_eq!(analysis.position.winner, expected_winner, "{context}");
-    assert_eq!(
-        analysis.position.winning,
-        WinningMoves {
-            moves: geography_moves(&winning),
-            count: winning.len() as u64,
-            unique: winning.len() == 1,
-            complete: true,
-        },
-        "{context}"
+        geography_moves(&winning),
+        &context,
     );
     check_geography_evidence(g, visited, &analysis);
 
@@ -376,19 +395,14 @@ fn check_edge_position(search: &mut LabelledSearch, g: &Graph, line: &[(Vertex, 
     let winning: BTreeSet<(Vertex, Vertex)> = search.winning_moves(mask).into_iter().collect();
     let to_move = to_move_after(line.len());
     let context = format!("{g:?} after {line:?}");
-    assert_eq!(analysis.position.to_move, to_move, "{context}");
-    assert_eq!(analysis.position.game_over, legal.is_empty(), "{context}");
-    assert_eq!(
-        analysis.position.legal_move_count,
-        legal.len() as u64,
-        "{context}"
+    let mover_wins = search.mover_wins_from(mask);
+    assert_summary(
+        &analysis.position,
+        to_move,
+        legal.len(),
+        mover_wins,
+        &context,
     );
-    let expected_winner = if search.mover_wins_from(mask) {
-        to_move
-    } else {
-        to_move.other()
-    };
-    assert_eq!(analysis.position.winner, expected_winner, "{context}");
 
     let PositionEvidence::BipartiteEdge { counts, classes } = &analysis.evidence else {
         panic!("edge-game evidence expected");
@@ -560,28 +574,19 @@ fn check_paint_position(
     let legal = search.moves(state, to_move);
     let winning = search.winning_moves(state, to_move);
     let context = format!("{g:?}, black {black}, white {white}, after {line:?}");
-    assert_eq!(analysis.position.to_move, to_move, "{context}");
-    assert_eq!(analysis.position.game_over, legal.is_empty(), "{context}");
-    assert_eq!(
-        analysis.position.legal_moves,
+    let mover_wins = search.mover_wins_from(state, to_move);
+    assert_summary(
+        &analysis.position,
+        to_move,
+        legal.len(),
+        mover_wins,
+        &context,
+    );
+    assert_vertex_moves(
+        &analysis.position,
         paint_moves(&legal),
-        "{context}"
-    );
-    assert_eq!(
-        analysis.position.legal_move_count,
-        legal.len() as u64,
-        "{context}"
-    );
-    let expected_winner = if search.mover_wins_from(state, to_move) {
-        to_move
-    } else {
-        to_move.other()
-    };
-    assert_eq!(analysis.position.winner, expected_winner, "{context}");
-    assert_eq!(
-        analysis.position.winning,
-        WinningMoves::complete_list(paint_moves(&winning)),
-        "{context}"
+        paint_moves(&winning),
+        &context,
     );
     let PositionEvidence::TreePaint {
         black_future,
