@@ -15,4 +15,5 @@ pub mod puzzle;
 pub mod report;
 pub mod service;
 pub mod solver;
+pub mod splitmix;
 pub mod store;

@@ -36,6 +36,7 @@ use std::time::Instant;
 use super::buckets::{group_by_bucket, sort_by_hash};
 use super::traces::Sparse;
 use crate::solver::graph::Vertex;
+use crate::splitmix::{GAMMA, mix};
 
 /// What refinement gave.
 pub enum Refined {
@@ -97,7 +98,7 @@ pub fn refine(graph: &Sparse, cells: &[Vec<Vertex>], deadline: Instant) -> Optio
             let sum = graph.targets[start..start + graph.degrees[v] as usize]
                 .iter()
                 .fold(0u64, |sum, &w| sum.wrapping_add(mixed[w as usize]));
-            next[v] = mix(colour[v].wrapping_mul(ODD) ^ sum);
+            next[v] = mix(colour[v].wrapping_mul(GAMMA) ^ sum);
         }
         for &v in &active {
             let v = v as usize;
@@ -176,15 +177,6 @@ fn count_classes(active: &[Vertex], colour: &[u64], by_colour: &mut Vec<(u64, Ve
 }
 
 const SALT: u64 = 0x5851_f42d_4c95_7f2d;
-const ODD: u64 = 0x9e37_79b9_7f4a_7c15;
-
-/// SplitMix64's finaliser: a bijection of `u64` that spreads every input
-/// bit over the output.
-fn mix(mut x: u64) -> u64 {
-    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    x ^ (x >> 31)
-}
 
 #[cfg(test)]
 mod tests;

@@ -369,10 +369,8 @@ fn fresh_request_id() -> String {
     });
     let n = NEXT.fetch_add(1, Ordering::Relaxed);
     // SplitMix64: distinct counters give distinct ids.
-    let mut x = seed.wrapping_add(n.wrapping_mul(0x9e37_79b9_7f4a_7c15));
-    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    format!("{:016x}", x ^ (x >> 31))
+    let x = seed.wrapping_add(n.wrapping_mul(crate::splitmix::GAMMA));
+    format!("{:016x}", crate::splitmix::mix(x))
 }
 
 /// Logs and counts the end of a call to `method` with `status`.
