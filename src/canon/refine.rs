@@ -26,6 +26,8 @@
 //! graph with 10^6 vertices). From the third round on, vertices whose
 //! colour is unique are frozen: their colour no longer changes, so only the
 //! others are recomputed, and on a random graph they are few by then.
+//! The vertices frozen at each count are sorted by colour already, so the
+//! final order merges those runs instead of sorting every vertex again.
 //! Refinement stops when a round splits too little to be worth another
 //! (grids and other symmetric graphs, where Traces does better), and after
 //! at most [`WORK_PASSES`] passes' worth of reads. Stopping early is always
@@ -74,6 +76,10 @@ pub fn refine(graph: &Sparse, cells: &[Vec<Vertex>], deadline: Instant) -> Optio
     let mut active: Vec<Vertex> = (0..n as Vertex).collect();
     let mut next = vec![0u64; n];
     let mut by_colour: Vec<(u64, Vertex)> = Vec::new();
+    // The frozen vertices with their colours, sorted by colour: each count
+    // merges in those it froze, so the final order needs no sort of all
+    // the vertices again.
+    let mut settled: Vec<(u64, Vertex)> = Vec::new();
     // Classes among the active vertices at the last count.
     let mut classes = cells.iter().filter(|cell| !cell.is_empty()).count();
     let mut round = 0u32;
@@ -113,6 +119,7 @@ pub fn refine(graph: &Sparse, cells: &[Vec<Vertex>], deadline: Instant) -> Optio
         let counted = count_classes(&active, &colour, &mut by_colour);
         // Freeze the vertices alone in their class.
         active.clear();
+        let mut frozen = Vec::with_capacity(by_colour.len());
         let mut shared = 0;
         let mut i = 0;
         while i < by_colour.len() {
@@ -123,9 +130,12 @@ pub fn refine(graph: &Sparse, cells: &[Vec<Vertex>], deadline: Instant) -> Optio
             if j - i > 1 {
                 active.extend(by_colour[i..j].iter().map(|&(_, v)| v));
                 shared += 1;
+            } else {
+                frozen.push(by_colour[i]);
             }
             i = j;
         }
+        settled = merge(&settled, &frozen);
         active.sort_unstable();
         // Another round is worth it while the last ones split at least a
         // sixteenth of what was left to split (`before - classes`: the
@@ -140,9 +150,11 @@ pub fn refine(graph: &Sparse, cells: &[Vec<Vertex>], deadline: Instant) -> Optio
     // The order: by cell first, so that the refined colouring refines the
     // given one in its order (the distinguished vertices stay first), then
     // by colour: sorted by colour, then stably by cell.
-    let mut by_colour: Vec<(u64, Vertex)> =
-        (0..n as Vertex).map(|v| (colour[v as usize], v)).collect();
+    by_colour.clear();
+    by_colour.extend(active.iter().map(|&v| (colour[v as usize], v)));
     sort_by_hash(&mut by_colour, |&(colour, _)| colour);
+    let by_colour = merge(&settled, &by_colour);
+    drop(settled);
     let (by_cell, _) = group_by_bucket(&by_colour, cells.len(), |&(_, v)| {
         cell_of[v as usize] as usize
     });
@@ -174,6 +186,24 @@ fn count_classes(active: &[Vertex], colour: &[u64], by_colour: &mut Vec<(u64, Ve
     by_colour.extend(active.iter().map(|&v| (colour[v as usize], v)));
     sort_by_hash(by_colour, |&(colour, _)| colour);
     by_colour.len() - by_colour.windows(2).filter(|w| w[0].0 == w[1].0).count()
+}
+
+/// The sorted lists `a` and `b` merged into one, sorted.
+fn merge(a: &[(u64, Vertex)], b: &[(u64, Vertex)]) -> Vec<(u64, Vertex)> {
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        if b[j].0 < a[i].0 {
+            out.push(b[j]);
+            j += 1;
+        } else {
+            out.push(a[i]);
+            i += 1;
+        }
+    }
+    out.extend_from_slice(&a[i..]);
+    out.extend_from_slice(&b[j..]);
+    out
 }
 
 const SALT: u64 = 0x5851_f42d_4c95_7f2d;

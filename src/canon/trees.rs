@@ -107,26 +107,32 @@ impl Order {
     /// random place, a cache miss per vertex that cost more than grouping.
     fn core_edges(&self, graph: &Graph, labelling: &super::Labelling) -> (Vec<Vertex>, Vec<u32>) {
         let core = self.core as Vertex;
-        let mut edges: Vec<(Vertex, Vertex)> = Vec::new();
+        let to_canonical = |v: Vertex| labelling.to_canonical(v);
+        // Every neighbour of a core vertex is written and kept only if it
+        // is a higher core vertex: half are not, at random, so a branch
+        // on it would be mispredicted half the time.
+        let mut edges: Vec<(Vertex, Vertex)> = vec![(0, 0); 2 * graph.edge_count() + 1];
+        let mut len = 0;
         for v in 0..graph.vertex_count() as Vertex {
-            let c = labelling.to_canonical(v);
+            let c = to_canonical(v);
             if c >= core {
                 continue;
             }
-            edges.extend(
-                graph
-                    .neighbors(v)
-                    .iter()
-                    .map(|&w| labelling.to_canonical(w))
-                    .filter(|&d| d > c && d < core)
-                    .map(|d| (c, d)),
-            );
+            for &w in graph.neighbors(v) {
+                let d = to_canonical(w);
+                edges[len] = (c, d);
+                len += usize::from(d > c && d < core);
+            }
         }
+        edges.truncate(len);
         let (grouped, starts) = group_by_bucket(&edges, self.core, |&(c, _)| c as usize);
         drop(edges);
         let mut higher: Vec<Vertex> = grouped.into_iter().map(|(_, d)| d).collect();
         for bounds in starts.windows(2) {
-            higher[bounds[0] as usize..bounds[1] as usize].sort_unstable();
+            let group = &mut higher[bounds[0] as usize..bounds[1] as usize];
+            if group.len() > 1 {
+                group.sort_unstable();
+            }
         }
         (higher, starts)
     }
@@ -176,9 +182,10 @@ pub fn canonical_order(graph: &Graph, distinguished: &[Vertex], budget: Duration
         })
         .collect();
     drop(fixed);
-    let mut peeled: Vec<Vertex> = (0..n as Vertex)
-        .filter(|&v| node[v as usize].round == 0)
-        .collect();
+    // Sized once: growing it as vertices join would copy it again and
+    // again.
+    let mut peeled: Vec<Vertex> = Vec::with_capacity(n);
+    peeled.extend((0..n as Vertex).filter(|&v| node[v as usize].round == 0));
     let mut round_ends = Vec::new();
     let mut start = 0;
     while start < peeled.len() {
@@ -241,8 +248,10 @@ pub fn canonical_order(graph: &Graph, distinguished: &[Vertex], budget: Duration
     // they are needed.
     let mut class = vec![0u32; n];
     let mut next_class = 0u32;
-    let mut keys: Vec<u32> = Vec::new();
-    let mut spans: Vec<(u32, u32)> = Vec::new();
+    // Every vertex has at most one parent: no round lists more classes
+    // or vertices than there are vertices.
+    let mut keys: Vec<u32> = Vec::with_capacity(n);
+    let mut spans: Vec<(u32, u32)> = Vec::with_capacity(n);
     // Round 0: leaves and isolated vertices, all childless, all class 1.
     let mut start = round_ends.first().copied().unwrap_or(0);
     for &v in &peeled[..start] {
@@ -281,52 +290,68 @@ pub fn canonical_order(graph: &Graph, distinguished: &[Vertex], budget: Duration
     for (i, &v) in core.iter().enumerate() {
         core_index[v as usize] = i as Vertex;
     }
+    // A core vertex's colour is the list of its children's classes. Most
+    // core vertices of a sparse graph have none: they form the first cell
+    // after the distinguished vertices (the empty list comes first), and
+    // only the others are ranked.
     keys.clear();
     spans.clear();
-    for &v in &core {
+    let mut bare: Vec<Vertex> = Vec::new();
+    let mut parents: Vec<Vertex> = Vec::new();
+    for (i, &v) in core.iter().enumerate() {
         let kids =
             &mut children[child_start[v as usize] as usize..child_start[v as usize + 1] as usize];
+        // Sorted for the breadth-first order too, distinguished or not.
         kids.sort_unstable_by_key(|&c| class[c as usize]);
+        if distinguished.contains(&v) {
+            continue;
+        }
+        if kids.is_empty() {
+            bare.push(i as Vertex);
+            continue;
+        }
         let from = keys.len() as u32;
         keys.extend(kids.iter().map(|&c| class[c as usize]));
         spans.push((from, keys.len() as u32));
+        parents.push(i as Vertex);
     }
     let mut cells: Vec<Vec<Vertex>> = distinguished
         .iter()
         .map(|&d| vec![core_index[d as usize]])
         .collect();
+    if !bare.is_empty() {
+        cells.push(bare);
+    }
     let ranked = Ranked::new(&keys, &spans);
-    let mut last = None;
     for (j, &(_, i)) in ranked.by_key.iter().enumerate() {
-        if distinguished.contains(&core[i as usize]) {
-            continue;
-        }
-        if last.is_none_or(|last| !ranked.same(last, j)) {
+        if j == 0 || !ranked.same(j - 1, j) {
             cells.push(Vec::new());
         }
-        last = Some(j);
-        cells.last_mut().expect("a cell").push(i);
+        cells.last_mut().expect("a cell").push(parents[i as usize]);
     }
-    let mut sparse = Sparse {
-        offsets: Vec::with_capacity(core.len()),
-        degrees: Vec::with_capacity(core.len()),
-        targets: Vec::new(),
-    };
+    // The core's own edges. Each neighbour is written and kept only if it
+    // is in the core, without a branch on it: on a random graph whether
+    // it is cannot be predicted.
+    let mut offsets = Vec::with_capacity(core.len());
+    let mut degrees = Vec::with_capacity(core.len());
+    let mut targets: Vec<c_int> = vec![0; 2 * graph.edge_count() + 1];
+    let mut len = 0;
     for &v in &core {
-        sparse.offsets.push(sparse.targets.len());
-        let before = sparse.targets.len();
-        sparse.targets.extend(
-            graph
-                .neighbors(v)
-                .iter()
-                .map(|&w| core_index[w as usize])
-                .filter(|&i| i != NONE)
-                .map(|i| i as c_int),
-        );
-        sparse
-            .degrees
-            .push((sparse.targets.len() - before) as c_int);
+        offsets.push(len);
+        let before = len;
+        for &w in graph.neighbors(v) {
+            let i = core_index[w as usize];
+            targets[len] = i as c_int;
+            len += usize::from(i != NONE);
+        }
+        degrees.push((len - before) as c_int);
     }
+    targets.truncate(len);
+    let sparse = Sparse {
+        offsets,
+        degrees,
+        targets,
+    };
     let core_order = match refine::refine(&sparse, &cells, deadline)? {
         Refined::Discrete(order) => order,
         Refined::Cells(cells) => match traces::canonical_order(sparse, &cells, time_left()?) {
