@@ -57,7 +57,9 @@ pub struct Config {
     /// Address to listen on (host:port; port 0 picks a free port).
     #[arg(long, env = "PUZZLED_LISTEN", default_value = DEFAULT_LISTEN)]
     pub listen: String,
-    /// Store URL, e.g. sqlite://puzzled.db (created and migrated at start-up).
+    /// Store URL: sqlite://PATH (created and migrated at start-up),
+    /// sqlite::memory:, or postgres://[USER@]HOST[:PORT]/DATABASE (the
+    /// database must exist; its tables are created).
     #[arg(long = "database", env = "PUZZLED_DATABASE_URL", default_value = DEFAULT_DATABASE_URL)]
     pub database_url: String,
     /// Connections the store keeps open to its database (an in-memory

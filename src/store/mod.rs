@@ -1,11 +1,21 @@
-//! The sqlx repository: puzzles and verdicts in SQLite. The only module that
-//! writes SQL; it knows nothing of proto types.
+//! The sqlx repository: puzzles and verdicts in SQLite or PostgreSQL. The
+//! only module that writes SQL; it knows nothing of proto types.
 //!
-//! Durability: WAL journal with `synchronous = NORMAL`, which keeps every
-//! committed transaction across a process crash (`kill -9`); a power loss may
-//! lose the last transactions but never corrupts the file. Writes take the
-//! write lock up front (`BEGIN IMMEDIATE`) so concurrent writers wait on the
-//! busy timeout instead of failing.
+//! One store, two backends chosen by the URL's scheme: the same queries run
+//! on both through sqlx's `Any` driver (numbered `$1` parameters, which
+//! both understand), and each backend has its own migrations
+//! (`migrations/sqlite`, `migrations/postgres`) leaving the same tables.
+//!
+//! SQLite durability: WAL journal with `synchronous = NORMAL`, which keeps
+//! every committed transaction across a process crash (`kill -9`); a power
+//! loss may lose the last transactions but never corrupts the file. Writes
+//! take the write lock up front (`BEGIN IMMEDIATE`) so concurrent writers
+//! wait on the busy timeout instead of failing.
+//!
+//! PostgreSQL: writes run at `READ COMMITTED`, each in one transaction; the
+//! one race that needs more, two replicas creating with the same
+//! `request_id`, ends in a unique violation for the second, which then
+//! reads the first one's row (see [`Store::create_puzzle`]).
 
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
@@ -15,10 +25,10 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use sha2::{Digest, Sha256};
 use sqlx::Connection as _;
 use sqlx::Row;
-use sqlx::sqlite::{
-    SqliteConnectOptions, SqliteConnection, SqliteJournalMode, SqlitePool, SqlitePoolOptions,
-    SqliteRow, SqliteSynchronous,
-};
+use sqlx::any::{AnyConnectOptions, AnyPoolOptions, AnyRow};
+use sqlx::postgres::PgDatabaseError;
+use sqlx::sqlite::SqliteConnectOptions;
+use sqlx::{AnyConnection, AnyPool};
 
 use crate::puzzle::{Evidence, Game, Move, RawSpec, Verdict, WinningMoves};
 use crate::solver::Player;
@@ -54,34 +64,86 @@ pub enum StoreError {
     /// A database URL whose scheme this build cannot open.
     #[error(
         "unsupported database URL scheme `{scheme}`: the supported ones are \
-         sqlite://PATH and sqlite::memory:"
+         sqlite://PATH, sqlite::memory: and postgres://[USER@]HOST[:PORT]/DATABASE"
     )]
     UnsupportedScheme { scheme: String },
 }
 
+/// How a database error counts for a client.
+enum Fault {
+    /// Contention: retrying later can succeed.
+    Busy,
+    /// The database cannot be reached, read or written: retrying once the
+    /// fault clears can succeed.
+    Io,
+    /// A bug or damage.
+    Other,
+}
+
 impl From<sqlx::Error> for StoreError {
     /// Sorts a database error into a fault a client may retry (contention,
-    /// I/O) and everything else, which is a bug or damage.
+    /// I/O, a database server gone) and everything else, which is a bug or
+    /// damage.
     fn from(error: sqlx::Error) -> Self {
-        // SQLite's primary result codes (the low byte of extended codes).
-        const BUSY: i64 = 5;
-        const LOCKED: i64 = 6;
-        const READONLY: i64 = 8;
-        const IOERR: i64 = 10;
-        const FULL: i64 = 13;
-        const CANTOPEN: i64 = 14;
-        let primary = error
-            .as_database_error()
-            .and_then(|e| e.code())
-            .and_then(|code| code.parse::<i64>().ok())
-            .map(|code| code & 0xff);
-        match (&error, primary) {
-            (_, Some(BUSY | LOCKED)) | (sqlx::Error::PoolTimedOut, _) => StoreError::Busy(error),
-            (_, Some(READONLY | IOERR | FULL | CANTOPEN)) | (sqlx::Error::Io(_), _) => {
-                StoreError::Io(error)
+        let fault = match &error {
+            sqlx::Error::PoolTimedOut => Fault::Busy,
+            // A connection refused or cut, or the pool closed under it.
+            sqlx::Error::Io(_) | sqlx::Error::Tls(_) | sqlx::Error::PoolClosed => Fault::Io,
+            sqlx::Error::Database(database) => {
+                match database.try_downcast_ref::<PgDatabaseError>() {
+                    Some(postgres) => postgres_fault(postgres.code()),
+                    None => sqlite_fault(database.code().as_deref()),
+                }
             }
-            _ => StoreError::Database(error),
+            _ => Fault::Other,
+        };
+        match fault {
+            Fault::Busy => StoreError::Busy(error),
+            Fault::Io => StoreError::Io(error),
+            Fault::Other => StoreError::Database(error),
         }
+    }
+}
+
+/// A SQLite error by its primary result code (the low byte of its
+/// extended code).
+fn sqlite_fault(code: Option<&str>) -> Fault {
+    const BUSY: i64 = 5;
+    const LOCKED: i64 = 6;
+    const READONLY: i64 = 8;
+    const IOERR: i64 = 10;
+    const FULL: i64 = 13;
+    const CANTOPEN: i64 = 14;
+    match code
+        .and_then(|code| code.parse::<i64>().ok())
+        .map(|code| code & 0xff)
+    {
+        Some(BUSY | LOCKED) => Fault::Busy,
+        Some(READONLY | IOERR | FULL | CANTOPEN) => Fault::Io,
+        _ => Fault::Other,
+    }
+}
+
+/// A PostgreSQL error by its SQLSTATE (Appendix A of its manual).
+fn postgres_fault(sqlstate: &str) -> Fault {
+    match sqlstate {
+        // serialization_failure, deadlock_detected, lock_not_available,
+        // too_many_connections.
+        "40001" | "40P01" | "55P03" | "53300" => Fault::Busy,
+        // Class 08 connection exceptions; the server shutting down or
+        // starting (admin_shutdown, crash_shutdown, cannot_connect_now);
+        // disk_full, out_of_memory, io_error, read_only_sql_transaction.
+        code if code.starts_with("08") => Fault::Io,
+        "57P01" | "57P02" | "57P03" | "53100" | "53200" | "58030" | "25006" => Fault::Io,
+        _ => Fault::Other,
+    }
+}
+
+/// Whether `error` is a unique constraint refusing a row.
+fn is_unique_violation(error: &StoreError) -> bool {
+    match error {
+        StoreError::Database(sqlx::Error::Database(database)) => database.is_unique_violation(),
+        _ => false,
     }
 }
 
@@ -98,7 +160,7 @@ impl StoreError {
 /// The identity of the database file (device and inode), to notice it
 /// being deleted or replaced under a running server.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct FileIdentity {
+pub struct FileIdentity {
     device: u64,
     inode: u64,
 }
@@ -189,22 +251,31 @@ pub struct Page {
     pub next_before: Option<i64>,
 }
 
-/// The SQLite store.
+/// The store, on SQLite or PostgreSQL.
 #[derive(Debug, Clone)]
 pub struct Store {
-    pool: SqlitePool,
-    /// The database file and its identity at start-up; `None` in memory.
-    file: Option<(PathBuf, FileIdentity)>,
+    pool: AnyPool,
+    backend: Backend,
     /// Bytes of verdict rows kept before the least recently used are
     /// evicted (verdicts of stored puzzles are never evicted).
     verdict_bytes: u64,
 }
 
+/// Which database a store runs on, and what only that one needs.
+#[derive(Debug, Clone)]
+pub enum Backend {
+    /// The database file and its identity at start-up; `None` in memory.
+    Sqlite {
+        file: Option<(PathBuf, FileIdentity)>,
+    },
+    Postgres,
+}
+
 /// The store's connection pool.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PoolSettings {
-    /// Connections kept to a database file (an in-memory database lives as
-    /// long as its one connection, so it always has exactly one).
+    /// Connections kept to the database (an in-memory SQLite database
+    /// lives as long as its one connection, so it always has exactly one).
     pub max_connections: u32,
     /// How long an operation waits for a free connection before it fails
     /// with [`StoreError::Busy`].
@@ -213,7 +284,8 @@ pub struct PoolSettings {
 
 impl PoolSettings {
     /// A few connections: SQLite writes one at a time, and readers in WAL
-    /// mode do not wait for the writer.
+    /// mode do not wait for the writer; each PostgreSQL replica takes this
+    /// many of the server's `max_connections`.
     pub const DEFAULT_MAX_CONNECTIONS: u32 = 4;
     /// sqlx's own default.
     pub const DEFAULT_ACQUIRE_TIMEOUT_MS: u64 = 30_000;
@@ -232,79 +304,125 @@ impl Default for PoolSettings {
 pub const DEFAULT_VERDICT_BYTES: u64 = 1 << 30;
 
 /// Every column of a puzzle but its edge list. `length()` of a blob column
-/// reads the blob's size from the record header, not the blob itself.
+/// reads the blob's size from the record header, not the blob itself
+/// (PostgreSQL: from the value's header, without decompressing it).
 const SUMMARY_COLUMNS: &str = "p.seq, p.id, p.game, p.vertex_count, p.start_vertex, \
      p.black, p.white, p.title, p.author, p.canonical_hash, p.create_time_us, \
-     length(p.edges) / 8 AS edge_count, \
+     CAST(length(p.edges) / 8 AS BIGINT) AS edge_count, \
      (SELECT d.id FROM puzzles d WHERE d.canonical_hash = p.canonical_hash AND d.seq < p.seq \
       ORDER BY d.seq LIMIT 1) AS duplicate_of";
 
 impl Store {
-    /// Opens (creating if missing) the database at `url`, e.g.
-    /// `sqlite://puzzled.db` or `sqlite::memory:`, and applies migrations,
-    /// with the default pool.
+    /// Opens the database at `url` and applies its migrations, with the
+    /// default pool: `sqlite://PATH` (creating the file if missing),
+    /// `sqlite::memory:`, or `postgres://[USER@]HOST[:PORT]/DATABASE` (the
+    /// database must exist; its tables are created).
     pub async fn open(url: &str) -> Result<Store, StoreError> {
         Store::open_with(url, PoolSettings::default()).await
     }
 
     /// [`Store::open`] with the pool of `pool`.
     pub async fn open_with(url: &str, pool: PoolSettings) -> Result<Store, StoreError> {
-        // sqlx would take any other URL for a file name (`postgres://h/db`
-        // becomes a SQLite file that cannot be opened): name the scheme.
-        if let Some((scheme, _)) = url.split_once("://")
-            && scheme != "sqlite"
-        {
-            return Err(StoreError::UnsupportedScheme {
-                scheme: scheme.to_owned(),
-            });
+        sqlx::any::install_default_drivers();
+        // sqlx would take any other URL for a SQLite file name (`mysql://h/db`
+        // becomes a file that cannot be opened): name the scheme.
+        match url.split_once(':').map(|(scheme, _)| scheme) {
+            Some("sqlite") => Store::open_sqlite(url, pool).await,
+            Some("postgres" | "postgresql") => Store::open_postgres(url, pool).await,
+            other => Err(StoreError::UnsupportedScheme {
+                scheme: other.unwrap_or(url).to_owned(),
+            }),
         }
-        let options = SqliteConnectOptions::from_str(url)?
-            .journal_mode(SqliteJournalMode::Wal)
-            .synchronous(SqliteSynchronous::Normal)
-            .busy_timeout(Duration::from_secs(5))
-            .foreign_keys(true);
+    }
+
+    async fn open_postgres(url: &str, settings: PoolSettings) -> Result<Store, StoreError> {
+        let options = AnyConnectOptions::from_str(url)?;
+        let pool = AnyPoolOptions::new()
+            .max_connections(settings.max_connections)
+            .acquire_timeout(settings.acquire_timeout)
+            .connect_with(options)
+            .await?;
+        // Replicas starting together migrate one at a time: sqlx holds an
+        // advisory lock on PostgreSQL while it migrates.
+        sqlx::migrate!("./migrations/postgres").run(&pool).await?;
+        Ok(Store {
+            pool,
+            backend: Backend::Postgres,
+            verdict_bytes: DEFAULT_VERDICT_BYTES,
+        })
+    }
+
+    async fn open_sqlite(url: &str, settings: PoolSettings) -> Result<Store, StoreError> {
+        let options = SqliteConnectOptions::from_str(url)?;
+        // The `Any` driver builds each connection from the URL alone, so
+        // the pragmas that are not sqlx's defaults are set on every new
+        // connection (WAL and the busy timeout are defaults already, but
+        // said here too so that nothing depends on them).
+        let pool_options = || {
+            AnyPoolOptions::new()
+                .acquire_timeout(settings.acquire_timeout)
+                .after_connect(|conn, _| {
+                    Box::pin(async move {
+                        for pragma in [
+                            "PRAGMA journal_mode = WAL",
+                            "PRAGMA synchronous = NORMAL",
+                            "PRAGMA busy_timeout = 5000",
+                            "PRAGMA foreign_keys = ON",
+                        ] {
+                            sqlx::query(pragma).execute(&mut *conn).await?;
+                        }
+                        Ok(())
+                    })
+                })
+        };
         // An in-memory database lives as long as its one connection: keep
         // exactly one, forever. A file is shared by a few connections.
-        let in_memory = url.contains(":memory:") || url.contains("mode=memory");
-        if in_memory {
-            let pool = SqlitePoolOptions::new()
+        if url.contains(":memory:") || url.contains("mode=memory") {
+            let pool = pool_options()
                 .max_connections(1)
                 .min_connections(1)
-                .acquire_timeout(pool.acquire_timeout)
                 .idle_timeout(None)
                 .max_lifetime(None)
-                .connect_with(options.create_if_missing(true))
+                .connect_with(AnyConnectOptions::from_str(url)?)
                 .await?;
-            sqlx::migrate!("./migrations").run(&pool).await?;
+            sqlx::migrate!("./migrations/sqlite").run(&pool).await?;
             return Ok(Store {
                 pool,
-                file: None,
+                backend: Backend::Sqlite { file: None },
                 verdict_bytes: DEFAULT_VERDICT_BYTES,
             });
         }
         // Only the first connection may create the file: a connection
         // opened later, after the file was deleted, must fail rather than
-        // start a new empty database beside the old one.
+        // start a new empty database beside the old one. The pool's
+        // connections come from the URL, which sqlx opens without
+        // `create_if_missing`.
         let path = options.get_filename().to_owned();
         {
             use sqlx::ConnectOptions as _;
-            let creating = options.clone().create_if_missing(true).connect().await?;
+            let creating = options.create_if_missing(true).connect().await?;
             creating.close().await?;
         }
         let identity = FileIdentity::of(&path).ok_or_else(|| StoreError::FileReplaced {
             path: path.display().to_string(),
         })?;
-        let pool = SqlitePoolOptions::new()
-            .max_connections(pool.max_connections)
-            .acquire_timeout(pool.acquire_timeout)
-            .connect_with(options.create_if_missing(false))
+        let pool = pool_options()
+            .max_connections(settings.max_connections)
+            .connect_with(AnyConnectOptions::from_str(url)?)
             .await?;
-        sqlx::migrate!("./migrations").run(&pool).await?;
+        sqlx::migrate!("./migrations/sqlite").run(&pool).await?;
         Ok(Store {
             pool,
-            file: Some((path, identity)),
+            backend: Backend::Sqlite {
+                file: Some((path, identity)),
+            },
             verdict_bytes: DEFAULT_VERDICT_BYTES,
         })
+    }
+
+    /// Which database this store runs on.
+    pub fn backend(&self) -> &Backend {
+        &self.backend
     }
 
     /// Fails with [`StoreError::FileReplaced`] once the database file is no
@@ -312,7 +430,10 @@ impl Store {
     /// place). Checked before and after every write, and by the health
     /// reporter.
     pub fn check_file(&self) -> Result<(), StoreError> {
-        let Some((path, identity)) = &self.file else {
+        let Backend::Sqlite {
+            file: Some((path, identity)),
+        } = &self.backend
+        else {
             return Ok(());
         };
         if FileIdentity::of(path) == Some(*identity) {
@@ -324,7 +445,7 @@ impl Store {
         }
     }
 
-    /// Runs `work` in a write transaction (`BEGIN IMMEDIATE`) on a
+    /// Runs `work` in a write transaction (SQLite: `BEGIN IMMEDIATE`) on a
     /// connection of its own, and commits it. A connection whose
     /// transaction failed is closed, not returned to the pool: after an
     /// I/O error its state is unknown (a rollback that failed too would
@@ -333,12 +454,16 @@ impl Store {
     /// is still the one the server will reopen.
     async fn write<T>(
         &self,
-        work: impl AsyncFnOnce(&mut SqliteConnection) -> Result<T, StoreError>,
+        work: impl AsyncFnOnce(&mut AnyConnection) -> Result<T, StoreError>,
     ) -> Result<T, StoreError> {
         self.check_file()?;
         let mut conn = self.pool.acquire().await?;
+        let begin = match self.backend {
+            Backend::Sqlite { .. } => "BEGIN IMMEDIATE",
+            Backend::Postgres => "BEGIN",
+        };
         let outcome: Result<T, StoreError> = async {
-            let mut tx = conn.begin_with("BEGIN IMMEDIATE").await?;
+            let mut tx = conn.begin_with(begin).await?;
             let value = work(&mut tx).await?;
             tx.commit().await?;
             Ok(value)
@@ -372,50 +497,60 @@ impl Store {
     pub async fn create_puzzle(&self, new: NewPuzzle<'_>) -> Result<PuzzleRecord, StoreError> {
         let _timer = crate::metrics::metrics().store_query("create_puzzle");
         let fingerprint = fingerprint(&new);
-        self.write(async |conn| {
-            if let Some(request_id) = new.request_id {
-                let existing =
-                    sqlx::query("SELECT id, request_fingerprint FROM puzzles WHERE request_id = ?")
-                        .bind(request_id)
-                        .fetch_optional(&mut *conn)
-                        .await?;
-                if let Some(row) = existing {
-                    let id: String = row.try_get("id")?;
-                    let stored: Option<String> = row.try_get("request_fingerprint")?;
-                    if stored.as_deref() != Some(fingerprint.as_str()) {
-                        return Err(StoreError::RequestIdReused(request_id.to_owned()));
+        let attempt = || {
+            self.write(async |conn| {
+                if let Some(request_id) = new.request_id {
+                    let existing =
+                        sqlx::query("SELECT id, request_fingerprint FROM puzzles WHERE request_id = $1")
+                            .bind(request_id)
+                            .fetch_optional(&mut *conn)
+                            .await?;
+                    if let Some(row) = existing {
+                        let id: String = row.try_get("id")?;
+                        let stored: Option<String> = row.try_get("request_fingerprint")?;
+                        if stored.as_deref() != Some(fingerprint.as_str()) {
+                            return Err(StoreError::RequestIdReused(request_id.to_owned()));
+                        }
+                        return read_puzzle(conn, &id).await;
                     }
-                    return read_puzzle(conn, &id).await;
                 }
+                let id = new_id();
+                sqlx::query(
+                    "INSERT INTO puzzles (id, game, vertex_count, edges, start_vertex, black, white, \
+                     title, author, canonical_hash, canonical_labels, create_time_us, request_id, \
+                     request_fingerprint) \
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
+                )
+                .bind(&id)
+                .bind(new.game.as_str())
+                .bind(new.vertex_count as i64)
+                .bind(encode_words(new.edges))
+                .bind(i64::from(new.start))
+                .bind(new.black.map(i64::from))
+                .bind(new.white.map(i64::from))
+                .bind(new.title)
+                .bind(new.author)
+                .bind(new.canonical_hash)
+                .bind(new.canonical_labels.map(encode_words))
+                .bind(micros(SystemTime::now()))
+                .bind(new.request_id)
+                .bind(new.request_id.map(|_| &fingerprint))
+                .execute(&mut *conn)
+                .await?;
+                // Read inside the transaction: a delete committed right after
+                // cannot turn this create into NOT_FOUND.
+                read_puzzle(conn, &id).await
+            })
+        };
+        match attempt().await {
+            // Another replica committed the same request_id between the
+            // look-up and the insert (PostgreSQL; SQLite's write lock rules
+            // it out): its row answers this request, as on a retry.
+            Err(error) if new.request_id.is_some() && is_unique_violation(&error) => {
+                attempt().await
             }
-            let id = new_id();
-            sqlx::query(
-                "INSERT INTO puzzles (id, game, vertex_count, edges, start_vertex, black, white, \
-                 title, author, canonical_hash, canonical_labels, create_time_us, request_id, \
-                 request_fingerprint) \
-                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            )
-            .bind(&id)
-            .bind(new.game.as_str())
-            .bind(new.vertex_count as i64)
-            .bind(encode_words(new.edges))
-            .bind(i64::from(new.start))
-            .bind(new.black.map(i64::from))
-            .bind(new.white.map(i64::from))
-            .bind(new.title)
-            .bind(new.author)
-            .bind(new.canonical_hash)
-            .bind(new.canonical_labels.map(encode_words))
-            .bind(micros(SystemTime::now()))
-            .bind(new.request_id)
-            .bind(new.request_id.map(|_| &fingerprint))
-            .execute(&mut *conn)
-            .await?;
-            // Read inside the transaction: a delete committed right after
-            // cannot turn this create into NOT_FOUND.
-            read_puzzle(conn, &id).await
-        })
-        .await
+            outcome => outcome,
+        }
     }
 
     /// The puzzle with `id`, edges included.
@@ -429,7 +564,7 @@ impl Store {
     pub async fn get_puzzle_summary(&self, id: &str) -> Result<PuzzleRecord, StoreError> {
         let _timer = crate::metrics::metrics().store_query("get_puzzle_summary");
         let sql = sqlx::AssertSqlSafe(format!(
-            "SELECT {SUMMARY_COLUMNS} FROM puzzles p WHERE p.id = ?"
+            "SELECT {SUMMARY_COLUMNS} FROM puzzles p WHERE p.id = $1"
         ));
         let row = sqlx::query(sql)
             .bind(id)
@@ -443,7 +578,7 @@ impl Store {
     /// yet rehashed, oldest first.
     pub async fn puzzles_to_rehash(&self, limit: u32) -> Result<Vec<String>, StoreError> {
         Ok(sqlx::query_scalar(
-            "SELECT id FROM puzzles WHERE rehash_pending = 1 ORDER BY seq LIMIT ?",
+            "SELECT id FROM puzzles WHERE rehash_pending = 1 ORDER BY seq LIMIT $1",
         )
         .bind(i64::from(limit))
         .fetch_all(&self.pool)
@@ -464,8 +599,8 @@ impl Store {
         let labels = canonical_labels.map(encode_words);
         self.write(async |conn| {
             sqlx::query(
-                "UPDATE puzzles SET canonical_hash = ?, canonical_labels = ?, rehash_pending = 0 \
-                 WHERE id = ? AND canonical_hash = ?",
+                "UPDATE puzzles SET canonical_hash = $1, canonical_labels = $2, rehash_pending = 0 \
+                 WHERE id = $3 AND canonical_hash = $4",
             )
             .bind(&new_hash)
             .bind(&labels)
@@ -523,7 +658,7 @@ impl Store {
     pub async fn delete_puzzle(&self, id: &str) -> Result<(), StoreError> {
         let _timer = crate::metrics::metrics().store_query("delete_puzzle");
         self.write(async |conn| {
-            let done = sqlx::query("DELETE FROM puzzles WHERE id = ?")
+            let done = sqlx::query("DELETE FROM puzzles WHERE id = $1")
                 .bind(id)
                 .execute(&mut *conn)
                 .await?;
@@ -544,7 +679,7 @@ impl Store {
         let row = sqlx::query(
             "SELECT vertex_count, edge_count, winner, evidence, winning_moves, solver_version, \
              solve_time_us, solve_duration_us FROM verdicts \
-             WHERE canonical_hash = ? AND options = ?",
+             WHERE canonical_hash = $1 AND options = $2",
         )
         .bind(key.canonical_hash)
         .bind(key.options)
@@ -583,7 +718,7 @@ impl Store {
         // The use only orders eviction: a hit is served even when the
         // write fails (a busy or failing disk).
         let used = sqlx::query(
-            "UPDATE verdicts SET last_used_us = ? WHERE canonical_hash = ? AND options = ?",
+            "UPDATE verdicts SET last_used_us = $1 WHERE canonical_hash = $2 AND options = $3",
         )
         .bind(micros(SystemTime::now()))
         .bind(key.canonical_hash)
@@ -631,10 +766,17 @@ impl Store {
             return Ok(Retained::TooLarge);
         }
         self.write(async |conn| {
+            // Take the usage row first: every verdict write changes it, and
+            // a PostgreSQL writer that locked a verdict row before it would
+            // deadlock with one evicting that row while holding the usage
+            // row. SQLite's write lock orders writers anyway.
+            sqlx::query("UPDATE verdict_usage SET total_bytes = total_bytes WHERE id = 1")
+                .execute(&mut *conn)
+                .await?;
             sqlx::query(
                 "INSERT INTO verdicts (canonical_hash, options, vertex_count, edge_count, winner, \
                  evidence, winning_moves, solver_version, solve_time_us, solve_duration_us, \
-                 last_used_us, size_bytes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) \
+                 last_used_us, size_bytes) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) \
                  ON CONFLICT (canonical_hash, options) DO UPDATE SET \
                  vertex_count = excluded.vertex_count, edge_count = excluded.edge_count, \
                  winner = excluded.winner, evidence = excluded.evidence, \
@@ -680,7 +822,7 @@ impl Store {
                     let hash: String = row.try_get("canonical_hash")?;
                     let options: String = row.try_get("options")?;
                     let size: i64 = row.try_get("size_bytes")?;
-                    sqlx::query("DELETE FROM verdicts WHERE canonical_hash = ? AND options = ?")
+                    sqlx::query("DELETE FROM verdicts WHERE canonical_hash = $1 AND options = $2")
                         .bind(&hash)
                         .bind(&options)
                         .execute(&mut *conn)
@@ -718,24 +860,35 @@ fn verdict_row_bytes(key: VerdictKey<'_>, evidence: &str, winning_moves: Option<
         + ROW_OVERHEAD) as u64
 }
 
+/// The listing query: its parameters are, in order, the game (when
+/// `by_game`), the hash (when `by_hash`), the `seq` to list below and the
+/// row limit.
 fn list_sql(by_game: bool, by_hash: bool) -> String {
-    let game = if by_game { "p.game = ? AND " } else { "" };
-    let hash = if by_hash {
-        "p.canonical_hash = ? AND "
-    } else {
-        ""
-    };
+    let mut conditions = Vec::new();
+    if by_game {
+        conditions.push("p.game = $");
+    }
+    if by_hash {
+        conditions.push("p.canonical_hash = $");
+    }
+    conditions.push("p.seq < $");
+    let conditions: Vec<String> = conditions
+        .iter()
+        .enumerate()
+        .map(|(i, condition)| format!("{condition}{}", i + 1))
+        .collect();
+    let limit = conditions.len() + 1;
     format!(
-        "SELECT {SUMMARY_COLUMNS} FROM puzzles p WHERE {game}{hash}p.seq < ? \
-         ORDER BY p.seq DESC LIMIT ?"
+        "SELECT {SUMMARY_COLUMNS} FROM puzzles p WHERE {} ORDER BY p.seq DESC LIMIT ${limit}",
+        conditions.join(" AND ")
     )
 }
 
 /// The puzzle with `id`, edges included, read on `conn` (inside a
 /// transaction when `conn` is one).
-async fn read_puzzle(conn: &mut SqliteConnection, id: &str) -> Result<PuzzleRecord, StoreError> {
+async fn read_puzzle(conn: &mut AnyConnection, id: &str) -> Result<PuzzleRecord, StoreError> {
     let sql = sqlx::AssertSqlSafe(format!(
-        "SELECT {SUMMARY_COLUMNS}, p.edges, p.canonical_labels FROM puzzles p WHERE p.id = ?"
+        "SELECT {SUMMARY_COLUMNS}, p.edges, p.canonical_labels FROM puzzles p WHERE p.id = $1"
     ));
     let row = sqlx::query(sql)
         .bind(id)
@@ -751,7 +904,7 @@ async fn read_puzzle(conn: &mut SqliteConnection, id: &str) -> Result<PuzzleReco
 }
 
 /// A puzzle from the [`SUMMARY_COLUMNS`] of `row`, with no edges read.
-fn puzzle_from_row(row: &SqliteRow) -> Result<PuzzleRecord, StoreError> {
+fn puzzle_from_row(row: &AnyRow) -> Result<PuzzleRecord, StoreError> {
     let game: String = row.try_get("game")?;
     let game =
         Game::from_name(&game).ok_or_else(|| StoreError::Corrupt(format!("game {game:?}")))?;
@@ -918,385 +1071,4 @@ impl StoredWinningMoves {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    async fn plan(store: &Store, sql: String) -> String {
-        let rows = sqlx::query(sqlx::AssertSqlSafe(format!("EXPLAIN QUERY PLAN {sql}")))
-            .fetch_all(&store.pool)
-            .await
-            .unwrap();
-        rows.iter()
-            .map(|r| r.get::<String, _>("detail"))
-            .collect::<Vec<_>>()
-            .join("; ")
-    }
-
-    /// With every connection of the pool taken, an operation waits for the
-    /// acquire timeout and fails as busy (a fault the client may retry),
-    /// and works again as soon as a connection is free.
-    #[tokio::test]
-    async fn a_full_pool_makes_operations_busy_until_a_connection_frees() {
-        let dir = tempfile::tempdir().unwrap();
-        let url = format!("sqlite://{}", dir.path().join("t.db").display());
-        let settings = PoolSettings {
-            max_connections: 1,
-            acquire_timeout: Duration::from_millis(200),
-        };
-        let store = Store::open_with(&url, settings).await.unwrap();
-        let held = store.pool.acquire().await.unwrap();
-        let waited = std::time::Instant::now();
-        let error = store.puzzles_to_rehash(10).await.unwrap_err();
-        assert!(matches!(error, StoreError::Busy(_)), "{error:?}");
-        assert!(error.is_transient());
-        // The configured timeout, not sqlx's default of 30 s.
-        let waited = waited.elapsed();
-        assert!(
-            waited >= settings.acquire_timeout && waited < Duration::from_secs(10),
-            "{waited:?}"
-        );
-        drop(held);
-        assert_eq!(
-            store.puzzles_to_rehash(10).await.unwrap(),
-            Vec::<String>::new()
-        );
-    }
-
-    #[tokio::test]
-    async fn listing_and_duplicate_lookup_walk_indexes() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(&format!("sqlite://{}", dir.path().join("t.db").display()))
-            .await
-            .unwrap();
-        let all = plan(&store, list_sql(false, false)).await;
-        assert!(all.contains("SEARCH p USING INTEGER PRIMARY KEY"), "{all}");
-        let by_game = plan(&store, list_sql(true, false)).await;
-        assert!(
-            by_game.contains("USING COVERING INDEX puzzles_by_game")
-                || by_game.contains("USING INDEX puzzles_by_game"),
-            "{by_game}"
-        );
-        let by_hash = plan(&store, list_sql(false, true)).await;
-        assert!(
-            by_hash.contains("USING INDEX puzzles_by_canonical_hash")
-                || by_hash.contains("USING COVERING INDEX puzzles_by_canonical_hash"),
-            "{by_hash}"
-        );
-        for plan in [&all, &by_game, &by_hash] {
-            assert!(
-                plan.contains("puzzles_by_canonical_hash"),
-                "duplicate_of lookup: {plan}"
-            );
-            assert!(!plan.contains("USE TEMP B-TREE"), "no sort step: {plan}");
-        }
-        let integrity: String = sqlx::query_scalar("PRAGMA integrity_check")
-            .fetch_one(&store.pool)
-            .await
-            .unwrap();
-        assert_eq!(integrity, "ok");
-        let journal: String = sqlx::query_scalar("PRAGMA journal_mode")
-            .fetch_one(&store.pool)
-            .await
-            .unwrap();
-        assert_eq!(journal, "wal");
-        store.close().await;
-    }
-
-    #[tokio::test]
-    async fn a_url_of_another_scheme_is_refused_by_name() {
-        for (url, scheme) in [
-            ("postgres://127.0.0.1:5432/test", "postgres"),
-            ("mysql://root@localhost/test", "mysql"),
-        ] {
-            let Err(error) = Store::open(url).await else {
-                panic!("{url} was opened");
-            };
-            assert_eq!(
-                error.to_string(),
-                format!(
-                    "unsupported database URL scheme `{scheme}`: the supported ones are \
-                     sqlite://PATH and sqlite::memory:"
-                )
-            );
-        }
-    }
-
-    #[tokio::test]
-    async fn an_in_memory_store_keeps_its_data() {
-        let store = Store::open("sqlite::memory:").await.unwrap();
-        let created = store
-            .create_puzzle(NewPuzzle {
-                game: Game::Geography,
-                vertex_count: 2,
-                edges: &[0, 1],
-                start: 0,
-                black: None,
-                white: None,
-                title: "t",
-                author: "",
-                canonical_hash: "h",
-                canonical_labels: None,
-                request_id: None,
-            })
-            .await
-            .unwrap();
-        assert_eq!(store.get_puzzle(&created.id).await.unwrap(), created);
-        assert!(is_well_formed_id(&created.id));
-    }
-
-    /// Summaries carry the edge count without the edge list; the edges are
-    /// read on their own, and are gone with their puzzle.
-    #[tokio::test]
-    async fn summaries_count_edges_without_reading_them() {
-        let store = Store::open("sqlite::memory:").await.unwrap();
-        let edges = [0, 1, 1, 2, 2, 3];
-        let created = store
-            .create_puzzle(NewPuzzle {
-                game: Game::Geography,
-                vertex_count: 4,
-                edges: &edges,
-                start: 0,
-                black: None,
-                white: None,
-                title: "",
-                author: "",
-                canonical_hash: "h",
-                canonical_labels: None,
-                request_id: None,
-            })
-            .await
-            .unwrap();
-        assert_eq!(created.edge_count, 3);
-        assert_eq!(created.spec.edges, edges);
-        let summary = store.get_puzzle_summary(&created.id).await.unwrap();
-        let listed = store
-            .list_puzzles(ListFilter::default(), None, 10)
-            .await
-            .unwrap()
-            .puzzles;
-        for record in [&summary, &listed[0]] {
-            assert_eq!(record.edge_count, 3);
-            assert!(record.spec.edges.is_empty());
-            assert_eq!(record.spec.vertex_count, 4);
-        }
-        assert_eq!(
-            store.get_puzzle(&created.id).await.unwrap().spec.edges,
-            edges.to_vec()
-        );
-    }
-
-    fn verdict(version: &str) -> Verdict {
-        Verdict {
-            winner: Player::First,
-            evidence: Evidence::TreePaint {
-                black_count: 2,
-                white_count: 1,
-                winning_move: Some(1),
-            },
-            winning_moves: None,
-            solver_version: version.into(),
-            solve_time: SystemTime::now(),
-            solve_duration: Duration::from_millis(1),
-        }
-    }
-
-    fn key(hash: &str) -> VerdictKey<'_> {
-        VerdictKey {
-            canonical_hash: hash,
-            options: "",
-            vertex_count: 3,
-            edge_count: 2,
-            solver_version: "v1",
-        }
-    }
-
-    async fn store_a_puzzle(store: &Store, hash: &str) {
-        store
-            .create_puzzle(NewPuzzle {
-                game: Game::TreePaint,
-                vertex_count: 3,
-                edges: &[0, 1, 1, 2],
-                start: 0,
-                black: None,
-                white: None,
-                title: "",
-                author: "",
-                canonical_hash: hash,
-                canonical_labels: None,
-                request_id: None,
-            })
-            .await
-            .unwrap();
-    }
-
-    /// Winning moves come back as the moves of the verdict's game, from a
-    /// column whose format is the one rows were written in before the
-    /// move type was shared with the solvers.
-    #[tokio::test]
-    async fn winning_moves_keep_their_game_and_their_column_format() {
-        let store = Store::open("sqlite::memory:").await.unwrap();
-        let mut painted = verdict("v1");
-        painted.winning_moves = Some(WinningMoves::complete_list(vec![Move::Paint(1)]));
-        let mut geography = verdict("v1");
-        geography.evidence = Evidence::Geography {
-            matching: vec![(0, 1)],
-            barrier: vec![],
-            start_barrier: Some(vec![]),
-            second_player_starts: None,
-        };
-        geography.winning_moves = Some(WinningMoves::complete_list(vec![Move::Geography(1)]));
-        for (hash, written) in [("paint", &painted), ("geo", &geography)] {
-            store.put_verdict(key(hash), written).await.unwrap();
-            let read = store.get_verdict(key(hash)).await.unwrap().unwrap();
-            assert_eq!(read.winning_moves, written.winning_moves);
-        }
-        let column: String =
-            sqlx::query_scalar("SELECT winning_moves FROM verdicts WHERE canonical_hash = 'geo'")
-                .fetch_one(&store.pool)
-                .await
-                .unwrap();
-        assert_eq!(
-            column,
-            r#"{"moves":[{"vertex":1}],"unique":true,"count":1,"complete":true}"#
-        );
-    }
-
-    /// Past the budget the least recently used verdicts go first, a read
-    /// counts as a use, and the verdicts of stored puzzles stay.
-    #[tokio::test]
-    async fn verdicts_past_the_budget_are_evicted_least_recently_used_first() {
-        let one_row = {
-            let store = Store::open("sqlite::memory:").await.unwrap();
-            store.put_verdict(key("h00"), &verdict("v1")).await.unwrap();
-            store.verdict_bytes_used().await.unwrap()
-        };
-        let store = Store::open("sqlite::memory:")
-            .await
-            .unwrap()
-            .retain_verdict_bytes(5 * one_row);
-        store_a_puzzle(&store, "h00").await;
-        let hashes: Vec<String> = (0..12).map(|i| format!("h{i:02}")).collect();
-        for (i, hash) in hashes.iter().enumerate() {
-            assert_eq!(
-                store.put_verdict(key(hash), &verdict("v1")).await.unwrap(),
-                Retained::Stored
-            );
-            assert!(store.verdict_bytes_used().await.unwrap() <= 5 * one_row);
-            if i == 4 {
-                // h01 is used again: h02 is now the least recently used.
-                tokio::time::sleep(Duration::from_millis(2)).await;
-                assert!(store.get_verdict(key("h01")).await.unwrap().is_some());
-            }
-            tokio::time::sleep(Duration::from_millis(2)).await;
-        }
-        let mut kept = Vec::new();
-        for hash in &hashes {
-            if store.get_verdict(key(hash)).await.unwrap().is_some() {
-                kept.push(hash.as_str());
-            }
-        }
-        // h00 is a stored puzzle's; then the four most recently used.
-        assert_eq!(kept, ["h00", "h08", "h09", "h10", "h11"]);
-    }
-
-    #[tokio::test]
-    async fn a_verdict_of_another_solver_version_or_shape_is_a_miss() {
-        let store = Store::open("sqlite::memory:").await.unwrap();
-        store.put_verdict(key("h"), &verdict("v1")).await.unwrap();
-        assert!(store.get_verdict(key("h")).await.unwrap().is_some());
-        let newer = VerdictKey {
-            solver_version: "v2",
-            ..key("h")
-        };
-        assert!(store.get_verdict(newer).await.unwrap().is_none());
-        let other_shape = VerdictKey {
-            edge_count: 3,
-            ..key("h")
-        };
-        assert!(store.get_verdict(other_shape).await.unwrap().is_none());
-        // The fresh verdict replaces the old one and the usage follows.
-        let before = store.verdict_bytes_used().await.unwrap();
-        store.put_verdict(newer, &verdict("v2")).await.unwrap();
-        assert_eq!(
-            store
-                .get_verdict(newer)
-                .await
-                .unwrap()
-                .unwrap()
-                .solver_version,
-            "v2"
-        );
-        assert_eq!(store.verdict_bytes_used().await.unwrap(), before);
-    }
-
-    #[tokio::test]
-    async fn a_verdict_larger_than_the_budget_is_not_stored() {
-        let store = Store::open("sqlite::memory:")
-            .await
-            .unwrap()
-            .retain_verdict_bytes(100);
-        assert_eq!(
-            store.put_verdict(key("h"), &verdict("v1")).await.unwrap(),
-            Retained::TooLarge
-        );
-        assert!(store.get_verdict(key("h")).await.unwrap().is_none());
-        assert_eq!(store.verdict_bytes_used().await.unwrap(), 0);
-    }
-
-    /// A create returns the row it inserted even when a delete of that row
-    /// commits right after it: the row is read inside the transaction.
-    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn a_create_is_not_undone_by_a_delete_racing_it() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(&format!("sqlite://{}", dir.path().join("t.db").display()))
-            .await
-            .unwrap();
-        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-        let deleter = {
-            let (store, stop) = (store.clone(), stop.clone());
-            tokio::spawn(async move {
-                let mut deleted = 0;
-                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
-                    let newest = store
-                        .list_puzzles(ListFilter::default(), None, 1)
-                        .await
-                        .unwrap()
-                        .puzzles;
-                    if let Some(p) = newest.first() {
-                        deleted += usize::from(store.delete_puzzle(&p.id).await.is_ok());
-                    }
-                }
-                deleted
-            })
-        };
-        for i in 0..200u32 {
-            let created = store
-                .create_puzzle(NewPuzzle {
-                    game: Game::Geography,
-                    vertex_count: 2,
-                    edges: &[0, 1],
-                    start: i % 2,
-                    black: None,
-                    white: None,
-                    title: "",
-                    author: "",
-                    canonical_hash: "h",
-                    canonical_labels: None,
-                    request_id: None,
-                })
-                .await
-                .expect("a create succeeds whatever is deleted meanwhile");
-            assert_eq!(created.spec.start, i % 2);
-        }
-        stop.store(true, std::sync::atomic::Ordering::Relaxed);
-        assert!(deleter.await.unwrap() > 0, "the deleter raced the creates");
-    }
-
-    #[tokio::test]
-    async fn migrations_are_idempotent() {
-        let dir = tempfile::tempdir().unwrap();
-        let url = format!("sqlite://{}", dir.path().join("t.db").display());
-        Store::open(&url).await.unwrap().close().await;
-        Store::open(&url).await.unwrap().close().await;
-    }
-}
+mod tests;

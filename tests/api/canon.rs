@@ -399,7 +399,7 @@ async fn puzzles_stored_under_the_old_hash_are_rehashed_at_start_up() {
 async fn puzzles_stored_under_traces_v1_are_rehashed_at_start_up() {
     rehashed_from(Older::Traces {
         name: "traces-v1",
-        migration: include_str!("../../migrations/20261205000000_traces_v2.sql"),
+        migration: include_str!("../../migrations/sqlite/20261205000000_traces_v2.sql"),
     })
     .await;
 }
@@ -410,7 +410,7 @@ async fn puzzles_stored_under_traces_v1_are_rehashed_at_start_up() {
 async fn puzzles_stored_under_traces_v2_are_rehashed_at_start_up() {
     rehashed_from(Older::Traces {
         name: "traces-v2",
-        migration: include_str!("../../migrations/20261206000000_traces_v3.sql"),
+        migration: include_str!("../../migrations/sqlite/20261206000000_traces_v3.sql"),
     })
     .await;
 }
