@@ -162,7 +162,7 @@ impl From<StoreError> for ApiError {
                 tracing::error!(error = %err, "store I/O failure");
                 ApiError::Unavailable {
                     reason: "STORE_IO_ERROR",
-                    message: "the store cannot read or write its file; try again later".into(),
+                    message: "the store cannot read or write its database; try again later".into(),
                 }
             }
             StoreError::FileReplaced { .. } => {

@@ -637,21 +637,38 @@ impl Solver {
                     }
                 };
                 let labelling = canonical.labelling;
-                if let Some(verdict) = stored {
-                    let entry = Arc::new(Entry {
-                        verdict,
-                        vertex_count,
-                        edge_count,
-                        from_store: true,
-                    });
-                    if in_request_labels(&entry, &labelling, &spec, Check::Fits)
-                        .await?
-                        .is_some()
-                    {
-                        return Ok(entry);
+                // Servers sharing the database compute each verdict once:
+                // the one holding the claim solves, the others wait for
+                // the verdict it stores (or for its claim to lapse).
+                let mut stored = stored;
+                let mut misfit_seen = false;
+                let claim = loop {
+                    if let Some(verdict) = stored.take() {
+                        let entry = Arc::new(Entry {
+                            verdict,
+                            vertex_count,
+                            edge_count,
+                            from_store: true,
+                        });
+                        if in_request_labels(&entry, &labelling, &spec, Check::Fits)
+                            .await?
+                            .is_some()
+                        {
+                            return Ok(entry);
+                        }
+                        if !misfit_seen {
+                            tracing::warn!(%hash, "stored verdict does not fit its graph; solving again");
+                            misfit_seen = true;
+                        }
                     }
-                    tracing::warn!(%hash, "stored verdict does not fit its graph; solving again");
-                }
+                    match SolveClaim::take(&store, &hash, options_key).await {
+                        Some(claim) => break claim,
+                        None => {
+                            tokio::time::sleep(CLAIM_POLL).await;
+                            stored = store.get_verdict(verdict_key).await?;
+                        }
+                    }
+                };
                 let game = spec.game();
                 let distinguished = spec.distinguished();
                 let cancel = flight.cancel.clone();
@@ -689,6 +706,7 @@ impl Solver {
                         tracing::error!(error = %e, "could not store a verdict; serving it anyway");
                     }
                 }
+                claim.release().await;
                 Ok(Arc::new(Entry {
                     verdict,
                     vertex_count,
@@ -715,6 +733,81 @@ impl Solver {
             drop(map);
             flight.outcome.send_replace(Some(outcome));
         });
+    }
+}
+
+/// How long a claim on computing a verdict lasts unless renewed: a server
+/// that dies mid-solve holds the others up at most this long.
+const CLAIM_TTL: Duration = Duration::from_secs(30);
+/// How often a solving server renews its claim.
+const CLAIM_RENEWAL: Duration = Duration::from_secs(10);
+/// How often a server waiting for another's verdict looks for it.
+const CLAIM_POLL: Duration = Duration::from_millis(100);
+
+/// This server's claim on computing one verdict, renewed in the background
+/// while it is held; dropped (the flight abandoned) it is released too.
+struct SolveClaim {
+    store: Store,
+    hash: Arc<str>,
+    options: &'static str,
+    renewing: Option<tokio::task::JoinHandle<()>>,
+}
+
+impl SolveClaim {
+    /// The claim on the verdict of `hash` with `options`, or `None` while
+    /// another server holds it. A store that cannot record claims (a failing disk) does not stop
+    /// the solve: this server then computes without one.
+    async fn take(store: &Store, hash: &str, options: &'static str) -> Option<SolveClaim> {
+        let hash: Arc<str> = hash.into();
+        match store.claim_solve(&hash, options, CLAIM_TTL).await {
+            Ok(false) => return None,
+            Ok(true) => {}
+            Err(error) => {
+                tracing::warn!(%error, "could not claim a solve; computing it without a claim");
+            }
+        }
+        let renewing = tokio::spawn({
+            let (store, hash) = (store.clone(), hash.clone());
+            async move {
+                let mut every = tokio::time::interval(CLAIM_RENEWAL);
+                every.tick().await;
+                loop {
+                    every.tick().await;
+                    if let Err(error) = store.claim_solve(&hash, options, CLAIM_TTL).await {
+                        tracing::warn!(%error, "could not renew a solve claim");
+                    }
+                }
+            }
+        });
+        Some(SolveClaim {
+            store: store.clone(),
+            hash,
+            options,
+            renewing: Some(renewing),
+        })
+    }
+
+    /// Releases the claim now (the verdict is stored).
+    async fn release(mut self) {
+        if let Some(renewing) = self.renewing.take() {
+            renewing.abort();
+        }
+        if let Err(error) = self.store.release_claim(&self.hash, self.options).await {
+            tracing::debug!(%error, "could not release a solve claim; it expires by itself");
+        }
+    }
+}
+
+impl Drop for SolveClaim {
+    fn drop(&mut self) {
+        // Abandoned before `release`: stop renewing and release on the side.
+        if let Some(renewing) = self.renewing.take() {
+            renewing.abort();
+            let (store, hash, options) = (self.store.clone(), self.hash.clone(), self.options);
+            tokio::spawn(async move {
+                let _ = store.release_claim(&hash, options).await;
+            });
+        }
     }
 }
 

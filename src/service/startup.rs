@@ -21,7 +21,7 @@ use super::transport::{self, CallService, Transport};
 use crate::config::Config;
 use crate::metrics::LiveCounts;
 use crate::puzzle::Limits;
-use crate::store::Store;
+use crate::store::{Store, StoreError};
 
 /// A built server: store open, listener bound, not yet serving.
 pub struct Application {
@@ -199,8 +199,8 @@ impl Application {
         });
         let (health, health_service) = tonic_health::server::health_reporter();
         health.set_serving::<PuzzleServiceServer<PuzzleApi>>().await;
-        let watching_the_file =
-            tokio::spawn(report_a_replaced_store_file(store.clone(), health.clone()));
+        let watching_the_store =
+            tokio::spawn(report_the_store_health(store.clone(), health.clone()));
         let rehashing = tokio::spawn(rehash_stored_puzzles(solver.clone()));
         let (games_closing, games_closing_seen) = tokio::sync::watch::channel(false);
         let limits = Limits {
@@ -322,7 +322,7 @@ impl Application {
             let _ = tokio::time::timeout(ANSWER_AFTER_CANCEL, connections.closed()).await;
         }
         drop(connections);
-        watching_the_file.abort();
+        watching_the_store.abort();
         rehashing.abort();
         if let Some(task) = serving_metrics {
             task.abort();
@@ -402,27 +402,69 @@ async fn rehash_stored_puzzles(solver: Solver) {
     }
 }
 
-/// How often the health reporter checks that the database file is still
-/// the one opened at start-up.
-const STORE_FILE_CHECK: Duration = Duration::from_millis(500);
+/// How often the health reporter checks the store.
+const STORE_CHECK: Duration = Duration::from_millis(500);
+/// How long a check may take before the store counts as unreachable.
+const STORE_CHECK_TIMEOUT: Duration = Duration::from_secs(2);
 
-/// Reports NOT_SERVING, for good, once the database file is deleted or
-/// replaced: the server would reopen another file, so it must be restarted
-/// (every write is refused meanwhile, see `Store::check_file`).
-async fn report_a_replaced_store_file(store: Store, health: tonic_health::server::HealthReporter) {
-    let mut every = tokio::time::interval(STORE_FILE_CHECK);
+/// Keeps the health status in step with the store. A PostgreSQL server
+/// that stops answering turns it NOT_SERVING (a balancer sends calls to
+/// other replicas), and SERVING again once it answers. A SQLite file that
+/// was deleted or replaced turns it NOT_SERVING for good: the server would
+/// reopen another file, so it must be restarted (every write is refused
+/// meanwhile, see `Store::check_file`).
+async fn report_the_store_health(store: Store, health: tonic_health::server::HealthReporter) {
+    let mut every = tokio::time::interval(STORE_CHECK);
+    let mut serving = true;
     loop {
         every.tick().await;
-        if let Err(e) = store.check_file() {
-            tracing::error!(error = %e, "the store is gone; reporting NOT_SERVING");
-            health
-                .set_service_status("", tonic_health::ServingStatus::NotServing)
-                .await;
-            health
-                .set_not_serving::<PuzzleServiceServer<PuzzleApi>>()
-                .await;
-            return;
+        let checked = tokio::time::timeout(STORE_CHECK_TIMEOUT, store.check_reachable()).await;
+        let reachable = match checked {
+            Ok(Ok(())) => true,
+            Ok(Err(error)) => {
+                if serving {
+                    tracing::error!(%error, "the store is unreachable; reporting NOT_SERVING");
+                }
+                if matches!(error, StoreError::FileReplaced { .. }) {
+                    set_health(&health, false).await;
+                    return;
+                }
+                false
+            }
+            Err(_) => {
+                if serving {
+                    tracing::error!(
+                        timeout = ?STORE_CHECK_TIMEOUT,
+                        "the store did not answer; reporting NOT_SERVING"
+                    );
+                }
+                false
+            }
+        };
+        if reachable != serving {
+            if reachable {
+                tracing::info!("the store answers again; reporting SERVING");
+            }
+            set_health(&health, reachable).await;
+            serving = reachable;
         }
+    }
+}
+
+/// Sets the whole server's status and the puzzle service's.
+async fn set_health(health: &tonic_health::server::HealthReporter, serving: bool) {
+    if serving {
+        health
+            .set_service_status("", tonic_health::ServingStatus::Serving)
+            .await;
+        health.set_serving::<PuzzleServiceServer<PuzzleApi>>().await;
+    } else {
+        health
+            .set_service_status("", tonic_health::ServingStatus::NotServing)
+            .await;
+        health
+            .set_not_serving::<PuzzleServiceServer<PuzzleApi>>()
+            .await;
     }
 }
 

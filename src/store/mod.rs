@@ -19,6 +19,7 @@
 
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -256,6 +257,8 @@ pub struct Page {
 pub struct Store {
     pool: AnyPool,
     backend: Backend,
+    /// This server's name in solve claims: unique per opened store.
+    claimant: Arc<str>,
     /// Bytes of verdict rows kept before the least recently used are
     /// evicted (verdicts of stored puzzles are never evicted).
     verdict_bytes: u64,
@@ -349,6 +352,7 @@ impl Store {
             pool,
             backend: Backend::Postgres,
             verdict_bytes: DEFAULT_VERDICT_BYTES,
+            claimant: new_id().into(),
         })
     }
 
@@ -390,6 +394,7 @@ impl Store {
                 pool,
                 backend: Backend::Sqlite { file: None },
                 verdict_bytes: DEFAULT_VERDICT_BYTES,
+                claimant: new_id().into(),
             });
         }
         // Only the first connection may create the file: a connection
@@ -417,6 +422,7 @@ impl Store {
                 file: Some((path, identity)),
             },
             verdict_bytes: DEFAULT_VERDICT_BYTES,
+            claimant: new_id().into(),
         })
     }
 
@@ -442,6 +448,20 @@ impl Store {
             Err(StoreError::FileReplaced {
                 path: path.display().to_string(),
             })
+        }
+    }
+
+    /// Whether the store can serve calls now. SQLite: the database file is
+    /// still the one opened at start-up ([`Store::check_file`]; a busy
+    /// file is still there). PostgreSQL: the server answers a query on a
+    /// pooled connection (a dead one is replaced on the way).
+    pub async fn check_reachable(&self) -> Result<(), StoreError> {
+        match self.backend {
+            Backend::Sqlite { .. } => self.check_file(),
+            Backend::Postgres => {
+                sqlx::query("SELECT 1").execute(&self.pool).await?;
+                Ok(())
+            }
         }
     }
 
@@ -837,6 +857,62 @@ impl Store {
         })
         .await?;
         Ok(Retained::Stored)
+    }
+
+    /// Claims the computing of the verdict of `canonical_hash` with
+    /// `options` (every shape and solver version) for this store until
+    /// `ttl` from now, unless another store (another server on the same
+    /// database) holds an unexpired claim on it: true when this store holds
+    /// the claim now. Claiming again renews a claim this store holds.
+    pub async fn claim_solve(
+        &self,
+        canonical_hash: &str,
+        options: &str,
+        ttl: Duration,
+    ) -> Result<bool, StoreError> {
+        let now = micros(SystemTime::now());
+        let expires = now.saturating_add(ttl.as_micros() as i64);
+        let claimed = self
+            .write(async |conn| {
+                Ok(sqlx::query(
+                    "INSERT INTO solve_claims (canonical_hash, options, owner, expires_us) \
+                     VALUES ($1, $2, $3, $4) \
+                     ON CONFLICT (canonical_hash, options) DO UPDATE \
+                     SET owner = excluded.owner, expires_us = excluded.expires_us \
+                     WHERE solve_claims.owner = excluded.owner OR solve_claims.expires_us < $5",
+                )
+                .bind(canonical_hash)
+                .bind(options)
+                .bind(&*self.claimant)
+                .bind(expires)
+                .bind(now)
+                .execute(&mut *conn)
+                .await?
+                .rows_affected())
+            })
+            .await?;
+        Ok(claimed == 1)
+    }
+
+    /// Gives up this store's claim on `canonical_hash` with `options` (none
+    /// held is fine).
+    pub async fn release_claim(
+        &self,
+        canonical_hash: &str,
+        options: &str,
+    ) -> Result<(), StoreError> {
+        self.write(async |conn| {
+            sqlx::query(
+                "DELETE FROM solve_claims WHERE canonical_hash = $1 AND options = $2 AND owner = $3",
+            )
+            .bind(canonical_hash)
+            .bind(options)
+            .bind(&*self.claimant)
+            .execute(&mut *conn)
+            .await?;
+            Ok(())
+        })
+        .await
     }
 
     /// Bytes the verdict rows count against the retention budget.

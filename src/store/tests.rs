@@ -144,6 +144,7 @@ on_both_backends!(
     a_verdict_larger_than_the_budget_is_not_stored,
     the_usage_counter_follows_every_verdict_change,
     concurrent_verdict_writes_all_succeed,
+    a_solve_claim_is_held_by_one_server_until_released_or_expired,
     unreadable_rows_are_reported_as_corrupt,
     a_create_is_not_undone_by_a_delete_racing_it,
     a_full_pool_makes_operations_busy_until_a_connection_frees,
@@ -616,6 +617,28 @@ async fn concurrent_verdict_writes_all_succeed(db: TestDb) {
         .unwrap();
     assert_eq!(stores[0].verdict_bytes_used().await.unwrap(), sum as u64);
     assert!(sum as u64 <= 6 * one_row);
+}
+
+/// Two stores on one database (two servers): one holds a claim at a time,
+/// its holder may renew it, and the other gets it once it is released or
+/// has expired; claims on other options or hashes are independent.
+async fn a_solve_claim_is_held_by_one_server_until_released_or_expired(db: TestDb) {
+    let (one, other) = (db.open().await, db.open().await);
+    let minute = Duration::from_secs(60);
+    assert!(one.claim_solve("h", "", minute).await.unwrap());
+    assert!(!other.claim_solve("h", "", minute).await.unwrap());
+    assert!(one.claim_solve("h", "", minute).await.unwrap(), "renewed");
+    assert!(other.claim_solve("h", "all_starts", minute).await.unwrap());
+    assert!(other.claim_solve("g", "", minute).await.unwrap());
+    // Releasing a claim another server holds changes nothing.
+    other.release_claim("h", "").await.unwrap();
+    assert!(!other.claim_solve("h", "", minute).await.unwrap());
+    one.release_claim("h", "").await.unwrap();
+    assert!(other.claim_solve("h", "", Duration::ZERO).await.unwrap());
+    // Expired at once: the next server to ask takes it over.
+    tokio::time::sleep(Duration::from_millis(2)).await;
+    assert!(one.claim_solve("h", "", minute).await.unwrap());
+    assert!(!other.claim_solve("h", "", minute).await.unwrap());
 }
 
 /// A row the store cannot have written (hand-edited, damaged) is reported

@@ -16,6 +16,7 @@ mod grpcurl;
 mod helpers;
 mod metrics;
 mod positions;
+mod postgres;
 mod reflection;
 mod request_ids;
 mod retention;
