@@ -7,6 +7,7 @@ mod binary;
 mod cancel;
 mod canon;
 mod checker;
+mod cluster;
 mod crud;
 mod errors;
 #[path = "../checker/mod.rs"]

@@ -3,7 +3,6 @@
 //! Metrics are process-wide and other tests run beside this one, so the
 //! checks are on increases, never on exact values.
 
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
 
@@ -11,38 +10,7 @@ use super::helpers::*;
 
 /// The response to `GET path` on the metrics endpoint: status line and body.
 async fn get(app: &TestApp, path: &str) -> (String, String) {
-    let addr = app.metrics_addr.expect("the metrics endpoint is on");
-    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
-    stream
-        .write_all(
-            format!("GET {path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n").as_bytes(),
-        )
-        .await
-        .unwrap();
-    let mut response = String::new();
-    stream.read_to_string(&mut response).await.unwrap();
-    let (head, body) = response
-        .split_once("\r\n\r\n")
-        .expect("headers, then a body");
-    (head.lines().next().unwrap().to_owned(), body.to_owned())
-}
-
-/// The value of the sample `name` whose labels include every `labels`
-/// pair; 0 when there is none yet.
-fn sample(text: &str, name: &str, labels: &[(&str, &str)]) -> f64 {
-    text.lines()
-        .filter(|line| !line.starts_with('#'))
-        .filter(|line| {
-            line.strip_prefix(name)
-                .is_some_and(|rest| rest.starts_with('{') || rest.starts_with(' '))
-        })
-        .filter(|line| {
-            labels
-                .iter()
-                .all(|(k, v)| line.contains(&format!("{k}=\"{v}\"")))
-        })
-        .map(|line| line.rsplit(' ').next().unwrap().parse::<f64>().unwrap())
-        .sum()
+    http_get(app.metrics_addr.expect("the metrics endpoint is on"), path).await
 }
 
 #[tokio::test]

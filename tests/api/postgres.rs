@@ -427,13 +427,20 @@ async fn identical_solves_on_two_replicas_compute_once() {
     };
     let (a, b) = tokio::join!(solve(&one), solve(&other));
     assert_eq!(
-        [a.cached, b.cached].iter().filter(|cached| !**cached).count(),
+        [a.cached, b.cached]
+            .iter()
+            .filter(|cached| !**cached)
+            .count(),
         1,
         "one replica computed, the other served its verdict"
     );
     assert_eq!((a.winner, &a.detail), (b.winner, &b.detail));
     assert_eq!(schema.count("verdicts").await, 1);
-    assert_eq!(schema.count("solve_claims").await, 0, "the claim was released");
+    assert_eq!(
+        schema.count("solve_claims").await,
+        0,
+        "the claim was released"
+    );
     one.stop().await;
     other.stop().await;
 }
