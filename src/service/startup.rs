@@ -243,8 +243,11 @@ impl Application {
 
         let stopping = {
             let health = health.clone();
+            let watching_the_store = watching_the_store.abort_handle();
             async move {
                 shutdown.await;
+                // From here on only the drain speaks for health.
+                watching_the_store.abort();
                 // Play games wait for their client, possibly for minutes:
                 // end them now, so they do not hold the drain.
                 let _ = games_closing.send(true);
@@ -252,12 +255,7 @@ impl Application {
                     "shutting down: refusing new calls, closing idle connections, \
                      finishing in-flight calls"
                 );
-                health
-                    .set_service_status("", tonic_health::ServingStatus::NotServing)
-                    .await;
-                health
-                    .set_not_serving::<PuzzleServiceServer<PuzzleApi>>()
-                    .await;
+                set_health(&health, false).await;
             }
         };
         tracing::info!(

@@ -257,3 +257,26 @@ pub fn sample(text: &str, name: &str, labels: &[(&str, &str)]) -> f64 {
         .map(|line| line.rsplit(' ').next().unwrap().parse::<f64>().unwrap())
         .sum()
 }
+
+/// Polls `condition` every 50 ms until it holds; 30 s without it fails the
+/// test.
+pub async fn until_async<F: std::future::Future<Output = bool>>(condition: impl Fn() -> F) {
+    let give_up = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while !condition().await {
+        assert!(
+            std::time::Instant::now() < give_up,
+            "the condition did not hold within 30 s"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+}
+
+/// Whether the whole server reports SERVING through the gRPC health service.
+pub async fn serving(app: &TestApp) -> bool {
+    puzzled::service::health_check(
+        &format!("http://{}", app.addr()),
+        std::time::Duration::from_secs(5),
+    )
+    .await
+    .expect("the health service answers")
+}

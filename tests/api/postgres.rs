@@ -228,23 +228,6 @@ fn path(n: u32) -> proto::PuzzleSpec {
     geography(n, &edges, 0)
 }
 
-async fn serving(app: &TestApp) -> bool {
-    puzzled::service::health_check(&format!("http://{}", app.addr()), Duration::from_secs(5))
-        .await
-        .expect("the health service answers")
-}
-
-async fn until_async<F: std::future::Future<Output = bool>>(condition: impl Fn() -> F) {
-    let give_up = std::time::Instant::now() + Duration::from_secs(30);
-    while !condition().await {
-        assert!(
-            std::time::Instant::now() < give_up,
-            "the condition did not hold within 30 s"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-}
-
 /// A puzzle created through one replica is read, listed and solved through
 /// the other; a create retried on the other replica returns the first
 /// result; a verdict stored by one is served, cached, by the other.

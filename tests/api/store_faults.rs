@@ -4,7 +4,6 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::Duration;
 
 use tonic::Code;
 
@@ -25,12 +24,6 @@ async fn create(app: &TestApp, n: u32) -> Result<proto::Puzzle, tonic::Status> {
         .create_puzzle(create_request(geography(n, &edges, 0)))
         .await
         .map(tonic::Response::into_inner)
-}
-
-async fn serving(app: &TestApp) -> bool {
-    puzzled::service::health_check(&format!("http://{}", app.addr()), Duration::from_secs(5))
-        .await
-        .expect("the health service answers")
 }
 
 /// `chattr` on `paths`; false (after one line saying why the test is
@@ -143,15 +136,4 @@ async fn an_outside_write_lock_is_unavailable_not_internal() {
     sqlx::query("ROLLBACK").execute(&mut outside).await.unwrap();
     create(&app, 3).await.expect("the lock is gone");
     app.stop().await;
-}
-
-async fn until_async<F: std::future::Future<Output = bool>>(condition: impl Fn() -> F) {
-    let give_up = std::time::Instant::now() + Duration::from_secs(30);
-    while !condition().await {
-        assert!(
-            std::time::Instant::now() < give_up,
-            "the condition did not hold within 30 s"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
 }
