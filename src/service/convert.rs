@@ -162,6 +162,8 @@ pub fn puzzle_to_proto(record: PuzzleRecord) -> proto::Puzzle {
         canonicaliser: crate::canon::canonicaliser_of(&canonical_hash).to_owned(),
         canonical_hash,
         canonical_sparse6,
+        // Filled in by the handlers, which know the solver's version.
+        cached_winner: proto::Player::Unspecified as i32,
         duplicate_of: duplicate_of
             .map(|d| format!("puzzles/{d}"))
             .unwrap_or_default(),
@@ -234,7 +236,7 @@ fn duration(d: Duration) -> prost_types::Duration {
     }
 }
 
-fn player_to_proto(p: Player) -> proto::Player {
+pub fn player_to_proto(p: Player) -> proto::Player {
     match p {
         Player::First => proto::Player::First,
         Player::Second => proto::Player::Second,

@@ -23,6 +23,7 @@ use super::proto;
 use super::proto::puzzle_service_server::PuzzleService;
 use super::solving::{Solver, StoredPuzzle, off_runtime_if_large};
 use crate::puzzle::{Limits, SolveOptions, Spec};
+use crate::solver::SOLVER_VERSION;
 use crate::store::{ListFilter, NewPuzzle, Store, StoreError};
 
 const DEFAULT_PAGE_SIZE: u32 = 50;
@@ -113,6 +114,23 @@ impl PuzzleApi {
         puzzle
     }
 
+    /// Sets `cached_winner` on each of `puzzles` whose verdict is stored
+    /// (by this solver version); one query for them all.
+    async fn fill_cached_winners(&self, puzzles: &mut [proto::Puzzle]) -> Result<(), ApiError> {
+        let ids: Vec<&str> = puzzles
+            .iter()
+            .filter_map(|p| p.name.strip_prefix("puzzles/"))
+            .collect();
+        let winners = self.store.stored_winners(&ids, SOLVER_VERSION).await?;
+        for puzzle in puzzles {
+            let id = puzzle.name.strip_prefix("puzzles/").unwrap_or_default();
+            if let Some(&winner) = winners.get(id) {
+                puzzle.cached_winner = convert::player_to_proto(winner) as i32;
+            }
+        }
+        Ok(())
+    }
+
     async fn solve_spec(
         &self,
         spec: Arc<Spec>,
@@ -146,6 +164,7 @@ impl PuzzleService for PuzzleApi {
             duplicate_of: _,
             edge_count: _,
             create_time: _,
+            cached_winner: _,
         } = puzzle;
         if request_id.chars().count() > MAX_REQUEST_ID_CHARS {
             return Err(ApiError::invalid(
@@ -183,7 +202,9 @@ impl PuzzleService for PuzzleApi {
             })
             .await
             .map_err(ApiError::from)?;
-        let puzzle = self.fit_export(convert::puzzle_to_proto(record), 0);
+        let mut puzzle = self.fit_export(convert::puzzle_to_proto(record), 0);
+        self.fill_cached_winners(std::slice::from_mut(&mut puzzle))
+            .await?;
         let what = format!("{} with its edge list", puzzle.name);
         self.reply(puzzle, &what, "")
     }
@@ -201,7 +222,9 @@ impl PuzzleService for PuzzleApi {
             View::Basic => self.store.get_puzzle_summary(id).await,
         }
         .map_err(ApiError::from)?;
-        let puzzle = self.fit_export(convert::puzzle_to_proto(record), 0);
+        let mut puzzle = self.fit_export(convert::puzzle_to_proto(record), 0);
+        self.fill_cached_winners(std::slice::from_mut(&mut puzzle))
+            .await?;
         let what = format!("{} with its edge list", puzzle.name);
         self.reply(puzzle, &what, "; ask with view PUZZLE_VIEW_BASIC")
     }
@@ -280,6 +303,7 @@ impl PuzzleService for PuzzleApi {
                 }
             }
         }
+        self.fill_cached_winners(&mut puzzles).await?;
         let page = proto::ListPuzzlesResponse {
             next_page_token: next_before
                 .map(|b| convert::page_token::encode(b, filter))

@@ -721,11 +721,7 @@ impl Store {
             return Ok(None);
         }
         let winner: String = row.try_get("winner")?;
-        let winner = match winner.as_str() {
-            "first" => Player::First,
-            "second" => Player::Second,
-            other => return Err(StoreError::Corrupt(format!("winner {other:?}"))),
-        };
+        let winner = player_from_column(&winner)?;
         let evidence: String = row.try_get("evidence")?;
         let evidence: Evidence = serde_json::from_str(&evidence)
             .map_err(|e| StoreError::Corrupt(format!("evidence: {e}")))?;
@@ -915,6 +911,39 @@ impl Store {
         .await
     }
 
+    /// The winner of each puzzle of `ids` whose verdict is stored, computed
+    /// by `solver_version` for the puzzle's shape (a verdict for any
+    /// extras will do: the winner does not depend on them). Puzzles
+    /// without one are left out.
+    pub async fn stored_winners(
+        &self,
+        ids: &[&str],
+        solver_version: &str,
+    ) -> Result<std::collections::HashMap<String, Player>, StoreError> {
+        let mut winners = std::collections::HashMap::new();
+        if ids.is_empty() {
+            return Ok(winners);
+        }
+        let placeholders: Vec<String> = (2..ids.len() + 2).map(|i| format!("${i}")).collect();
+        let sql = sqlx::AssertSqlSafe(format!(
+            "SELECT p.id, MIN(v.winner) AS winner FROM puzzles p \
+             JOIN verdicts v ON v.canonical_hash = p.canonical_hash \
+             WHERE v.solver_version = $1 AND v.vertex_count = p.vertex_count \
+             AND v.edge_count = CAST(length(p.edges) / 8 AS BIGINT) AND p.id IN ({}) \
+             GROUP BY p.id",
+            placeholders.join(", ")
+        ));
+        let mut query = sqlx::query(sql).bind(solver_version);
+        for id in ids {
+            query = query.bind(*id);
+        }
+        for row in query.fetch_all(&self.pool).await? {
+            let winner: String = row.try_get("winner")?;
+            winners.insert(row.try_get("id")?, player_from_column(&winner)?);
+        }
+        Ok(winners)
+    }
+
     /// Bytes the verdict rows count against the retention budget.
     pub async fn verdict_bytes_used(&self) -> Result<u64, StoreError> {
         let total: i64 = sqlx::query_scalar("SELECT total_bytes FROM verdict_usage")
@@ -1009,6 +1038,15 @@ fn puzzle_from_row(row: &AnyRow) -> Result<PuzzleRecord, StoreError> {
         edge_count: row.try_get::<i64, _>("edge_count")?.max(0) as u64,
         canonical_labels: None,
     })
+}
+
+/// A `winner` column's value.
+fn player_from_column(winner: &str) -> Result<Player, StoreError> {
+    match winner {
+        "first" => Ok(Player::First),
+        "second" => Ok(Player::Second),
+        other => Err(StoreError::Corrupt(format!("winner {other:?}"))),
+    }
 }
 
 fn encode_words(words: &[u32]) -> Vec<u8> {

@@ -145,6 +145,7 @@ on_both_backends!(
     the_usage_counter_follows_every_verdict_change,
     concurrent_verdict_writes_all_succeed,
     a_solve_claim_is_held_by_one_server_until_released_or_expired,
+    stored_winners_come_from_verdicts_of_the_solver_and_shape,
     unreadable_rows_are_reported_as_corrupt,
     a_create_is_not_undone_by_a_delete_racing_it,
     a_full_pool_makes_operations_busy_until_a_connection_frees,
@@ -639,6 +640,37 @@ async fn a_solve_claim_is_held_by_one_server_until_released_or_expired(db: TestD
     tokio::time::sleep(Duration::from_millis(2)).await;
     assert!(one.claim_solve("h", "", minute).await.unwrap());
     assert!(!other.claim_solve("h", "", minute).await.unwrap());
+}
+
+/// A puzzle's stored winner is read from a verdict of its hash by the
+/// given solver version and of its shape; puzzles without one are left out.
+async fn stored_winners_come_from_verdicts_of_the_solver_and_shape(db: TestDb) {
+    let store = db.open().await;
+    let solved = store_a_puzzle(&store, "solved").await;
+    let unsolved = store_a_puzzle(&store, "unsolved").await;
+    let misshapen = store_a_puzzle(&store, "misshapen").await;
+    let mut second = verdict("v1");
+    second.winner = Player::Second;
+    store.put_verdict(key("solved"), &second).await.unwrap();
+    let other_shape = VerdictKey {
+        vertex_count: 4,
+        ..key("misshapen")
+    };
+    store
+        .put_verdict(other_shape, &verdict("v1"))
+        .await
+        .unwrap();
+    let ids = [
+        solved.id.as_str(),
+        &unsolved.id,
+        &misshapen.id,
+        "0123456789abcdef0123",
+    ];
+    let winners = store.stored_winners(&ids, "v1").await.unwrap();
+    assert_eq!(winners.len(), 1, "{winners:?}");
+    assert_eq!(winners[&solved.id], Player::Second);
+    assert!(store.stored_winners(&ids, "v2").await.unwrap().is_empty());
+    assert!(store.stored_winners(&[], "v1").await.unwrap().is_empty());
 }
 
 /// A row the store cannot have written (hand-edited, damaged) is reported

@@ -337,7 +337,14 @@ async fn puzzles_and_cached_verdicts_survive_a_restart() {
         .await
         .unwrap()
         .into_inner();
-    assert_eq!(got, created);
+    // The same puzzle, now with the winner of its stored verdict.
+    assert_eq!(
+        got,
+        proto::Puzzle {
+            cached_winner: fresh.winner,
+            ..created
+        }
+    );
     let again = app.client.solve_puzzle(solve).await.unwrap().into_inner();
     assert!(
         again.cached,
@@ -408,4 +415,72 @@ async fn shutdown_lets_in_flight_calls_finish() {
         .into_inner();
     assert!(!solution.cached);
     assert_eq!(solves_running.get(), 0);
+}
+
+/// `cached_winner` tells a list page who wins the puzzles solved before,
+/// without solving: unset until a solve stores the verdict, then set on
+/// reads and lists of the puzzle and of its relabelled copies, by the game
+/// of each (the path from its end is the second player's, from its middle
+/// the first player's).
+#[tokio::test]
+async fn reads_show_the_winner_of_puzzles_solved_before() {
+    let app = spawn_app().await;
+    let create = |spec| {
+        let mut client = app.client.clone();
+        async move {
+            client
+                .create_puzzle(create_request(spec))
+                .await
+                .unwrap()
+                .into_inner()
+        }
+    };
+    let end = create(path3(0)).await;
+    let middle = create(path3(1)).await;
+    assert_eq!(end.cached_winner, proto::Player::Unspecified as i32);
+    for puzzle in [&end, &middle] {
+        app.client
+            .clone()
+            .solve_puzzle(proto::SolvePuzzleRequest {
+                name: puzzle.name.clone(),
+                ..Default::default()
+            })
+            .await
+            .unwrap();
+    }
+    // The other end of the path: a relabelled copy of the first puzzle.
+    let copy = create(path3(2)).await;
+    assert_eq!(copy.duplicate_of, end.name);
+    assert_eq!(copy.cached_winner, proto::Player::Second as i32);
+    let listed = app
+        .client
+        .clone()
+        .list_puzzles(proto::ListPuzzlesRequest::default())
+        .await
+        .unwrap()
+        .into_inner()
+        .puzzles;
+    let winners: Vec<(String, i32)> = listed
+        .into_iter()
+        .map(|p| (p.name, p.cached_winner))
+        .collect();
+    assert_eq!(
+        winners,
+        [
+            (copy.name.clone(), proto::Player::Second as i32),
+            (middle.name.clone(), proto::Player::First as i32),
+            (end.name.clone(), proto::Player::Second as i32),
+        ]
+    );
+    let read = app
+        .client
+        .clone()
+        .get_puzzle(proto::GetPuzzleRequest {
+            name: middle.name.clone(),
+            view: proto::PuzzleView::Basic as i32,
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(read.cached_winner, proto::Player::First as i32);
 }
