@@ -11,6 +11,8 @@
 //! - `middleware`: what every call goes through before a handler sees it:
 //!   its id and span, its arrival time and deadline, the size of its
 //!   messages, the admin token.
+//! - `page`: the puzzle page (`/`, `/puzzles/{id}`), built from `web/` and
+//!   embedded, served on the gRPC port beside the calls.
 //! - `metrics_endpoint`: `GET /metrics` on `--metrics-listen` (the metrics
 //!   themselves are `crate::metrics`).
 //! - `handlers`: one method per RPC of `puzzled.v1.PuzzleService`.
@@ -27,6 +29,7 @@ pub mod games;
 mod handlers;
 mod metrics_endpoint;
 mod middleware;
+mod page;
 pub mod positions;
 pub mod solving;
 mod startup;

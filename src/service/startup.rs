@@ -14,6 +14,7 @@ use super::admission::Admission;
 use super::handlers::PuzzleApi;
 use super::metrics_endpoint;
 use super::middleware::{Deadlines, MessageLimit, RequestIds};
+use super::page::WithPage;
 use super::positions::{PlayLimits, Positions};
 use super::proto::puzzle_service_server::PuzzleServiceServer;
 use super::solving::{Gauge, Solver};
@@ -300,12 +301,12 @@ impl Application {
             inner: routes,
             limit: config.message_limit(),
         }));
-        let calls = CallService::new(
-            tower::ServiceBuilder::new()
+        let calls = CallService::new(WithPage {
+            inner: tower::ServiceBuilder::new()
                 .layer(cors)
                 .layer(tonic_web::GrpcWebLayer::new())
                 .service(grpc),
-        );
+        });
         let mut connections = Transport::new(policy, connections_open)
             .serve(listener, calls, stopping)
             .await;

@@ -4,6 +4,7 @@
 
 mod admission;
 mod binary;
+mod browser;
 mod cancel;
 mod canon;
 mod checker;

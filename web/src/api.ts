@@ -1,0 +1,44 @@
+// The service, reached over gRPC-Web on the page's own origin.
+
+import { ConnectError, createClient } from "@connectrpc/connect";
+import { createGrpcWebTransport } from "@connectrpc/connect-web";
+import { Game, Player } from "./gen/puzzled/v1/puzzle_pb";
+import { PuzzleService } from "./gen/puzzled/v1/puzzle_service_pb";
+
+export const client = createClient(
+  PuzzleService,
+  createGrpcWebTransport({ baseUrl: window.location.origin }),
+);
+
+/** What a failed call says, for a person: the server's message names the field. */
+export function errorText(error: unknown): string {
+  const e = ConnectError.from(error);
+  return e.rawMessage || e.message;
+}
+
+export const GAME_NAMES: Record<Game, string> = {
+  [Game.UNSPECIFIED]: "unknown game",
+  [Game.GEOGRAPHY]: "Geography",
+  [Game.BIPARTITE_EDGE]: "Bipartite edge game",
+  [Game.TREE_PAINT]: "Tree painting",
+};
+
+export function verdictText(winner: Player): string {
+  switch (winner) {
+    case Player.FIRST:
+      return "The first player wins.";
+    case Player.SECOND:
+      return "The second player wins.";
+    default:
+      return "Not solved yet.";
+  }
+}
+
+export function playerName(player: Player): string {
+  return player === Player.FIRST ? "first player" : "second player";
+}
+
+/** The id of a puzzle name "puzzles/{id}". */
+export function idOf(name: string): string {
+  return name.startsWith("puzzles/") ? name.slice("puzzles/".length) : name;
+}

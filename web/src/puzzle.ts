@@ -1,0 +1,330 @@
+// "/puzzles/{id}": one puzzle drawn, its verdict in words with the evidence
+// on the drawing, and a game against the engine: the person's moves are
+// checked and answered through AnalyzePosition (gRPC-Web has no client
+// streaming, so the page does not use Play).
+
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import { GAME_NAMES, client, errorText, playerName, verdictText } from "./api";
+import { alertBox, h, showError } from "./dom";
+import { Drawing, MAX_DRAWN_VERTICES } from "./drawing";
+import { Game, type Move, type MoveSchema, Player, type Puzzle, type Solution } from "./gen/puzzled/v1/puzzle_pb";
+import type { PositionAnalysis } from "./gen/puzzled/v1/puzzle_service_pb";
+
+type MoveInit = MessageInitShape<typeof MoveSchema>;
+
+export async function puzzleView(root: HTMLElement, id: string): Promise<void> {
+  const name = `puzzles/${id}`;
+  const error = alertBox();
+  root.replaceChildren(h("p", {}, "Loading the puzzle…"), error);
+  let puzzle: Puzzle;
+  try {
+    puzzle = await client.getPuzzle({ name });
+  } catch (failure) {
+    root.replaceChildren(h("h1", {}, "No such puzzle"), error, h("p", {}, h("a", { href: "/" }, "All puzzles")));
+    showError(error, errorText(failure));
+    return;
+  }
+  const spec = puzzle.spec!;
+  const n = spec.graph?.vertexCount ?? 0;
+  const edges = spec.graph?.edges ?? [];
+  const game = spec.game;
+  const title = spec.title || `Puzzle ${id}`;
+  document.title = `puzzled: ${title}`;
+
+  const verdict = h("p", { class: "verdict", "data-testid": "verdict" }, "Solving…");
+  const evidence = h("div", { class: "evidence" });
+  const drawing =
+    n <= MAX_DRAWN_VERTICES
+      ? new Drawing(n, edges, `${GAME_NAMES[game]} on ${n} vertices and ${edges.length / 2} edges`)
+      : null;
+  const setting = describeSetting(game, spec.start, spec.black ?? 0, spec.white ?? Math.max(0, n - 1));
+  root.replaceChildren(
+    h("p", {}, h("a", { href: "/" }, "← All puzzles")),
+    h("h1", {}, title),
+    h(
+      "p",
+      { class: "facts" },
+      `${GAME_NAMES[game]} · ${n} vertices · ${edges.length / 2} edges`,
+      spec.author ? ` · by ${spec.author}` : "",
+    ),
+    h("p", {}, setting),
+    drawing
+      ? h("figure", {}, drawing.element, h("figcaption", {}, legend(game)))
+      : h("p", { class: "hint" }, `Too large to draw (${n} vertices); the verdict and the moves are below as text.`),
+    h("section", { "aria-labelledby": "verdict-heading" }, h("h2", { id: "verdict-heading" }, "Who wins"), verdict, evidence),
+    error,
+  );
+  if (drawing) markSetting(drawing, game, spec.start, spec.black ?? 0, spec.white ?? n - 1);
+
+  try {
+    const solution = await client.solvePuzzle({ name, includeWinningMoves: true });
+    verdict.textContent = verdictText(solution.winner);
+    showEvidence(evidence, drawing, game, solution);
+  } catch (failure) {
+    verdict.textContent = "Not solved.";
+    showError(error, errorText(failure));
+  }
+  root.append(playSection(name, game, n, spec.start, spec.black ?? 0, spec.white ?? n - 1, drawing));
+  root.append(h("p", { class: "hint" }, `Canonical hash: ${puzzle.canonicalHash}`));
+}
+
+function describeSetting(game: Game, start: number, black: number, white: number): string {
+  switch (game) {
+    case Game.GEOGRAPHY:
+      return `The token starts on vertex ${start}. Players take turns moving it to an unvisited neighbour; whoever cannot move loses.`;
+    case Game.TREE_PAINT:
+      return `Vertex ${black} is black, vertex ${white} white. The first player paints a white vertex black next to a black one, the second a vertex white next to a white one; whoever cannot paint loses.`;
+    case Game.BIPARTITE_EDGE:
+      return "Players take turns adding an edge that keeps the graph simple and bipartite; whoever cannot add one loses.";
+    default:
+      return "";
+  }
+}
+
+function legend(game: Game): string {
+  switch (game) {
+    case Game.GEOGRAPHY:
+      return "Thick edges: a maximum matching. Dashed outline: the barrier. Orange ring: the token. Green: winning moves.";
+    case Game.TREE_PAINT:
+      return "Dark: black vertices. Orange ring: white vertices. Green: the winning first move.";
+    default:
+      return "Dashed: edges added in the game. Green dashed: a winning first edge.";
+  }
+}
+
+function markSetting(drawing: Drawing, game: Game, start: number, black: number, white: number): void {
+  if (game === Game.GEOGRAPHY) drawing.markVertex(start, "token");
+  if (game === Game.TREE_PAINT) {
+    drawing.markVertex(black, "black");
+    drawing.markVertex(white, "white");
+  }
+}
+
+function list(vertices: number[]): string {
+  if (vertices.length === 0) return "none";
+  const shown = vertices.slice(0, 50).join(", ");
+  return vertices.length > 50 ? `${shown} and ${vertices.length - 50} more` : shown;
+}
+
+function moveText(move: Move | MoveInit): string {
+  const m = move.move;
+  if (m?.case === "vertex") return `vertex ${m.value}`;
+  if (m?.case === "edge") return `edge ${m.value.u ?? 0}–${m.value.v ?? 0}`;
+  return "?";
+}
+
+function showEvidence(box: HTMLElement, drawing: Drawing | null, game: Game, solution: Solution): void {
+  const lines: (string | HTMLElement)[] = [];
+  const moves = solution.winningMoves?.moves ?? [];
+  if (solution.winner === Player.FIRST && moves.length > 0) {
+    lines.push(
+      `Winning first moves: ${moves.map(moveText).join(", ")}${solution.winningMoves?.complete ? "" : " (one example per class)"}.`,
+    );
+  }
+  const detail = solution.detail;
+  if (detail.case === "geography") {
+    const matching = detail.value.matching;
+    lines.push(
+      `A maximum matching has ${detail.value.matchingSize} edges; ${
+        detail.value.barrier.length === 0
+          ? "the empty barrier proves no larger one exists (every odd component leaves a vertex uncovered)"
+          : `the barrier {${list(detail.value.barrier)}} proves no larger one exists`
+      }.`,
+    );
+    lines.push(
+      solution.winner === Player.FIRST
+        ? "Every maximum matching covers the start: the first player moves along the matching and always has an answer."
+        : "A maximum matching leaves the start uncovered: the second player answers every move along the matching.",
+    );
+    for (let i = 0; i < matching.length; i += 2) drawing?.markEdge(matching[i], matching[i + 1], "matched");
+    for (const v of detail.value.barrier) drawing?.markVertex(v, "barrier");
+    for (const m of moves) if (m.move.case === "vertex") drawing?.markVertex(m.move.value, "winning");
+  } else if (detail.case === "treePaint") {
+    lines.push(`With perfect play the first player paints ${detail.value.blackCount} vertices black, the second ${detail.value.whiteCount} white.`);
+    for (const m of moves) if (m.move.case === "vertex") drawing?.markVertex(m.move.value, "winning");
+  } else if (detail.case === "bipartiteEdge") {
+    const e = detail.value;
+    lines.push(
+      `${e.x} edges can be added inside the components; components: ${e.iso} isolated vertices, ${e.oo} odd/odd, ${e.eo} even/odd, ${e.ee} even/even.`,
+    );
+    for (const c of e.winningMoveClasses) {
+      lines.push(`Winning class ${c.class}: ${c.edgeCount} edges, for example ${c.example?.u}–${c.example?.v}.`);
+      if (c.example) drawing?.addEdge(c.example.u, c.example.v, "added winning");
+    }
+  }
+  box.replaceChildren(h("ul", {}, ...lines.map((line) => h("li", {}, line))));
+}
+
+function playSection(
+  name: string,
+  game: Game,
+  n: number,
+  start: number,
+  black: number,
+  white: number,
+  drawing: Drawing | null,
+): HTMLElement {
+  const status = h("p", { class: "status", "aria-live": "polite", "data-testid": "play-status" });
+  const choices = h("div", { class: "choices" });
+  const history = h("ol", { class: "history", "data-testid": "history" });
+  const error = alertBox();
+  const hint = h("button", { type: "button", class: "secondary", disabled: true }, "Hint");
+  const hintText = h("p", { class: "hint", "data-testid": "hint" });
+  const section = h(
+    "section",
+    { "aria-labelledby": "play-heading", class: "play" },
+    h("h2", { id: "play-heading" }, "Play against the engine"),
+    h(
+      "div",
+      { class: "row" },
+      h("button", { type: "button", "data-side": "first" }, "Play first"),
+      h("button", { type: "button", "data-side": "second", class: "secondary" }, "Play second"),
+      hint,
+    ),
+    status,
+    error,
+    choices,
+    hintText,
+    h("h3", {}, "Moves"),
+    history,
+  );
+
+  let moves: MoveInit[] = [];
+  let human = Player.FIRST;
+  let current: PositionAnalysis | null = null;
+  let pendingEdgeEnd: number | null = null;
+  let busy = false;
+
+  const drawPosition = () => {
+    if (!drawing) return;
+    for (const c of ["visited", "token", "black", "white", "hint", "added", "pending"]) drawing.clear(c);
+    markSetting(drawing, game, start, black, white);
+    let token = start;
+    moves.forEach((move, index) => {
+      const m = move.move;
+      if (m?.case === "vertex") {
+        if (game === Game.GEOGRAPHY) {
+          drawing.markVertex(token, "visited");
+          drawing.markVertex(token, "token", false);
+          token = m.value;
+          drawing.markVertex(token, "token");
+        } else {
+          drawing.markVertex(m.value, index % 2 === 0 ? "black" : "white");
+        }
+      } else if (m?.case === "edge") {
+        drawing.addEdge(m.value.u ?? 0, m.value.v ?? 0, "added");
+      }
+    });
+  };
+
+  const showHistory = () => {
+    history.replaceChildren(
+      ...moves.map((move, index) =>
+        h("li", {}, `${(index % 2 === 0) === (human === Player.FIRST) ? "You" : "Engine"}: ${moveText(move)}`),
+      ),
+    );
+  };
+
+  const play = async (move: MoveInit) => {
+    if (busy || !current || current.gameOver || current.toMove !== human) return;
+    busy = true;
+    showError(error, "");
+    hintText.textContent = "";
+    moves.push(move);
+    try {
+      await advance();
+    } catch (failure) {
+      moves.pop();
+      showError(error, `That move is not allowed: ${errorText(failure)}`);
+    } finally {
+      busy = false;
+      render();
+    }
+  };
+
+  // Analyses the position, and while it is the engine's turn plays its
+  // move: a winning one when there is one, else any legal one.
+  const advance = async () => {
+    current = await client.analyzePosition({ puzzle: { case: "name", value: name }, moves });
+    while (!current.gameOver && current.toMove !== human) {
+      const reply = current.winningMoves[0] ?? current.legalMoves[0];
+      moves.push(reply);
+      current = await client.analyzePosition({ puzzle: { case: "name", value: name }, moves });
+    }
+  };
+
+  const render = () => {
+    drawPosition();
+    showHistory();
+    choices.replaceChildren();
+    hint.disabled = !current || current.gameOver;
+    if (!current) return;
+    if (current.gameOver) {
+      const youWon = current.winner === human;
+      status.textContent = `Game over: the ${playerName(current.winner)} wins — ${youWon ? "you win!" : "the engine wins."}`;
+      return;
+    }
+    status.textContent = `Your move (you are the ${playerName(human)}). ${
+      current.winner === human ? "You can win from here." : "The engine wins from here with perfect play."
+    }`;
+    const legal = current.legalMoves;
+    const buttons = legal.map((move) =>
+      h("button", { type: "button", class: "move", "data-move": moveText(move) }, moveText(move)),
+    );
+    buttons.forEach((button, index) => button.addEventListener("click", () => play(legal[index])));
+    const note =
+      game === Game.BIPARTITE_EDGE
+        ? `${current.legalMoveCount} legal edges; one example per class below, or click two vertices of the drawing.`
+        : "Click a vertex of the drawing or a button:";
+    choices.append(h("p", {}, note), ...buttons);
+    if (drawing && game !== Game.BIPARTITE_EDGE) {
+      for (const move of legal) if (move.move.case === "vertex") drawing.markVertex(move.move.value, "legal");
+    }
+  };
+
+  hint.addEventListener("click", () => {
+    if (!current) return;
+    const winning = current.winningMoves;
+    hintText.textContent =
+      winning.length === 0
+        ? "No move wins here: every move loses against perfect play."
+        : `Winning moves: ${winning.map(moveText).join(", ")}.`;
+    for (const move of winning) if (move.move.case === "vertex") drawing?.markVertex(move.move.value, "hint");
+  });
+
+  drawing?.onVertexClick((v) => {
+    if (!current || current.gameOver || current.toMove !== human || v >= n) return;
+    if (game !== Game.BIPARTITE_EDGE) {
+      void play({ move: { case: "vertex", value: v } });
+    } else if (pendingEdgeEnd === null) {
+      pendingEdgeEnd = v;
+      drawing.markVertex(v, "pending");
+    } else {
+      const u = pendingEdgeEnd;
+      pendingEdgeEnd = null;
+      drawing.markVertex(u, "pending", false);
+      if (u !== v) void play({ move: { case: "edge", value: { u, v } } });
+    }
+  });
+
+  for (const button of Array.from(section.querySelectorAll<HTMLButtonElement>("[data-side]"))) {
+    button.addEventListener("click", async () => {
+      if (busy) return;
+      busy = true;
+      human = button.dataset.side === "first" ? Player.FIRST : Player.SECOND;
+      moves = [];
+      current = null;
+      drawing?.clear("legal");
+      status.textContent = "Starting…";
+      try {
+        await advance();
+      } catch (failure) {
+        showError(error, errorText(failure));
+      } finally {
+        busy = false;
+        render();
+      }
+    });
+  }
+  return section;
+}
