@@ -639,7 +639,9 @@ impl Solver {
                 let labelling = canonical.labelling;
                 // Servers sharing the database compute each verdict once:
                 // the one holding the claim solves, the others wait for
-                // the verdict it stores (or for its claim to lapse).
+                // the verdict it stores (or for its claim to lapse). A
+                // database of one server's own needs no claims: the
+                // flights already join identical solves.
                 let mut stored = stored;
                 let mut misfit_seen = false;
                 let claim = loop {
@@ -661,8 +663,11 @@ impl Solver {
                             misfit_seen = true;
                         }
                     }
+                    if !store.is_shared() {
+                        break None;
+                    }
                     match SolveClaim::take(&store, &hash, options_key).await {
-                        Some(claim) => break claim,
+                        Some(claim) => break Some(claim),
                         None => {
                             tokio::time::sleep(CLAIM_POLL).await;
                             stored = store.get_verdict(verdict_key).await?;
@@ -706,7 +711,9 @@ impl Solver {
                         tracing::error!(error = %e, "could not store a verdict; serving it anyway");
                     }
                 }
-                claim.release().await;
+                if let Some(claim) = claim {
+                    claim.release().await;
+                }
                 Ok(Arc::new(Entry {
                     verdict,
                     vertex_count,
@@ -755,8 +762,9 @@ struct SolveClaim {
 
 impl SolveClaim {
     /// The claim on the verdict of `hash` with `options`, or `None` while
-    /// another server holds it. A store that cannot record claims (a failing disk) does not stop
-    /// the solve: this server then computes without one.
+    /// another server holds it. A store that cannot record claims (a
+    /// failing disk) does not stop the solve: this server then computes
+    /// without one.
     async fn take(store: &Store, hash: &str, options: &'static str) -> Option<SolveClaim> {
         let hash: Arc<str> = hash.into();
         match store.claim_solve(&hash, options, CLAIM_TTL).await {

@@ -431,6 +431,14 @@ impl Store {
         &self.backend
     }
 
+    /// Whether other servers may use this database at the same time
+    /// (PostgreSQL), so that work worth doing once across them, such as a
+    /// solve, is claimed first ([`Store::claim_solve`]). A SQLite file is
+    /// one server's own.
+    pub fn is_shared(&self) -> bool {
+        matches!(self.backend, Backend::Postgres)
+    }
+
     /// Fails with [`StoreError::FileReplaced`] once the database file is no
     /// longer the one opened at start-up (deleted, or another file in its
     /// place). Checked before and after every write, and by the health
