@@ -144,14 +144,10 @@ fn phases(file: &str, start: Vertex) -> (Vec<f64>, String, Vec<String>) {
     let (build_rest, mut rest_search) = (0.0, 0.0);
     if winner == Player::First {
         let t = Instant::now();
-        let rest_analysis = analysis
-            .without_covered_vertex(&graph, start, &Cancel::never())
-            .expect("never cancelled");
-        let moves = graph
-            .neighbors(start)
-            .iter()
-            .filter(|&&u| rest_analysis.class(u) == VertexClass::D)
-            .count();
+        let moves = analysis
+            .moves_into_d_without(&graph, start, &Cancel::never())
+            .expect("never cancelled")
+            .len();
         rest_search = millis(t);
         std::hint::black_box(moves);
     } else {

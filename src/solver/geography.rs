@@ -116,8 +116,9 @@ fn solution_from(
 /// The winning first moves when every maximum matching covers `start`: a move
 /// to `u` wins iff the opponent, now first to move from `u` in `G − start`,
 /// loses, i.e. iff `u ∈ D(G − start)`. The analysis of `G − start` continues
-/// `analysis` (see [`MatchingAnalysis::without_covered_vertex`]): one search
-/// from `start`'s mate at most, not a second matching run.
+/// `analysis` (see [`MatchingAnalysis::moves_into_d_without`]): one search
+/// from `start`'s mate at most, stopped once the start's neighbours are
+/// classified, not a second matching run.
 fn first_moves_into_d(
     graph: &Graph,
     analysis: MatchingAnalysis,
@@ -125,15 +126,7 @@ fn first_moves_into_d(
     cancel: &Cancel,
 ) -> Result<WinningMoves, Cancelled> {
     cancel.check()?;
-    let size = analysis.size();
-    let rest_analysis = analysis.without_covered_vertex(graph, start, cancel)?;
-    debug_assert_eq!(rest_analysis.size() + 1, size);
-    let moves: Vec<Vertex> = graph
-        .neighbors(start)
-        .iter()
-        .copied()
-        .filter(|&u| rest_analysis.class(u) == VertexClass::D)
-        .collect();
+    let moves = analysis.moves_into_d_without(graph, start, cancel)?;
     let unique = moves.len() == 1;
     Ok(WinningMoves { moves, unique })
 }
