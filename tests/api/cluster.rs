@@ -4,8 +4,10 @@
 //! own in the `PUZZLED_TEST_POSTGRES` database), HAProxy with the repo's
 //! deploy/cluster/haproxy.cfg in front of them. Calls through the balancer
 //! spread over both replicas, an identical solve on both computes once, a
-//! replica killed with SIGKILL in the middle of writes loses nothing it
-//! acknowledged, and calls keep succeeding through the other.
+//! replica whose database is cut off reports NOT_SERVING and HAProxy's
+//! gRPC health check takes it out of rotation, a replica killed with
+//! SIGKILL in the middle of writes loses nothing it acknowledged, and calls
+//! keep succeeding through the other.
 //!
 //! Needs PostgreSQL (`PUZZLED_TEST_POSTGRES`) and `haproxy` on PATH (the
 //! Debian package); skipped with one line without either, unless
@@ -20,7 +22,7 @@ use tonic::transport::Channel;
 use yaml_rust2::{Yaml, YamlLoader};
 
 use crate::helpers::*;
-use crate::postgres::PgSchema;
+use crate::postgres::{Link, PgSchema};
 
 const BIN: &str = env!("CARGO_BIN_EXE_puzzled");
 const ENABLE: &str = "PUZZLED_TEST_HAPROXY";
@@ -166,13 +168,17 @@ struct Replica {
 }
 
 impl Replica {
-    /// A replica as the compose file starts one, on `schema`.
-    fn start(compose: &Yaml, schema: &PgSchema) -> Replica {
+    /// A replica as the compose file starts one, on `schema`, reaching the
+    /// database through `link` when given.
+    fn start(compose: &Yaml, schema: &PgSchema, link: Option<&Link>) -> Replica {
         let service = service(compose, "replica-1");
         let (addr, metrics) = (free_addr(), free_addr());
         let mut env = environment(service);
         env.insert("PUZZLED_LISTEN".into(), addr.to_string());
-        env.insert("PUZZLED_DATABASE_URL".into(), schema.url());
+        env.insert(
+            "PUZZLED_DATABASE_URL".into(),
+            schema.url_through(link.map(|link| link.port)),
+        );
         env.insert("PUZZLED_METRICS_LISTEN".into(), metrics.to_string());
         let child = Command::new(BIN)
             .args(strings(&service["command"]))
@@ -230,9 +236,12 @@ async fn a_cluster_behind_haproxy_spreads_calls_and_survives_a_killed_replica() 
         return;
     }
     let compose = compose();
+    // The first replica reaches the database through a link the test can
+    // cut, to take its health down.
+    let link = Link::to(schema.server()).await;
     let mut replicas = [
-        Replica::start(&compose, &schema),
-        Replica::start(&compose, &schema),
+        Replica::start(&compose, &schema, Some(&link)),
+        Replica::start(&compose, &schema, None),
     ];
     for replica in &replicas {
         until_serving(&replica.url()).await;
@@ -309,6 +318,47 @@ async fn a_cluster_behind_haproxy_spreads_calls_and_survives_a_killed_replica() 
         "one solver run in the cluster"
     );
     assert_eq!(schema.count("verdicts").await, 1);
+
+    // The first replica loses its database: its health turns NOT_SERVING,
+    // HAProxy's gRPC health check takes it out of rotation, and every call
+    // through the balancer succeeds on the other. Mended, it serves again.
+    link.cut().await;
+    until_async(|| async {
+        !puzzled::service::health_check(&replicas[0].url(), Duration::from_secs(1))
+            .await
+            .unwrap_or(true)
+    })
+    .await;
+    let mut in_a_row = 0;
+    let give_up = Instant::now() + Duration::from_secs(30);
+    while in_a_row < 10 {
+        assert!(
+            Instant::now() < give_up,
+            "HAProxy never left the replica out"
+        );
+        match balanced.create_puzzle(create_request(path(3))).await {
+            Ok(_) => in_a_row += 1,
+            Err(status) => {
+                assert_eq!(status.code(), tonic::Code::Unavailable, "{status:?}");
+                in_a_row = 0;
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+        }
+    }
+    let cut_off = creates(&replicas[0].scrape().await);
+    for _ in 0..10 {
+        balanced
+            .create_puzzle(create_request(path(3)))
+            .await
+            .expect("a create while one replica is out of rotation");
+    }
+    assert_eq!(
+        creates(&replicas[0].scrape().await),
+        cut_off,
+        "no call reached the replica out of rotation"
+    );
+    link.mend();
+    until_serving(&replicas[0].url()).await;
 
     // SIGKILL in the middle of writes: every acknowledged create stays.
     let writer = tokio::spawn({

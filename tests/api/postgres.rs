@@ -83,7 +83,7 @@ impl PgSchema {
     }
 
     /// The server's host and port.
-    fn server(&self) -> String {
+    pub fn server(&self) -> String {
         let rest = self.admin_url.split_once("://").expect("a URL").1;
         let authority = rest.split('/').next().unwrap_or(rest);
         let host_port = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
@@ -156,15 +156,15 @@ async fn run_on(url: &str, sql: &str) -> Result<u64, sqlx::Error> {
 /// A TCP relay between a replica and the database server that the test can
 /// cut (every relayed connection closed, new ones closed on arrival) and
 /// mend: the database going away and coming back, as the replica sees it.
-struct Link {
-    port: u16,
+pub struct Link {
+    pub port: u16,
     up: Arc<AtomicBool>,
     relays: Arc<Mutex<Vec<JoinHandle<()>>>>,
     accepting: JoinHandle<()>,
 }
 
 impl Link {
-    async fn to(server: String) -> Link {
+    pub async fn to(server: String) -> Link {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let port = listener.local_addr().unwrap().port();
         let up = Arc::new(AtomicBool::new(true));
@@ -193,14 +193,14 @@ impl Link {
         }
     }
 
-    async fn cut(&self) {
+    pub async fn cut(&self) {
         self.up.store(false, Ordering::SeqCst);
         for relay in self.relays.lock().await.drain(..) {
             relay.abort();
         }
     }
 
-    fn mend(&self) {
+    pub fn mend(&self) {
         self.up.store(true, Ordering::SeqCst);
     }
 }
