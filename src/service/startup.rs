@@ -200,8 +200,10 @@ impl Application {
         });
         let (health, health_service) = tonic_health::server::health_reporter();
         health.set_serving::<PuzzleServiceServer<PuzzleApi>>().await;
+        // Stopped when shutdown begins: from then on the drain alone
+        // speaks for health.
         let watching_the_store =
-            tokio::spawn(report_the_store_health(store.clone(), health.clone()));
+            tokio::spawn(report_the_store_health(store.clone(), health.clone())).abort_handle();
         let rehashing = tokio::spawn(rehash_stored_puzzles(solver.clone()));
         let (games_closing, games_closing_seen) = tokio::sync::watch::channel(false);
         let limits = Limits {
@@ -244,10 +246,8 @@ impl Application {
 
         let stopping = {
             let health = health.clone();
-            let watching_the_store = watching_the_store.abort_handle();
             async move {
                 shutdown.await;
-                // From here on only the drain speaks for health.
                 watching_the_store.abort();
                 // Play games wait for their client, possibly for minutes:
                 // end them now, so they do not hold the drain.
@@ -321,7 +321,6 @@ impl Application {
             let _ = tokio::time::timeout(ANSWER_AFTER_CANCEL, connections.closed()).await;
         }
         drop(connections);
-        watching_the_store.abort();
         rehashing.abort();
         if let Some(task) = serving_metrics {
             task.abort();
@@ -417,53 +416,40 @@ async fn report_the_store_health(store: Store, health: tonic_health::server::Hea
     let mut serving = true;
     loop {
         every.tick().await;
-        let checked = tokio::time::timeout(STORE_CHECK_TIMEOUT, store.check_reachable()).await;
-        let reachable = match checked {
-            Ok(Ok(())) => true,
-            Ok(Err(error)) => {
-                if serving {
-                    tracing::error!(%error, "the store is unreachable; reporting NOT_SERVING");
-                }
-                if matches!(error, StoreError::FileReplaced { .. }) {
-                    set_health(&health, false).await;
-                    return;
-                }
-                false
+        let failure = match tokio::time::timeout(STORE_CHECK_TIMEOUT, store.check_reachable()).await
+        {
+            Ok(Ok(())) => None,
+            Ok(Err(error @ StoreError::FileReplaced { .. })) => {
+                tracing::error!(%error, "the store is gone; reporting NOT_SERVING until a restart");
+                set_health(&health, false).await;
+                return;
             }
-            Err(_) => {
-                if serving {
-                    tracing::error!(
-                        timeout = ?STORE_CHECK_TIMEOUT,
-                        "the store did not answer; reporting NOT_SERVING"
-                    );
-                }
-                false
-            }
+            Ok(Err(error)) => Some(error.to_string()),
+            Err(_) => Some(format!("no answer within {STORE_CHECK_TIMEOUT:?}")),
         };
-        if reachable != serving {
-            if reachable {
-                tracing::info!("the store answers again; reporting SERVING");
+        if failure.is_none() != serving {
+            serving = failure.is_none();
+            match failure {
+                Some(why) => {
+                    tracing::error!(%why, "the store is unreachable; reporting NOT_SERVING")
+                }
+                None => tracing::info!("the store answers again; reporting SERVING"),
             }
-            set_health(&health, reachable).await;
-            serving = reachable;
+            set_health(&health, serving).await;
         }
     }
 }
 
 /// Sets the whole server's status and the puzzle service's.
 async fn set_health(health: &tonic_health::server::HealthReporter, serving: bool) {
-    if serving {
-        health
-            .set_service_status("", tonic_health::ServingStatus::Serving)
-            .await;
-        health.set_serving::<PuzzleServiceServer<PuzzleApi>>().await;
+    use tonic::server::NamedService as _;
+    let status = if serving {
+        tonic_health::ServingStatus::Serving
     } else {
-        health
-            .set_service_status("", tonic_health::ServingStatus::NotServing)
-            .await;
-        health
-            .set_not_serving::<PuzzleServiceServer<PuzzleApi>>()
-            .await;
+        tonic_health::ServingStatus::NotServing
+    };
+    for service in ["", PuzzleServiceServer::<PuzzleApi>::NAME] {
+        health.set_service_status(service, status).await;
     }
 }
 

@@ -182,7 +182,7 @@ impl MatchingAnalysis {
         // Deleted: searches skip frozen vertices.
         search.forest.stamp[s as usize] = FROZEN;
         search.forest.label[s as usize] = EVEN;
-        search.watch(neighbours.iter().copied().filter(|&u| u != s));
+        search.watch(neighbours.iter().copied());
         let augmented = search.grow_from(t, cancel)?;
         debug_assert!(!augmented, "ν(G − s) = ν(G) − 1 leaves no augmenting path");
         let current = search.current;
@@ -193,7 +193,7 @@ impl MatchingAnalysis {
             .filter(|&u| {
                 let u = u as usize;
                 let in_tree = forest.stamp[u] == FROZEN || forest.stamp[u] == current;
-                u != s as usize && in_tree && forest.label[u] != ODD
+                in_tree && forest.label[u] != ODD
             })
             .collect())
     }

@@ -161,7 +161,7 @@ impl StoreError {
 /// The identity of the database file (device and inode), to notice it
 /// being deleted or replaced under a running server.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct FileIdentity {
+struct FileIdentity {
     device: u64,
     inode: u64,
 }
@@ -266,7 +266,7 @@ pub struct Store {
 
 /// Which database a store runs on, and what only that one needs.
 #[derive(Debug, Clone)]
-pub enum Backend {
+enum Backend {
     /// The database file and its identity at start-up; `None` in memory.
     Sqlite {
         file: Option<(PathBuf, FileIdentity)>,
@@ -424,11 +424,6 @@ impl Store {
             verdict_bytes: DEFAULT_VERDICT_BYTES,
             claimant: new_id().into(),
         })
-    }
-
-    /// Which database this store runs on.
-    pub fn backend(&self) -> &Backend {
-        &self.backend
     }
 
     /// Whether other servers may use this database at the same time

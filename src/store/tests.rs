@@ -823,7 +823,7 @@ async fn an_in_memory_store_keeps_its_data() {
     let store = Store::open("sqlite::memory:").await.unwrap();
     let created = store_a_puzzle(&store, "h").await;
     assert_eq!(store.get_puzzle(&created.id).await.unwrap(), created);
-    assert!(matches!(store.backend(), Backend::Sqlite { file: None }));
+    assert!(matches!(store.backend, Backend::Sqlite { file: None }));
 }
 
 #[tokio::test]
