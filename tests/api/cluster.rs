@@ -205,26 +205,16 @@ impl Replica {
 
 /// Waits until the server at `url` reports SERVING.
 async fn until_serving(url: &str) {
-    let give_up = Instant::now() + Duration::from_secs(60);
-    while !puzzled::service::health_check(url, Duration::from_secs(1))
-        .await
-        .unwrap_or(false)
-    {
-        assert!(Instant::now() < give_up, "{url} never served");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    until_async(|| async {
+        puzzled::service::health_check(url, Duration::from_secs(1))
+            .await
+            .unwrap_or(false)
+    })
+    .await;
 }
 
 async fn client(url: String) -> proto::puzzle_service_client::PuzzleServiceClient<Channel> {
-    let channel = Channel::from_shared(url).unwrap().connect().await.unwrap();
-    proto::puzzle_service_client::PuzzleServiceClient::new(channel)
-        .max_decoding_message_size(usize::MAX)
-        .max_encoding_message_size(usize::MAX)
-}
-
-fn path(n: u32) -> proto::PuzzleSpec {
-    let edges: Vec<u32> = (0..n - 1).flat_map(|v| [v, v + 1]).collect();
-    geography(n, &edges, 0)
+    client_on(Channel::from_shared(url).unwrap().connect().await.unwrap())
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

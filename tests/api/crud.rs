@@ -452,14 +452,7 @@ async fn reads_show_the_winner_of_puzzles_solved_before() {
     let copy = create(path3(2)).await;
     assert_eq!(copy.duplicate_of, end.name);
     assert_eq!(copy.cached_winner, proto::Player::Second as i32);
-    let listed = app
-        .client
-        .clone()
-        .list_puzzles(proto::ListPuzzlesRequest::default())
-        .await
-        .unwrap()
-        .into_inner()
-        .puzzles;
+    let listed = app.listed().await;
     let winners: Vec<(String, i32)> = listed
         .into_iter()
         .map(|p| (p.name, p.cached_winner))

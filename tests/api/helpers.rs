@@ -86,9 +86,7 @@ pub async fn spawn_app_with(dir: Arc<TempDir>, config: Config) -> TestApp {
         .connect()
         .await
         .expect("the server accepts connections");
-    let client = PuzzleServiceClient::new(channel.clone())
-        .max_decoding_message_size(usize::MAX)
-        .max_encoding_message_size(usize::MAX);
+    let client = client_on(channel.clone());
     TestApp {
         port,
         client,
@@ -103,6 +101,13 @@ pub async fn spawn_app_with(dir: Arc<TempDir>, config: Config) -> TestApp {
         stop: Some(stop),
         server: Some(server),
     }
+}
+
+/// The typed client on `channel`, with no message size limit of its own.
+pub fn client_on(channel: Channel) -> PuzzleServiceClient<Channel> {
+    PuzzleServiceClient::new(channel)
+        .max_decoding_message_size(usize::MAX)
+        .max_encoding_message_size(usize::MAX)
 }
 
 impl TestApp {
@@ -134,6 +139,31 @@ impl TestApp {
             .expect("server task")
             .expect("server ran cleanly");
         self.dir.clone()
+    }
+
+    /// The stored puzzle `name`, full view; the call must succeed.
+    pub async fn read(&self, name: &str) -> proto::Puzzle {
+        self.client
+            .clone()
+            .get_puzzle(proto::GetPuzzleRequest {
+                name: name.to_owned(),
+                ..Default::default()
+            })
+            .await
+            .unwrap_or_else(|e| panic!("GetPuzzle {name}: {e:?}"))
+            .into_inner()
+    }
+
+    /// The first page of ListPuzzles with its defaults; the call must
+    /// succeed.
+    pub async fn listed(&self) -> Vec<proto::Puzzle> {
+        self.client
+            .clone()
+            .list_puzzles(proto::ListPuzzlesRequest::default())
+            .await
+            .expect("ListPuzzles")
+            .into_inner()
+            .puzzles
     }
 
     /// Waits (polling) until at least one solve holds a worker on the server.
@@ -170,6 +200,12 @@ pub fn graph(vertex_count: u32, edges: &[u32]) -> Option<proto::Graph> {
         vertex_count,
         edges: edges.to_vec(),
     })
+}
+
+/// Geography on the path 0–1–…–(n−1), the token on 0.
+pub fn path(n: u32) -> proto::PuzzleSpec {
+    let edges: Vec<u32> = (0..n - 1).flat_map(|v| [v, v + 1]).collect();
+    geography(n, &edges, 0)
 }
 
 pub fn geography(vertex_count: u32, edges: &[u32], start: u32) -> proto::PuzzleSpec {

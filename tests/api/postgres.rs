@@ -223,11 +223,6 @@ async fn replica(url: String, acquire_timeout: Duration) -> TestApp {
     spawn_app_with(dir, config).await
 }
 
-fn path(n: u32) -> proto::PuzzleSpec {
-    let edges: Vec<u32> = (0..n - 1).flat_map(|v| [v, v + 1]).collect();
-    geography(n, &edges, 0)
-}
-
 /// A puzzle created through one replica is read, listed and solved through
 /// the other; a create retried on the other replica returns the first
 /// result; a verdict stored by one is served, cached, by the other.
@@ -257,26 +252,11 @@ async fn two_replicas_share_puzzles_request_ids_and_verdicts() {
         .unwrap()
         .into_inner();
     assert_eq!(retried, created);
-    let read = other
-        .client
-        .clone()
-        .get_puzzle(proto::GetPuzzleRequest {
-            name: created.name.clone(),
-            ..Default::default()
-        })
-        .await
-        .unwrap()
-        .into_inner();
+    let read = other.read(&created.name).await;
     assert_eq!(read, created);
-    let listed = other
-        .client
-        .clone()
-        .list_puzzles(proto::ListPuzzlesRequest::default())
-        .await
-        .unwrap()
-        .into_inner();
-    assert_eq!(listed.puzzles.len(), 1);
-    assert_eq!(listed.puzzles[0].name, created.name);
+    let listed = other.listed().await;
+    assert_eq!(listed.len(), 1);
+    assert_eq!(listed[0].name, created.name);
     let solve = |app: &TestApp| {
         let mut client = app.client.clone();
         let name = created.name.clone();
@@ -369,16 +349,7 @@ async fn a_replica_recovers_by_itself_when_the_database_comes_back() {
     create(20)
         .await
         .expect("a create after the sessions were ended");
-    let read = app
-        .client
-        .clone()
-        .get_puzzle(proto::GetPuzzleRequest {
-            name: before.name.clone(),
-            ..Default::default()
-        })
-        .await
-        .unwrap()
-        .into_inner();
+    let read = app.read(&before.name).await;
     assert_eq!(read, before);
     let acknowledged = 3 + outcomes.iter().filter(|o| o.is_ok()).count() as i64;
     assert_eq!(schema.count("puzzles").await, acknowledged);

@@ -27,11 +27,6 @@ async fn execute(app: &TestApp, sql: &'static str) {
     sqlx::query(sql).execute(&mut db(app).await).await.unwrap();
 }
 
-fn path(n: u32) -> proto::PuzzleSpec {
-    let edges: Vec<u32> = (0..n - 1).flat_map(|v| [v, v + 1]).collect();
-    geography(n, &edges, 0)
-}
-
 async fn solve(app: &TestApp, spec: proto::PuzzleSpec) -> proto::Solution {
     app.client
         .clone()
