@@ -10,7 +10,10 @@ export const client = createClient(
   createGrpcWebTransport({ baseUrl: window.location.origin }),
 );
 
-/** What a failed call says, for a person: the server's message names the field. */
+/**
+ * What a failure says, for a person: a call's error carries the server's
+ * message, which names the field; any other error its own message.
+ */
 export function errorText(error: unknown): string {
   const e = ConnectError.from(error);
   return e.rawMessage || e.message;

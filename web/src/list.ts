@@ -167,7 +167,7 @@ function submitForm(navigate: (path: string) => void): HTMLElement {
       });
       navigate(`/${puzzle.name}`);
     } catch (failure) {
-      showError(error, `The puzzle was not stored: ${failure instanceof Error && !("code" in failure) ? failure.message : errorText(failure)}`);
+      showError(error, `The puzzle was not stored: ${errorText(failure)}`);
     }
   });
   return form;

@@ -28,6 +28,9 @@ export async function puzzleView(root: HTMLElement, id: string): Promise<void> {
   const n = spec.graph?.vertexCount ?? 0;
   const edges = spec.graph?.edges ?? [];
   const game = spec.game;
+  // The API's defaults for tree painting: black on the first vertex, white on the last.
+  const black = spec.black ?? 0;
+  const white = spec.white ?? Math.max(0, n - 1);
   const title = spec.title || `Puzzle ${id}`;
   document.title = `puzzled: ${title}`;
 
@@ -37,7 +40,7 @@ export async function puzzleView(root: HTMLElement, id: string): Promise<void> {
     n <= MAX_DRAWN_VERTICES
       ? new Drawing(n, edges, `${GAME_NAMES[game]} on ${n} vertices and ${edges.length / 2} edges`)
       : null;
-  const setting = describeSetting(game, spec.start, spec.black ?? 0, spec.white ?? Math.max(0, n - 1));
+  const setting = describeSetting(game, spec.start, black, white);
   root.replaceChildren(
     h("p", {}, h("a", { href: "/" }, "← All puzzles")),
     h("h1", {}, title),
@@ -54,7 +57,7 @@ export async function puzzleView(root: HTMLElement, id: string): Promise<void> {
     h("section", { "aria-labelledby": "verdict-heading" }, h("h2", { id: "verdict-heading" }, "Who wins"), verdict, evidence),
     error,
   );
-  if (drawing) markSetting(drawing, game, spec.start, spec.black ?? 0, spec.white ?? n - 1);
+  if (drawing) markSetting(drawing, game, spec.start, black, white);
 
   try {
     const solution = await client.solvePuzzle({ name, includeWinningMoves: true });
@@ -64,7 +67,7 @@ export async function puzzleView(root: HTMLElement, id: string): Promise<void> {
     verdict.textContent = "Not solved.";
     showError(error, errorText(failure));
   }
-  root.append(playSection(name, game, n, spec.start, spec.black ?? 0, spec.white ?? n - 1, drawing));
+  root.append(playSection(name, game, n, spec.start, black, white, drawing));
   root.append(h("p", { class: "hint" }, `Canonical hash: ${puzzle.canonicalHash}`));
 }
 
