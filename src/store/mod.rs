@@ -927,6 +927,8 @@ impl Store {
         if ids.is_empty() {
             return Ok(winners);
         }
+        // Verdicts of one hash for other extras agree on the winner: MIN
+        // only picks one row per puzzle.
         let placeholders: Vec<String> = (2..ids.len() + 2).map(|i| format!("${i}")).collect();
         let sql = sqlx::AssertSqlSafe(format!(
             "SELECT p.id, MIN(v.winner) AS winner FROM puzzles p \
