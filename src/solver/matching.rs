@@ -11,21 +11,27 @@
 //!    such vertex is left, match some vertex to its unmatched neighbour of
 //!    least residual degree. Linear time; optimal on forests. (On dense
 //!    graphs a plain first-fit greedy instead, see [`DENSE_AVERAGE_DEGREE`].)
-//! 2. One alternating-tree search (BFS over even vertices, blossoms shrunk
-//!    with union–find over their bases) from every exposed vertex. Per-search
-//!    state is reset by time stamps, never by clearing arrays.
-//! 3. A search that fails leaves a *Hungarian* tree: every neighbour of its
-//!    even vertices is inside it, so no later augmenting path can touch it.
-//!    Its vertices are frozen for good (stamp [`FROZEN`]) and skipped by all
-//!    later searches, which makes the failing searches linear in total.
+//! 2. One alternating forest grown from all exposed vertices at once (BFS
+//!    over even vertices in one shared queue, blossoms shrunk with
+//!    union–find over their bases). An edge between even vertices of two
+//!    trees is an augmenting path: it is flipped, the two trees dissolve and
+//!    the others keep growing, so the many short augmenting paths a greedy
+//!    start leaves are found in one pass, each by two small trees meeting
+//!    instead of one tree growing over the graph until it reaches an exposed
+//!    vertex. Edges an even vertex could not use because they led to an odd
+//!    vertex of another tree are looked at again when that tree dissolves.
+//! 3. When nothing is left to scan, the live trees form a complete
+//!    alternating forest: every neighbour of an even vertex is odd or in the
+//!    same blossom. Their vertices are frozen (stamp [`FROZEN`]): the forest
+//!    is the proof, and a later search on `G − s` continues it.
 //!
-//! When every exposed vertex has failed, the union of the frozen trees is a
-//! complete alternating forest: its even vertices (including odd ones later
-//! swallowed by a blossom) are exactly `D(G)`, its odd vertices `A(G)`, and
-//! the untouched vertices `C(G)`.
+//! The frozen forest is a complete alternating forest: its even vertices
+//! (including odd ones later swallowed by a blossom) are exactly `D(G)`, its
+//! odd vertices `A(G)`, and the untouched vertices `C(G)`.
 //!
-//! Worst case `O(V·E·α)`; on sparse inputs the greedy start leaves few
-//! augmentations and the failing searches are linear.
+//! Worst case `O(V·E·α)` (each augmentation can dissolve and regrow most of
+//! the graph); on sparse inputs the greedy start leaves few augmentations,
+//! the trees that meet are small, and the rest is one linear pass.
 
 use std::collections::VecDeque;
 
@@ -111,8 +117,7 @@ impl MatchingAnalysis {
     }
 
     /// [`MatchingAnalysis::from_matching`] that stops with [`Cancelled`]
-    /// soon after `cancel` fires: it looks at the handle before every root
-    /// and every [`CHECK_EVERY`](super::cancel::CHECK_EVERY) steps of a
+    /// soon after `cancel` fires: it looks at the handle every [`CHECK_EVERY`](super::cancel::CHECK_EVERY) steps of a
     /// tree's growth.
     pub fn from_matching_with_cancel(
         graph: &Graph,
@@ -122,12 +127,10 @@ impl MatchingAnalysis {
         #[cfg(feature = "matching-stats")]
         stats::begin_search(&mate);
         let mut search = Search::new(graph, mate);
-        for root in 0..graph.vertex_count() as Vertex {
-            cancel.check_every(root as usize)?;
-            if search.mate[root as usize] == NONE && search.forest.stamp[root as usize] != FROZEN {
-                search.grow_from(root, cancel)?;
-            }
-        }
+        let exposed: Vec<Vertex> = (0..graph.vertex_count() as Vertex)
+            .filter(|&v| search.mate[v as usize] == NONE)
+            .collect();
+        search.grow_forest(exposed.into_iter(), cancel)?;
         Ok(search.finish())
     }
 
@@ -183,8 +186,11 @@ impl MatchingAnalysis {
         search.forest.stamp[s as usize] = FROZEN;
         search.forest.label[s as usize] = EVEN;
         search.watch(neighbours.iter().copied());
-        let augmented = search.grow_from(t, cancel)?;
-        debug_assert!(!augmented, "ν(G − s) = ν(G) − 1 leaves no augmenting path");
+        let augmentations = search.grow_forest(std::iter::once(t), cancel)?;
+        debug_assert_eq!(
+            augmentations, 0,
+            "ν(G − s) = ν(G) − 1 leaves no augmenting path"
+        );
         let current = search.current;
         let forest = &search.forest;
         Ok(neighbours
@@ -398,27 +404,59 @@ fn karp_sipser_start(graph: &Graph, mate: &mut [Vertex], cancel: &Cancel) -> Res
     Ok(())
 }
 
-/// The state of the alternating-tree searches.
+/// The state of the alternating-forest search.
 struct Search<'g> {
     graph: &'g Graph,
     mate: Vec<Vertex>,
     forest: Forest,
-    /// Union–find over the vertices of the current tree; `base[find(v)]` is
+    /// Union–find over the vertices of the live trees; `base[find(v)]` is
     /// the base of the outermost blossom containing `v` (an even vertex whose
-    /// mate is outside the blossom, or the root).
+    /// mate is outside the blossom, or the root). A blossom never spans two
+    /// trees: an edge between even vertices of two trees augments instead.
     union_parent: Vec<Vertex>,
     base: Vec<Vertex>,
     /// Marks for the lowest-common-ancestor walk, stamped per walk.
     lca_mark: Vec<u32>,
     lca_walk: u32,
+    /// The stamp of this search: a vertex is in a live tree iff its stamp is
+    /// `current` (a dissolved tree's vertices get [`UNLABELLED`]).
     current: u32,
+    /// For a vertex in a live tree: the index in `trees` of its tree.
+    tree: Vec<u32>,
+    trees: Vec<Tree>,
+    /// The next member of the same tree (one linked list per tree, through
+    /// [`Tree::first_member`]).
+    next_member: Vec<Vertex>,
+    /// Blocked edges `(v, w, next)`: `v` was even in one tree when it saw
+    /// `w` odd in another, so the edge could not grow `v`'s tree. Linked per
+    /// tree of `w` (through [`Tree::first_blocked`]) so that they can be
+    /// looked at again if `w`'s tree dissolves.
+    blocked: Vec<(Vertex, Vertex, u32)>,
+    /// Blocked edges whose far end's tree dissolved, to look at again.
+    retry: Vec<(Vertex, Vertex)>,
+    /// Even vertices to scan, in the order they turned even (all trees
+    /// share it, so they grow by layers together).
     queue: Vec<Vertex>,
-    touched: Vec<Vertex>,
     /// Vertices whose turning even ends the search early (empty: none
     /// watched), and how many of them are not even yet.
     watched: Vec<bool>,
     watched_left: usize,
 }
+
+/// One alternating tree of the forest. It is live while its root is
+/// exposed; an augmentation matches the root and dissolves the tree.
+struct Tree {
+    root: Vertex,
+    first_member: Vertex,
+    first_blocked: u32,
+}
+
+/// The end of a list of blocked edges.
+const NO_EDGE: u32 = u32::MAX;
+
+/// Stamp of a vertex that was in a tree which has since dissolved (search
+/// stamps start at 1).
+const UNLABELLED: u32 = 0;
 
 enum PathStep {
     /// Emit the even path from the vertex to the target (or to the root).
@@ -527,15 +565,19 @@ impl<'g> Search<'g> {
             lca_mark: vec![0; n],
             lca_walk: 0,
             current,
+            tree: vec![0; n],
+            trees: Vec::new(),
+            next_member: vec![NONE; n],
+            blocked: Vec::new(),
+            retry: Vec::new(),
             queue: Vec::new(),
-            touched: Vec::new(),
             watched: Vec::new(),
             watched_left: 0,
         }
     }
 
     /// Ends the next search as soon as every vertex of `vertices` that is
-    /// not frozen is even (see [`Search::grow_from`]).
+    /// not frozen is even (see [`Search::grow_forest`]).
     fn watch(&mut self, vertices: impl Iterator<Item = Vertex>) {
         self.watched = vec![false; self.graph.vertex_count()];
         self.watched_left = 0;
@@ -571,82 +613,189 @@ impl<'g> Search<'g> {
         self.base[root as usize]
     }
 
-    fn label(&mut self, v: Vertex, label: u8) {
+    /// Puts `v` into tree `tree` with `label`.
+    fn label(&mut self, v: Vertex, label: u8, tree: u32) {
         let i = v as usize;
         self.forest.stamp[i] = self.current;
         self.forest.label[i] = label;
         self.union_parent[i] = v;
         self.base[i] = v;
-        self.touched.push(v);
+        self.tree[i] = tree;
+        let members = &mut self.trees[tree as usize].first_member;
+        self.next_member[i] = *members;
+        *members = v;
         if label == EVEN {
             self.turned_even(v);
         }
     }
 
-    /// Grows an alternating tree from the exposed vertex `root`; augments and
-    /// returns `true` on the first augmenting path, otherwise freezes the
-    /// (Hungarian) tree and returns `false`. With vertices watched
-    /// ([`Search::watch`]) it also returns `false` as soon as all of them
-    /// are even, leaving the tree unfrozen: the search is then over.
-    fn grow_from(&mut self, root: Vertex, cancel: &Cancel) -> Result<bool, Cancelled> {
+    /// Whether `v` is even (or bridged even) in a live tree.
+    fn is_even(&self, v: Vertex) -> bool {
+        let i = v as usize;
+        self.forest.stamp[i] == self.current && self.forest.label[i] != ODD
+    }
+
+    /// Grows one alternating tree from each of `roots` (exposed vertices),
+    /// all at once in BFS order, and returns the number of augmentations.
+    ///
+    /// An edge between even vertices of two trees closes an augmenting path:
+    /// it is flipped and both trees dissolve (their vertices become
+    /// unlabelled, free to join the trees still growing); the rest of the
+    /// forest is kept. An edge from an even vertex to an odd vertex of
+    /// another tree is remembered on that tree, and looked at again if it
+    /// dissolves. When nothing is left to scan, the live trees form a
+    /// complete alternating forest: every neighbour of an even vertex is odd
+    /// or in the same blossom, so no augmenting path is left among them
+    /// (by the Tutte–Berge count over their blossoms, the union of such
+    /// trees can be deleted without changing ν of the rest) and they are
+    /// frozen.
+    ///
+    /// With vertices watched ([`Search::watch`]) it also stops as soon as
+    /// all of them are even, leaving the trees unfrozen: the search is then
+    /// over.
+    fn grow_forest(
+        &mut self,
+        roots: impl Iterator<Item = Vertex>,
+        cancel: &Cancel,
+    ) -> Result<usize, Cancelled> {
         self.current += 1;
-        let current = self.current;
         self.queue.clear();
-        self.touched.clear();
-        self.label(root, EVEN);
-        self.queue.push(root);
+        self.trees.clear();
+        self.blocked.clear();
+        self.retry.clear();
+        for root in roots {
+            let tree = self.trees.len() as u32;
+            self.trees.push(Tree {
+                root,
+                first_member: NONE,
+                first_blocked: NO_EDGE,
+            });
+            self.label(root, EVEN, tree);
+            self.queue.push(root);
+        }
         let graph = self.graph;
+        let mut augmentations = 0;
         let mut head = 0;
-        #[cfg(feature = "matching-stats")]
-        let mut edges = 0u64;
-        while head < self.queue.len() {
-            cancel.check_every(head)?;
+        for step in 0usize.. {
+            cancel.check_every(step)?;
             if self.watched_left == 0 && !self.watched.is_empty() {
-                return Ok(false);
+                return Ok(augmentations);
             }
-            let v = self.queue[head];
-            head += 1;
-            for &w in graph.neighbors(v) {
+            if let Some((v, w)) = self.retry.pop() {
                 #[cfg(feature = "matching-stats")]
-                {
-                    edges += 1;
+                stats::record(|s| s.retried_edges += 1);
+                if self.is_even(v) && self.scan_edge(v, w) {
+                    augmentations += 1;
                 }
-                let wi = w as usize;
-                let stamp = self.forest.stamp[wi];
-                if stamp == FROZEN {
-                    continue;
-                }
-                if stamp != current {
-                    let m = self.mate[wi];
-                    if m == NONE {
-                        self.augment(v, w);
-                        #[cfg(feature = "matching-stats")]
-                        stats::searched(true, self.touched.len(), head, edges);
-                        return Ok(true);
-                    }
-                    self.label(w, ODD);
-                    self.forest.parent[wi] = v;
-                    self.label(m, EVEN);
-                    self.queue.push(m);
-                } else if self.forest.label[wi] != ODD {
-                    let bv = self.base_of(v);
-                    let bw = self.base_of(w);
-                    if bv != bw {
-                        #[cfg(feature = "matching-stats")]
-                        stats::record(|s| s.blossoms += 1);
-                        let lca = self.lowest_common_base(bv, bw);
-                        self.shrink(v, w, lca);
-                        self.shrink(w, v, lca);
-                    }
+                continue;
+            }
+            let Some(&v) = self.queue.get(head) else {
+                break;
+            };
+            head += 1;
+            // Skips a vertex whose tree dissolved, or that joined another
+            // tree as odd since it was queued.
+            if !self.is_even(v) {
+                continue;
+            }
+            #[cfg(feature = "matching-stats")]
+            stats::record(|s| {
+                s.scanned += 1;
+                s.edges += graph.degree(v) as u64;
+            });
+            for &w in graph.neighbors(v) {
+                if self.scan_edge(v, w) {
+                    augmentations += 1;
+                    // v's tree has dissolved; v is scanned again if it
+                    // turns even in another tree.
+                    break;
                 }
             }
         }
-        for &v in &self.touched {
-            self.forest.stamp[v as usize] = FROZEN;
+        self.freeze_live_trees();
+        Ok(augmentations)
+    }
+
+    /// Looks at the edge from `v`, even in a live tree, to `w`; returns
+    /// whether it augmented the matching.
+    fn scan_edge(&mut self, v: Vertex, w: Vertex) -> bool {
+        let wi = w as usize;
+        let stamp = self.forest.stamp[wi];
+        if stamp == FROZEN {
+            return false;
         }
-        #[cfg(feature = "matching-stats")]
-        stats::searched(false, self.touched.len(), head, edges);
-        Ok(false)
+        let tree_of_v = self.tree[v as usize];
+        if stamp != self.current {
+            // Every exposed vertex outside the frozen forest is a live root,
+            // so an unlabelled vertex is matched, and so is its mate.
+            let m = self.mate[wi];
+            debug_assert_ne!(m, NONE, "an unlabelled vertex {w} is exposed");
+            self.label(w, ODD, tree_of_v);
+            self.forest.parent[wi] = v;
+            self.label(m, EVEN, tree_of_v);
+            self.queue.push(m);
+            return false;
+        }
+        let tree_of_w = self.tree[wi];
+        let w_is_odd = self.forest.label[wi] == ODD;
+        if tree_of_w != tree_of_v {
+            if w_is_odd {
+                let tree = &mut self.trees[tree_of_w as usize];
+                self.blocked.push((v, w, tree.first_blocked));
+                tree.first_blocked = (self.blocked.len() - 1) as u32;
+                return false;
+            }
+            self.augment_between(v, w);
+            return true;
+        }
+        if !w_is_odd {
+            let bv = self.base_of(v);
+            let bw = self.base_of(w);
+            if bv != bw {
+                #[cfg(feature = "matching-stats")]
+                stats::record(|s| s.blossoms += 1);
+                let lca = self.lowest_common_base(bv, bw);
+                self.shrink(v, w, lca);
+                self.shrink(w, v, lca);
+            }
+        }
+        false
+    }
+
+    /// Unlabels every vertex of `tree` (its root has just been matched) and
+    /// queues the edges its odd vertices blocked for another look.
+    fn dissolve(&mut self, tree: u32) {
+        let tree = &mut self.trees[tree as usize];
+        let (mut member, mut edge) = (tree.first_member, tree.first_blocked);
+        tree.first_member = NONE;
+        tree.first_blocked = NO_EDGE;
+        while member != NONE {
+            #[cfg(feature = "matching-stats")]
+            stats::record(|s| s.dissolved += 1);
+            self.forest.stamp[member as usize] = UNLABELLED;
+            member = self.next_member[member as usize];
+        }
+        while edge != NO_EDGE {
+            let (v, w, next) = self.blocked[edge as usize];
+            self.retry.push((v, w));
+            edge = next;
+        }
+    }
+
+    /// Marks every vertex of every live tree [`FROZEN`].
+    fn freeze_live_trees(&mut self) {
+        for tree in &self.trees {
+            if self.mate[tree.root as usize] != NONE {
+                continue;
+            }
+            let mut member = tree.first_member;
+            while member != NONE {
+                #[cfg(feature = "matching-stats")]
+                stats::record(|s| s.forest += 1);
+                self.forest.stamp[member as usize] = FROZEN;
+                member = self.next_member[member as usize];
+            }
+        }
     }
 
     /// The base of the smallest blossom-to-be containing the bases `a` and
@@ -706,22 +855,32 @@ impl<'g> Search<'g> {
         }
     }
 
-    /// Flips the augmenting path `root … v, w` (`w` exposed, `v` even).
-    fn augment(&mut self, v: Vertex, w: Vertex) {
-        let path = self.forest.path_to_root(&self.mate, v);
+    /// Flips the augmenting path `root(v) … v, w … root(w)` between two
+    /// trees (`v` and `w` even) and dissolves both.
+    fn augment_between(&mut self, v: Vertex, w: Vertex) {
+        let from_v = self.forest.path_to_root(&self.mate, v);
+        let from_w = self.forest.path_to_root(&self.mate, w);
         #[cfg(feature = "matching-stats")]
         stats::record(|s| {
-            // The path root … v, w has path.len() + 1 vertices.
-            let edges = path.len() as u64;
+            // v's path, the edge (v, w), w's path.
+            let edges = (from_v.len() + from_w.len() - 1) as u64;
+            s.augmentations += 1;
             s.augmenting_path_edges += edges;
             s.longest_augmenting_path = s.longest_augmenting_path.max(edges);
         });
-        self.mate[w as usize] = v;
         self.mate[v as usize] = w;
-        for pair in path[1..].chunks_exact(2) {
-            self.mate[pair[0] as usize] = pair[1];
-            self.mate[pair[1] as usize] = pair[0];
+        self.mate[w as usize] = v;
+        // Each path is x, mate(x), …, root with an even number of edges;
+        // shifting the matching one step along it matches the root.
+        for path in [&from_v, &from_w] {
+            for pair in path[1..].chunks_exact(2) {
+                self.mate[pair[0] as usize] = pair[1];
+                self.mate[pair[1] as usize] = pair[0];
+            }
         }
+        let (tree_of_v, tree_of_w) = (self.tree[v as usize], self.tree[w as usize]);
+        self.dissolve(tree_of_v);
+        self.dissolve(tree_of_w);
     }
 }
 
@@ -749,21 +908,17 @@ pub mod stats {
         pub start_size: u64,
         /// Final matching size.
         pub size: u64,
-        /// Searches that found an augmenting path / that froze a tree.
+        /// Augmentations (two trees meeting).
         pub augmentations: u64,
-        pub failed_searches: u64,
-        /// Vertices labelled, even vertices scanned and edges looked at,
-        /// summed over successful and over failing searches.
-        pub success_labelled: u64,
-        pub success_scanned: u64,
-        pub success_edges: u64,
-        pub failed_labelled: u64,
-        pub failed_scanned: u64,
-        pub failed_edges: u64,
-        /// The largest tree (vertices labelled) of a successful and of a
-        /// failing search.
-        pub largest_success_tree: u64,
-        pub largest_failed_tree: u64,
+        /// Vertices unlabelled when their tree dissolved, summed.
+        pub dissolved: u64,
+        /// Blocked edges looked at again after their far tree dissolved.
+        pub retried_edges: u64,
+        /// Even vertices scanned and edges looked at by those scans.
+        pub scanned: u64,
+        pub edges: u64,
+        /// Vertices of the final (frozen) forest.
+        pub forest: u64,
         /// Blossoms closed (edges between two even vertices of different
         /// bases).
         pub blossoms: u64,
@@ -789,25 +944,6 @@ pub mod stats {
         });
     }
 
-    pub(super) fn searched(success: bool, labelled: usize, scanned: usize, edges: u64) {
-        let (labelled, scanned) = (labelled as u64, scanned as u64);
-        record(|s| {
-            if success {
-                s.augmentations += 1;
-                s.success_labelled += labelled;
-                s.success_scanned += scanned;
-                s.success_edges += edges;
-                s.largest_success_tree = s.largest_success_tree.max(labelled);
-            } else {
-                s.failed_searches += 1;
-                s.failed_labelled += labelled;
-                s.failed_scanned += scanned;
-                s.failed_edges += edges;
-                s.largest_failed_tree = s.largest_failed_tree.max(labelled);
-            }
-        });
-    }
-
     pub(super) fn end_search(size: usize) {
         let run = CURRENT.with(|c| std::mem::take(&mut *c.borrow_mut()));
         DONE.with(|d| {
@@ -825,163 +961,4 @@ pub mod stats {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn graph(n: u64, edges: &[(Vertex, Vertex)]) -> Graph {
-        Graph::from_pairs(n, edges).unwrap()
-    }
-
-    fn assert_is_matching(g: &Graph, mate: &[Vertex]) {
-        for v in 0..g.vertex_count() as Vertex {
-            let m = mate[v as usize];
-            if m != NONE {
-                assert_eq!(mate[m as usize], v, "mates are symmetric");
-                assert!(g.has_edge(v, m), "({v}, {m}) is an edge");
-            }
-        }
-    }
-
-    #[test]
-    fn odd_cycle_has_one_exposed_vertex_and_all_in_d() {
-        let g = graph(5, &[(0, 1), (1, 2), (2, 3), (3, 4), (4, 0)]);
-        let a = MatchingAnalysis::new(&g);
-        assert_eq!(a.size(), 2);
-        assert_eq!(a.vertices_in(VertexClass::D), vec![0, 1, 2, 3, 4]);
-        for v in 0..5 {
-            let mate = a.matching_exposing(v).unwrap();
-            assert_is_matching(&g, &mate);
-            assert_eq!(mate[v as usize], NONE);
-            assert_eq!(pairs_of(&mate).len(), 2);
-        }
-    }
-
-    #[test]
-    fn path_of_three_has_a_as_middle() {
-        let g = graph(3, &[(0, 1), (1, 2)]);
-        let a = MatchingAnalysis::new(&g);
-        assert_eq!(a.size(), 1);
-        assert_eq!(a.vertices_in(VertexClass::D), vec![0, 2]);
-        assert_eq!(a.barrier(), vec![1]);
-        assert_eq!(a.matching_exposing(1), None);
-    }
-
-    #[test]
-    fn augments_through_a_blossom() {
-        // A triangle 1-2-3 with stems 0-1 and 3-4; a bad greedy start
-        // matches 1-2 and 3-4, leaving 0 exposed: the search must go
-        // 0-1 (matched 1-2), blossom, out through 3.
-        let g = graph(6, &[(0, 1), (1, 2), (2, 3), (1, 3), (3, 4), (4, 5)]);
-        let mut mate = vec![NONE; 6];
-        for (u, v) in [(1, 2), (3, 4)] {
-            mate[u] = v as Vertex;
-            mate[v] = u as Vertex;
-        }
-        let a = MatchingAnalysis::from_matching(&g, mate);
-        assert_eq!(a.size(), 3);
-        assert_is_matching(&g, a.mates());
-    }
-
-    #[test]
-    fn complete_graph_on_four_is_perfect_and_all_c() {
-        let g = graph(4, &[(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]);
-        let a = MatchingAnalysis::new(&g);
-        assert_eq!(a.size(), 2);
-        assert_eq!(a.vertices_in(VertexClass::C), vec![0, 1, 2, 3]);
-        assert!(a.barrier().is_empty());
-    }
-
-    fn complete_graph(n: Vertex) -> Graph {
-        let edges: Vec<_> = (0..n)
-            .flat_map(|u| (u + 1..n).map(move |v| (u, v)))
-            .collect();
-        graph(n.into(), &edges)
-    }
-
-    #[test]
-    fn dense_graphs_start_from_a_maximal_first_fit_matching() {
-        // Average degree 33 and 34: above DENSE_AVERAGE_DEGREE.
-        for n in [34, 35] {
-            let g = complete_graph(n);
-            let mut mate = vec![NONE; n as usize];
-            greedy_start(&g, &mut mate, &Cancel::never()).unwrap();
-            assert_is_matching(&g, &mate);
-            let exposed = mate.iter().filter(|&&m| m == NONE).count();
-            assert_eq!(exposed, n as usize % 2, "first fit on K{n} is maximum");
-
-            let a = MatchingAnalysis::new(&g);
-            assert_eq!(a.size(), 17);
-            let class = if n % 2 == 0 {
-                VertexClass::C
-            } else {
-                VertexClass::D
-            };
-            assert_eq!(a.vertices_in(class).len(), n as usize);
-        }
-    }
-
-    /// A deterministic pseudo-random simple graph on `n` vertices.
-    fn random_graph(n: u32, m: usize, seed: u64) -> Graph {
-        let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-        let mut next = |bound: u32| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % u64::from(bound)) as u32
-        };
-        let mut edges = std::collections::BTreeSet::new();
-        for _ in 0..m {
-            let (u, v) = (next(n), next(n));
-            if u != v {
-                edges.insert((u.min(v), u.max(v)));
-            }
-        }
-        graph(u64::from(n), &edges.into_iter().collect::<Vec<_>>())
-    }
-
-    /// The neighbours of a covered vertex `s` in `D(G − s)`, found by
-    /// continuing the analysis (and stopping once they are classified), are
-    /// exactly those a fresh run on `G − s` puts in `D`, on many small
-    /// graphs (sparse ones with large `D`, denser ones with large `C`,
-    /// blossoms everywhere).
-    #[test]
-    fn deleting_a_covered_vertex_classifies_its_neighbours_exactly() {
-        let never = Cancel::never();
-        let mut checked = 0;
-        for seed in 0..800u64 {
-            let n = 2 + (seed % 29) as u32;
-            let m = (seed % 5 + 1) as usize * n as usize / 2;
-            let g = random_graph(n, m, seed);
-            let full = MatchingAnalysis::new(&g);
-            for s in 0..n {
-                if full.class(s) == VertexClass::D {
-                    continue;
-                }
-                let mut removed = vec![false; n as usize];
-                removed[s as usize] = true;
-                let fresh = MatchingAnalysis::new(&g.without_vertices(&removed));
-                assert_eq!(fresh.size(), full.size() - 1, "seed {seed}, s {s}");
-                let expected: Vec<Vertex> = g
-                    .neighbors(s)
-                    .iter()
-                    .copied()
-                    .filter(|&u| fresh.class(u) == VertexClass::D)
-                    .collect();
-                let continued = MatchingAnalysis::new(&g)
-                    .moves_into_d_without(&g, s, &never)
-                    .unwrap();
-                assert_eq!(continued, expected, "seed {seed}, s {s}");
-                checked += 1;
-            }
-        }
-        assert!(checked > 2000, "only {checked} deletions checked");
-    }
-
-    #[test]
-    fn empty_graph() {
-        let a = MatchingAnalysis::new(&graph(0, &[]));
-        assert_eq!(a.size(), 0);
-        let a = MatchingAnalysis::new(&graph(3, &[]));
-        assert_eq!(a.vertices_in(VertexClass::D), vec![0, 1, 2]);
-    }
-}
+mod tests;
