@@ -70,26 +70,89 @@ pub enum VertexClass {
 /// A maximum matching together with the alternating forest that proves it
 /// maximum and yields the Gallai–Edmonds decomposition.
 pub struct MatchingAnalysis {
-    /// `mate[v]` is the partner of `v`, or [`NONE`] when `v` is exposed.
-    mate: Vec<Vertex>,
-    size: usize,
-    /// The frozen forest; every vertex with stamp [`FROZEN`] is in `D ∪ A`.
+    /// The matching and the frozen forest; every vertex with stamp
+    /// [`FROZEN`] is in `D ∪ A`.
     forest: Forest,
+    size: usize,
     /// The last search stamp used: every stamp in `forest` is at most this
     /// or [`FROZEN`], so a search that continues this forest starts above it.
     last_stamp: u32,
 }
 
-/// The per-vertex labels of the alternating forest (shared by the search and
-/// the finished analysis).
+/// The matching and the alternating forest (shared by the search and the
+/// finished analysis).
 struct Forest {
-    stamp: Vec<u32>,
-    label: Vec<u8>,
-    /// For a vertex first labelled `Odd`: the even vertex it was reached from.
-    parent: Vec<Vertex>,
+    nodes: Vec<Node>,
     /// For a `BridgedEven` vertex `v`: the edge `(x, y)` that closed the
-    /// blossom, `x` on `v`'s side of it.
+    /// blossom, `x` on `v`'s side of it. Kept apart from `nodes`: only
+    /// blossoms write it and only path reconstruction reads it.
     bridge: Vec<(Vertex, Vertex)>,
+    /// The stamp of the last lowest-common-ancestor walk ([`Node::lca_mark`]);
+    /// kept with the marks, so that a search continuing this forest never
+    /// takes an old mark for one of its own walks.
+    lca_walk: u32,
+}
+
+/// Everything the search keeps about one vertex, in one record aligned to
+/// half a cache line. Growing a tree by one edge reads the far vertex's
+/// stamp, label, tree and mate and labels it and its mate (stamp, label,
+/// parent, union–find links, tree membership): on big graphs with
+/// scattered ids each field in an array of its own cost a cache miss of its
+/// own, and those misses were most of the search's time.
+#[derive(Clone, Copy)]
+#[repr(C, align(32))]
+struct Node {
+    /// The partner of the vertex, or [`NONE`] when it is exposed.
+    mate: Vertex,
+    /// The stamp of the search that labelled the vertex: the current one in
+    /// a live tree, [`FROZEN`] in the frozen forest, anything else unlabelled.
+    stamp: u32,
+    /// For a vertex first labelled `Odd`: the even vertex it was reached from.
+    parent: Vertex,
+    /// Union–find over the blossoms of the live trees (see [`Search`]).
+    union_parent: Vertex,
+    base: Vertex,
+    /// In a live tree: the tree's index in [`Search::trees`].
+    tree: u32,
+    /// The last lowest-common-ancestor walk that stepped on this base.
+    lca_mark: u32,
+    label: u8,
+}
+
+// Two records per cache line, none straddling two.
+const _: () = assert!(std::mem::size_of::<Node>() == 32);
+
+impl Forest {
+    /// The forest of no search yet over the matching `mate`.
+    fn unlabelled(mate: Vec<Vertex>) -> Forest {
+        let n = mate.len();
+        let nodes = mate
+            .into_iter()
+            .map(|mate| Node {
+                mate,
+                stamp: UNLABELLED,
+                parent: NONE,
+                union_parent: NONE,
+                base: NONE,
+                tree: 0,
+                lca_mark: 0,
+                label: EVEN,
+            })
+            .collect();
+        Forest {
+            nodes,
+            bridge: vec![(NONE, NONE); n],
+            lca_walk: 0,
+        }
+    }
+
+    fn mate(&self, v: Vertex) -> Vertex {
+        self.nodes[v as usize].mate
+    }
+
+    fn mates(&self) -> Vec<Vertex> {
+        self.nodes.iter().map(|node| node.mate).collect()
+    }
 }
 
 impl MatchingAnalysis {
@@ -128,7 +191,7 @@ impl MatchingAnalysis {
         stats::begin_search(&mate);
         let mut search = Search::new(graph, mate);
         let exposed: Vec<Vertex> = (0..graph.vertex_count() as Vertex)
-            .filter(|&v| search.mate[v as usize] == NONE)
+            .filter(|&v| search.forest.nodes[v as usize].mate == NONE)
             .collect();
         search.grow_forest(exposed.into_iter(), cancel)?;
         Ok(search.finish())
@@ -168,9 +231,9 @@ impl MatchingAnalysis {
             VertexClass::D,
             "s must be covered by every maximum matching"
         );
-        let t = self.mate[s as usize];
+        let t = self.forest.nodes[s as usize].mate;
         let neighbours = graph.neighbors(s);
-        if self.forest.stamp[t as usize] == FROZEN {
+        if self.forest.nodes[t as usize].stamp == FROZEN {
             return Ok(neighbours
                 .iter()
                 .copied()
@@ -178,13 +241,13 @@ impl MatchingAnalysis {
                 .collect());
         }
         #[cfg(feature = "matching-stats")]
-        stats::begin_search(&self.mate);
-        let mut search = Search::continuing(graph, self.mate, self.forest, self.last_stamp);
-        search.mate[s as usize] = NONE;
-        search.mate[t as usize] = NONE;
+        stats::begin_search(&self.forest.mates());
+        let mut search = Search::continuing(graph, self.forest, self.last_stamp);
+        search.forest.nodes[s as usize].mate = NONE;
+        search.forest.nodes[t as usize].mate = NONE;
         // Deleted: searches skip frozen vertices.
-        search.forest.stamp[s as usize] = FROZEN;
-        search.forest.label[s as usize] = EVEN;
+        search.forest.nodes[s as usize].stamp = FROZEN;
+        search.forest.nodes[s as usize].label = EVEN;
         search.watch(neighbours.iter().copied());
         let augmentations = search.grow_forest(std::iter::once(t), cancel)?;
         debug_assert_eq!(
@@ -198,8 +261,8 @@ impl MatchingAnalysis {
             .copied()
             .filter(|&u| {
                 let u = u as usize;
-                let in_tree = forest.stamp[u] == FROZEN || forest.stamp[u] == current;
-                in_tree && forest.label[u] != ODD
+                let in_tree = forest.nodes[u].stamp == FROZEN || forest.nodes[u].stamp == current;
+                in_tree && forest.nodes[u].label != ODD
             })
             .collect())
     }
@@ -210,21 +273,21 @@ impl MatchingAnalysis {
     }
 
     /// `mate[v]`, or [`NONE`] for an exposed vertex.
-    pub fn mates(&self) -> &[Vertex] {
-        &self.mate
+    pub fn mates(&self) -> Vec<Vertex> {
+        self.forest.mates()
     }
 
     /// The matched pairs `(u, v)` with `u < v`, ascending.
     pub fn pairs(&self) -> Vec<(Vertex, Vertex)> {
-        pairs_of(&self.mate)
+        pairs_of(&self.forest.mates())
     }
 
     /// The Gallai–Edmonds class of `v`.
     pub fn class(&self, v: Vertex) -> VertexClass {
         let v = v as usize;
-        if self.forest.stamp[v] != FROZEN {
+        if self.forest.nodes[v].stamp != FROZEN {
             VertexClass::C
-        } else if self.forest.label[v] == ODD {
+        } else if self.forest.nodes[v].label == ODD {
             VertexClass::A
         } else {
             VertexClass::D
@@ -233,7 +296,7 @@ impl MatchingAnalysis {
 
     /// Every vertex of the given class, ascending.
     pub fn vertices_in(&self, class: VertexClass) -> Vec<Vertex> {
-        (0..self.mate.len() as Vertex)
+        (0..self.forest.nodes.len() as Vertex)
             .filter(|&v| self.class(v) == class)
             .collect()
     }
@@ -251,8 +314,8 @@ impl MatchingAnalysis {
         if self.class(v) != VertexClass::D {
             return None;
         }
-        let mut mate = self.mate.clone();
-        let path = self.forest.path_to_root(&self.mate, v);
+        let mut mate = self.forest.mates();
+        let path = self.forest.path_to_root(v);
         // path = v, mate(v), …, root: an even number of edges, the first one
         // matched. Shifting the matching one step along it frees v.
         mate[v as usize] = NONE;
@@ -407,26 +470,22 @@ fn karp_sipser_start(graph: &Graph, mate: &mut [Vertex], cancel: &Cancel) -> Res
 /// The state of the alternating-forest search.
 struct Search<'g> {
     graph: &'g Graph,
-    mate: Vec<Vertex>,
+    /// The matching and the labels. Its union–find (`union_parent`, and
+    /// `base` at a set's root) runs over the vertices of the live trees:
+    /// `base` of `find(v)` is the base of the outermost blossom containing
+    /// `v` (an even vertex whose mate is outside the blossom, or the root).
+    /// A blossom never spans two trees: an edge between even vertices of two
+    /// trees augments instead.
     forest: Forest,
-    /// Union–find over the vertices of the live trees; `base[find(v)]` is
-    /// the base of the outermost blossom containing `v` (an even vertex whose
-    /// mate is outside the blossom, or the root). A blossom never spans two
-    /// trees: an edge between even vertices of two trees augments instead.
-    union_parent: Vec<Vertex>,
-    base: Vec<Vertex>,
-    /// Marks for the lowest-common-ancestor walk, stamped per walk.
-    lca_mark: Vec<u32>,
-    lca_walk: u32,
     /// The stamp of this search: a vertex is in a live tree iff its stamp is
     /// `current` (a dissolved tree's vertices get [`UNLABELLED`]).
     current: u32,
-    /// For a vertex in a live tree: the index in `trees` of its tree.
-    tree: Vec<u32>,
+    /// The live and dissolved trees of this search; a vertex's
+    /// [`Node::tree`] indexes it.
     trees: Vec<Tree>,
-    /// The next member of the same tree (one linked list per tree, through
-    /// [`Tree::first_member`]).
-    next_member: Vec<Vertex>,
+    /// The arena of the trees' [`MemberList`]s, and a buffer to read one.
+    member_chunks: Vec<Vertex>,
+    members: Vec<Vertex>,
     /// Blocked edges `(v, w, next)`: `v` was even in one tree when it saw
     /// `w` odd in another, so the edge could not grow `v`'s tree. Linked per
     /// tree of `w` (through [`Tree::first_blocked`]) so that they can be
@@ -447,8 +506,55 @@ struct Search<'g> {
 /// exposed; an augmentation matches the root and dissolves the tree.
 struct Tree {
     root: Vertex,
-    first_member: Vertex,
+    /// Every vertex labelled in the tree, in [`Search::member_chunks`].
+    members: MemberList,
     first_blocked: u32,
+}
+
+/// The vertices of one tree: chunks of [`MEMBER_CHUNK`] slots in one arena
+/// shared by all trees, the last slot of a chunk linking to the tree's
+/// previous chunk. Not links through the nodes: dissolving a tree then
+/// chases one cache miss per chunk instead of one per vertex, and the
+/// stamps it writes are independent. Not a `Vec` per tree: most trees stay
+/// tiny, and an allocation each cost more than the rest of their search.
+#[derive(Clone, Copy)]
+struct MemberList {
+    /// Start of the newest chunk in the arena, or [`NONE`] when empty.
+    last_chunk: u32,
+    /// Slots used in the newest chunk.
+    filled: u32,
+}
+
+const MEMBER_CHUNK: usize = 8;
+
+impl MemberList {
+    const EMPTY: MemberList = MemberList {
+        last_chunk: NONE,
+        filled: 0,
+    };
+
+    fn push(&mut self, arena: &mut Vec<Vertex>, v: Vertex) {
+        if self.last_chunk == NONE || self.filled as usize == MEMBER_CHUNK - 1 {
+            let chunk = arena.len();
+            arena.resize(chunk + MEMBER_CHUNK, NONE);
+            arena[chunk + MEMBER_CHUNK - 1] = self.last_chunk;
+            self.last_chunk = chunk as u32;
+            self.filled = 0;
+        }
+        arena[self.last_chunk as usize + self.filled as usize] = v;
+        self.filled += 1;
+    }
+
+    /// Appends the members to `out`.
+    fn copy_into(&self, arena: &[Vertex], out: &mut Vec<Vertex>) {
+        let (mut chunk, mut filled) = (self.last_chunk, self.filled as usize);
+        while chunk != NONE {
+            let start = chunk as usize;
+            out.extend_from_slice(&arena[start..start + filled]);
+            chunk = arena[start + MEMBER_CHUNK - 1];
+            filled = MEMBER_CHUNK - 1;
+        }
+    }
 }
 
 /// The end of a list of blocked edges.
@@ -470,17 +576,17 @@ impl Forest {
     /// The even alternating path `v, mate(v), …, root` of an even vertex in
     /// the forest (Gabow's recursive path, unrolled onto an explicit stack:
     /// blossoms nest deep enough on big inputs to overflow the call stack).
-    fn path_to_root(&self, mate: &[Vertex], v: Vertex) -> Vec<Vertex> {
+    fn path_to_root(&self, v: Vertex) -> Vec<Vertex> {
         let mut out = Vec::new();
-        self.path(mate, v, NONE, &mut out);
+        self.path(v, NONE, &mut out);
         out
     }
 
     /// Appends the even alternating path from the even vertex `v` up to the
     /// even vertex `target` (an ancestor base), or to the root if `target` is
     /// [`NONE`].
-    fn path(&self, mate: &[Vertex], v: Vertex, target: Vertex, out: &mut Vec<Vertex>) {
-        let reached = |v: Vertex, target: Vertex| v == target || mate[v as usize] == NONE;
+    fn path(&self, v: Vertex, target: Vertex, out: &mut Vec<Vertex>) {
+        let reached = |v: Vertex, target: Vertex| v == target || self.mate(v) == NONE;
         let mut stack = vec![PathStep::Forward(v, target)];
         while let Some(step) = stack.pop() {
             match step {
@@ -490,10 +596,10 @@ impl Forest {
                     if reached(v, target) {
                         continue;
                     }
-                    let m = mate[v as usize];
-                    if self.label[v as usize] == EVEN {
+                    let m = self.mate(v);
+                    if self.nodes[v as usize].label == EVEN {
                         out.push(m);
-                        stack.push(PathStep::Forward(self.parent[m as usize], target));
+                        stack.push(PathStep::Forward(self.nodes[m as usize].parent, target));
                     } else {
                         let (x, y) = self.bridge[v as usize];
                         stack.push(PathStep::Forward(y, target));
@@ -505,11 +611,11 @@ impl Forest {
                         out.push(v);
                         continue;
                     }
-                    let m = mate[v as usize];
+                    let m = self.mate(v);
                     stack.push(PathStep::Emit(v));
-                    if self.label[v as usize] == EVEN {
+                    if self.nodes[v as usize].label == EVEN {
                         stack.push(PathStep::Emit(m));
-                        stack.push(PathStep::Reverse(self.parent[m as usize], target));
+                        stack.push(PathStep::Reverse(self.nodes[m as usize].parent, target));
                     } else {
                         let (x, y) = self.bridge[v as usize];
                         stack.push(PathStep::Forward(x, m));
@@ -525,16 +631,12 @@ impl<'g> Search<'g> {
     /// The analysis the searches have built.
     fn finish(self) -> MatchingAnalysis {
         let Search {
-            mate,
-            forest,
-            current,
-            ..
+            forest, current, ..
         } = self;
-        let size = mate.iter().filter(|&&m| m != NONE).count() / 2;
+        let size = forest.nodes.iter().filter(|node| node.mate != NONE).count() / 2;
         #[cfg(feature = "matching-stats")]
         stats::end_search(size);
         MatchingAnalysis {
-            mate,
             size,
             forest,
             last_stamp: current,
@@ -542,32 +644,19 @@ impl<'g> Search<'g> {
     }
 
     fn new(graph: &'g Graph, mate: Vec<Vertex>) -> Self {
-        let n = graph.vertex_count();
-        let forest = Forest {
-            stamp: vec![0; n],
-            label: vec![EVEN; n],
-            parent: vec![NONE; n],
-            bridge: vec![(NONE, NONE); n],
-        };
-        Search::continuing(graph, mate, forest, 0)
+        Search::continuing(graph, Forest::unlabelled(mate), UNLABELLED)
     }
 
     /// A search that continues `forest`, whose stamps are at most `current`
     /// or [`FROZEN`].
-    fn continuing(graph: &'g Graph, mate: Vec<Vertex>, forest: Forest, current: u32) -> Self {
-        let n = graph.vertex_count();
+    fn continuing(graph: &'g Graph, forest: Forest, current: u32) -> Self {
         Search {
             graph,
-            mate,
             forest,
-            union_parent: vec![0; n],
-            base: vec![0; n],
-            lca_mark: vec![0; n],
-            lca_walk: 0,
             current,
-            tree: vec![0; n],
             trees: Vec::new(),
-            next_member: vec![NONE; n],
+            member_chunks: Vec::new(),
+            members: Vec::new(),
             blocked: Vec::new(),
             retry: Vec::new(),
             queue: Vec::new(),
@@ -583,7 +672,7 @@ impl<'g> Search<'g> {
         self.watched_left = 0;
         for v in vertices {
             let i = v as usize;
-            if self.forest.stamp[i] != FROZEN && !self.watched[i] {
+            if self.forest.nodes[i].stamp != FROZEN && !self.watched[i] {
                 self.watched[i] = true;
                 self.watched_left += 1;
             }
@@ -600,9 +689,10 @@ impl<'g> Search<'g> {
 
     fn find(&mut self, mut v: Vertex) -> Vertex {
         // Path halving.
-        while self.union_parent[v as usize] != v {
-            let grandparent = self.union_parent[self.union_parent[v as usize] as usize];
-            self.union_parent[v as usize] = grandparent;
+        let nodes = &mut self.forest.nodes;
+        while nodes[v as usize].union_parent != v {
+            let grandparent = nodes[nodes[v as usize].union_parent as usize].union_parent;
+            nodes[v as usize].union_parent = grandparent;
             v = grandparent;
         }
         v
@@ -610,20 +700,20 @@ impl<'g> Search<'g> {
 
     fn base_of(&mut self, v: Vertex) -> Vertex {
         let root = self.find(v);
-        self.base[root as usize]
+        self.forest.nodes[root as usize].base
     }
 
     /// Puts `v` into tree `tree` with `label`.
     fn label(&mut self, v: Vertex, label: u8, tree: u32) {
-        let i = v as usize;
-        self.forest.stamp[i] = self.current;
-        self.forest.label[i] = label;
-        self.union_parent[i] = v;
-        self.base[i] = v;
-        self.tree[i] = tree;
-        let members = &mut self.trees[tree as usize].first_member;
-        self.next_member[i] = *members;
-        *members = v;
+        self.trees[tree as usize]
+            .members
+            .push(&mut self.member_chunks, v);
+        let node = &mut self.forest.nodes[v as usize];
+        node.stamp = self.current;
+        node.label = label;
+        node.union_parent = v;
+        node.base = v;
+        node.tree = tree;
         if label == EVEN {
             self.turned_even(v);
         }
@@ -631,8 +721,8 @@ impl<'g> Search<'g> {
 
     /// Whether `v` is even (or bridged even) in a live tree.
     fn is_even(&self, v: Vertex) -> bool {
-        let i = v as usize;
-        self.forest.stamp[i] == self.current && self.forest.label[i] != ODD
+        let node = &self.forest.nodes[v as usize];
+        node.stamp == self.current && node.label != ODD
     }
 
     /// Grows one alternating tree from each of `roots` (exposed vertices),
@@ -661,13 +751,14 @@ impl<'g> Search<'g> {
         self.current += 1;
         self.queue.clear();
         self.trees.clear();
+        self.member_chunks.clear();
         self.blocked.clear();
         self.retry.clear();
         for root in roots {
             let tree = self.trees.len() as u32;
             self.trees.push(Tree {
                 root,
-                first_member: NONE,
+                members: MemberList::EMPTY,
                 first_blocked: NO_EDGE,
             });
             self.label(root, EVEN, tree);
@@ -720,24 +811,24 @@ impl<'g> Search<'g> {
     /// whether it augmented the matching.
     fn scan_edge(&mut self, v: Vertex, w: Vertex) -> bool {
         let wi = w as usize;
-        let stamp = self.forest.stamp[wi];
+        let stamp = self.forest.nodes[wi].stamp;
         if stamp == FROZEN {
             return false;
         }
-        let tree_of_v = self.tree[v as usize];
+        let tree_of_v = self.forest.nodes[v as usize].tree;
         if stamp != self.current {
             // Every exposed vertex outside the frozen forest is a live root,
             // so an unlabelled vertex is matched, and so is its mate.
-            let m = self.mate[wi];
+            let m = self.forest.nodes[wi].mate;
             debug_assert_ne!(m, NONE, "an unlabelled vertex {w} is exposed");
             self.label(w, ODD, tree_of_v);
-            self.forest.parent[wi] = v;
+            self.forest.nodes[wi].parent = v;
             self.label(m, EVEN, tree_of_v);
             self.queue.push(m);
             return false;
         }
-        let tree_of_w = self.tree[wi];
-        let w_is_odd = self.forest.label[wi] == ODD;
+        let tree_of_w = self.forest.nodes[wi].tree;
+        let w_is_odd = self.forest.nodes[wi].label == ODD;
         if tree_of_w != tree_of_v {
             if w_is_odd {
                 let tree = &mut self.trees[tree_of_w as usize];
@@ -766,14 +857,16 @@ impl<'g> Search<'g> {
     /// queues the edges its odd vertices blocked for another look.
     fn dissolve(&mut self, tree: u32) {
         let tree = &mut self.trees[tree as usize];
-        let (mut member, mut edge) = (tree.first_member, tree.first_blocked);
-        tree.first_member = NONE;
+        self.members.clear();
+        tree.members
+            .copy_into(&self.member_chunks, &mut self.members);
+        tree.members = MemberList::EMPTY;
+        let mut edge = tree.first_blocked;
         tree.first_blocked = NO_EDGE;
-        while member != NONE {
-            #[cfg(feature = "matching-stats")]
-            stats::record(|s| s.dissolved += 1);
-            self.forest.stamp[member as usize] = UNLABELLED;
-            member = self.next_member[member as usize];
+        #[cfg(feature = "matching-stats")]
+        stats::record(|s| s.dissolved += self.members.len() as u64);
+        for &member in &self.members {
+            self.forest.nodes[member as usize].stamp = UNLABELLED;
         }
         while edge != NO_EDGE {
             let (v, w, next) = self.blocked[edge as usize];
@@ -785,15 +878,16 @@ impl<'g> Search<'g> {
     /// Marks every vertex of every live tree [`FROZEN`].
     fn freeze_live_trees(&mut self) {
         for tree in &self.trees {
-            if self.mate[tree.root as usize] != NONE {
+            if self.forest.nodes[tree.root as usize].mate != NONE {
                 continue;
             }
-            let mut member = tree.first_member;
-            while member != NONE {
-                #[cfg(feature = "matching-stats")]
-                stats::record(|s| s.forest += 1);
-                self.forest.stamp[member as usize] = FROZEN;
-                member = self.next_member[member as usize];
+            self.members.clear();
+            tree.members
+                .copy_into(&self.member_chunks, &mut self.members);
+            #[cfg(feature = "matching-stats")]
+            stats::record(|s| s.forest += self.members.len() as u64);
+            for &member in &self.members {
+                self.forest.nodes[member as usize].stamp = FROZEN;
             }
         }
     }
@@ -802,23 +896,25 @@ impl<'g> Search<'g> {
     /// `c` of the current tree: walk up from both in turn until one walk
     /// steps on a base the other has marked.
     fn lowest_common_base(&mut self, mut a: Vertex, mut c: Vertex) -> Vertex {
-        self.lca_walk = self.lca_walk.wrapping_add(1);
-        if self.lca_walk == 0 {
-            self.lca_mark.fill(0);
-            self.lca_walk = 1;
+        self.forest.lca_walk = self.forest.lca_walk.wrapping_add(1);
+        if self.forest.lca_walk == 0 {
+            for node in &mut self.forest.nodes {
+                node.lca_mark = 0;
+            }
+            self.forest.lca_walk = 1;
         }
-        let walk = self.lca_walk;
+        let walk = self.forest.lca_walk;
         loop {
             if a != NONE {
-                if self.lca_mark[a as usize] == walk {
+                if self.forest.nodes[a as usize].lca_mark == walk {
                     return a;
                 }
-                self.lca_mark[a as usize] = walk;
-                let m = self.mate[a as usize];
+                self.forest.nodes[a as usize].lca_mark = walk;
+                let m = self.forest.nodes[a as usize].mate;
                 a = if m == NONE {
                     NONE
                 } else {
-                    let p = self.forest.parent[m as usize];
+                    let p = self.forest.nodes[m as usize].parent;
                     self.base_of(p)
                 };
             }
@@ -833,12 +929,12 @@ impl<'g> Search<'g> {
     fn shrink(&mut self, x: Vertex, y: Vertex, lca: Vertex) {
         let mut b = self.base_of(x);
         while b != lca {
-            let m = self.mate[b as usize];
-            self.forest.label[m as usize] = BRIDGED_EVEN;
+            let m = self.forest.nodes[b as usize].mate;
+            self.forest.nodes[m as usize].label = BRIDGED_EVEN;
             self.turned_even(m);
             self.forest.bridge[m as usize] = (x, y);
             self.queue.push(m);
-            let next = self.forest.parent[m as usize];
+            let next = self.forest.nodes[m as usize].parent;
             self.union_into(b, lca);
             self.union_into(m, lca);
             b = self.base_of(next);
@@ -851,15 +947,15 @@ impl<'g> Search<'g> {
         let rv = self.find(v);
         let rt = self.find(target);
         if rv != rt {
-            self.union_parent[rv as usize] = rt;
+            self.forest.nodes[rv as usize].union_parent = rt;
         }
     }
 
     /// Flips the augmenting path `root(v) … v, w … root(w)` between two
     /// trees (`v` and `w` even) and dissolves both.
     fn augment_between(&mut self, v: Vertex, w: Vertex) {
-        let from_v = self.forest.path_to_root(&self.mate, v);
-        let from_w = self.forest.path_to_root(&self.mate, w);
+        let from_v = self.forest.path_to_root(v);
+        let from_w = self.forest.path_to_root(w);
         #[cfg(feature = "matching-stats")]
         stats::record(|s| {
             // v's path, the edge (v, w), w's path.
@@ -868,17 +964,20 @@ impl<'g> Search<'g> {
             s.augmenting_path_edges += edges;
             s.longest_augmenting_path = s.longest_augmenting_path.max(edges);
         });
-        self.mate[v as usize] = w;
-        self.mate[w as usize] = v;
+        self.forest.nodes[v as usize].mate = w;
+        self.forest.nodes[w as usize].mate = v;
         // Each path is x, mate(x), …, root with an even number of edges;
         // shifting the matching one step along it matches the root.
         for path in [&from_v, &from_w] {
             for pair in path[1..].chunks_exact(2) {
-                self.mate[pair[0] as usize] = pair[1];
-                self.mate[pair[1] as usize] = pair[0];
+                self.forest.nodes[pair[0] as usize].mate = pair[1];
+                self.forest.nodes[pair[1] as usize].mate = pair[0];
             }
         }
-        let (tree_of_v, tree_of_w) = (self.tree[v as usize], self.tree[w as usize]);
+        let (tree_of_v, tree_of_w) = (
+            self.forest.nodes[v as usize].tree,
+            self.forest.nodes[w as usize].tree,
+        );
         self.dissolve(tree_of_v);
         self.dissolve(tree_of_w);
     }

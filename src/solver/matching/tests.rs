@@ -51,7 +51,7 @@ fn augments_through_a_blossom() {
     }
     let a = MatchingAnalysis::from_matching(&g, mate);
     assert_eq!(a.size(), 3);
-    assert_is_matching(&g, a.mates());
+    assert_is_matching(&g, &a.mates());
 }
 
 #[test]
@@ -272,7 +272,7 @@ fn forests_from_poor_starts_agree_with_exhaustive_search() {
             let exposed_at_start = start.iter().filter(|&&m| m == NONE).count();
             let a = MatchingAnalysis::from_matching(&g, start);
             let context = format!("seed {seed}, n {n}, {start_name} start");
-            assert_is_matching(&g, a.mates());
+            assert_is_matching(&g, &a.mates());
             assert_eq!(a.size(), nu, "{context}");
             augmented += (exposed_at_start - (n as usize - 2 * nu)) / 2;
             for v in 0..n {
@@ -314,7 +314,7 @@ fn forests_on_larger_graphs_are_certified_by_their_barrier() {
         let reference = MatchingAnalysis::new(&g);
         for start in [vec![NONE; n as usize], random_maximal_matching(&g, seed)] {
             let a = MatchingAnalysis::from_matching(&g, start);
-            assert_is_matching(&g, a.mates());
+            assert_is_matching(&g, &a.mates());
             assert_eq!(a.size(), reference.size(), "seed {seed}");
             assert_eq!(tutte_berge_bound(&g, &a.barrier()), a.size(), "seed {seed}");
             for v in 0..n {
