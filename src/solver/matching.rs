@@ -38,7 +38,7 @@ use std::collections::VecDeque;
 use serde::Serialize;
 
 use super::cancel::{Cancel, Cancelled, uncancelled};
-use super::graph::{Graph, Vertex};
+use super::graph::{Graph, Vertex, prefetch};
 
 /// "No vertex": the mate of an exposed vertex, the parent of a root.
 pub const NONE: Vertex = Vertex::MAX;
@@ -452,6 +452,13 @@ fn karp_sipser_start(graph: &Graph, mate: &mut [Vertex], cancel: &Cancel) -> Res
         mate[u as usize] = v;
         residual[v as usize] = MATCHED;
         residual[u as usize] = MATCHED;
+        // v's neighbours were just read; u's are misses, overlapped here.
+        for &w in graph.neighbors(u) {
+            prefetch(residual.as_ptr().wrapping_add(w as usize));
+        }
+        if let Some(&next) = pending.get(PREFETCH_DISTANCE) {
+            graph.prefetch_neighbors(next);
+        }
         for x in [v, u] {
             for &w in graph.neighbors(x) {
                 let r = &mut residual[w as usize];
@@ -556,6 +563,11 @@ impl MemberList {
         }
     }
 }
+
+/// How many queued vertices ahead the search asks for adjacency lists (and
+/// twice as far for their bounds): far enough for a cache miss to complete,
+/// near enough that the lines are still cached when used.
+const PREFETCH_DISTANCE: usize = 8;
 
 /// The end of a list of blocked edges.
 const NO_EDGE: u32 = u32::MAX;
@@ -784,6 +796,12 @@ impl<'g> Search<'g> {
                 break;
             };
             head += 1;
+            if let Some(&later) = self.queue.get(head + 2 * PREFETCH_DISTANCE) {
+                graph.prefetch_bounds(later);
+            }
+            if let Some(&soon) = self.queue.get(head + PREFETCH_DISTANCE) {
+                graph.prefetch_neighbors(soon);
+            }
             // Skips a vertex whose tree dissolved, or that joined another
             // tree as odd since it was queued.
             if !self.is_even(v) {
@@ -794,7 +812,11 @@ impl<'g> Search<'g> {
                 s.scanned += 1;
                 s.edges += graph.degree(v) as u64;
             });
-            for &w in graph.neighbors(v) {
+            let neighbors = graph.neighbors(v);
+            for &w in neighbors {
+                prefetch(self.forest.nodes.as_ptr().wrapping_add(w as usize));
+            }
+            for &w in neighbors {
                 if self.scan_edge(v, w) {
                     augmentations += 1;
                     // v's tree has dissolved; v is scanned again if it
