@@ -226,6 +226,30 @@ impl MatchingAnalysis {
         s: Vertex,
         cancel: &Cancel,
     ) -> Result<Vec<Vertex>, Cancelled> {
+        let budget = graph.vertex_count() / 8 + 1024;
+        self.moves_into_d_without_within(graph, s, budget, cancel)
+    }
+
+    /// [`MatchingAnalysis::moves_into_d_without`], trying pairs of trees for
+    /// the start's neighbours in `C` until `budget` vertices have been
+    /// labelled in all, then one tree from the start's mate for the rest.
+    ///
+    /// A neighbour `u ∈ C(G)` other than `t = mate(s)` is in `D(G − s)` iff
+    /// `ν(G − s − u) = ν(G) − 1`, iff `M` minus `st` and `u mate(u)` has an
+    /// augmenting path in `G − s − u`; it can only join `t` and `mate(u)`
+    /// (the frozen trees stay Hungarian: `C` vertices have no neighbour in
+    /// `D`). Two trees grown from `t` and `mate(u)` find such a path when
+    /// they meet, and on graphs that expand (random regular ones) they meet
+    /// while each is still small, where the one tree from `t` had to reach
+    /// `u` across a tenth of the graph. Proving that no path exists takes
+    /// both trees to the end, hence the budget.
+    fn moves_into_d_without_within(
+        self,
+        graph: &Graph,
+        s: Vertex,
+        budget: usize,
+        cancel: &Cancel,
+    ) -> Result<Vec<Vertex>, Cancelled> {
         debug_assert_ne!(
             self.class(s),
             VertexClass::D,
@@ -248,7 +272,49 @@ impl MatchingAnalysis {
         // Deleted: searches skip frozen vertices.
         search.forest.nodes[s as usize].stamp = FROZEN;
         search.forest.nodes[s as usize].label = EVEN;
-        search.watch(neighbours.iter().copied());
+
+        // None: not decided by a pair of trees.
+        let mut winning: Vec<Option<bool>> = Vec::with_capacity(neighbours.len());
+        let mut budget_left = budget;
+        for &u in neighbours {
+            let node = search.forest.nodes[u as usize];
+            winning.push(if u == t {
+                Some(true)
+            } else if node.stamp == FROZEN {
+                Some(node.label != ODD)
+            } else if budget_left == 0 {
+                None
+            } else {
+                let w = node.mate;
+                search.forest.nodes[u as usize].stamp = FROZEN;
+                search.forest.nodes[u as usize].mate = NONE;
+                search.forest.nodes[w as usize].mate = NONE;
+                let met = search.trees_meet(t, w, budget_left, cancel)?;
+                search.forest.nodes[u as usize].stamp = UNLABELLED;
+                search.forest.nodes[u as usize].mate = w;
+                search.forest.nodes[w as usize].mate = u;
+                budget_left = budget_left.saturating_sub(search.labelled);
+                if met.is_none() {
+                    budget_left = 0;
+                }
+                met
+            });
+        }
+        if winning.iter().all(Option::is_some) {
+            return Ok(neighbours
+                .iter()
+                .zip(winning)
+                .filter_map(|(&u, win)| win.unwrap().then_some(u))
+                .collect());
+        }
+
+        // One tree from t in G − s decides the rest: a vertex labelled even
+        // stays even however the tree grows, so it stops once all are even.
+        let undecided = neighbours
+            .iter()
+            .zip(&winning)
+            .filter_map(|(&u, win)| win.is_none().then_some(u));
+        search.watch(undecided);
         let augmentations = search.grow_forest(std::iter::once(t), cancel)?;
         debug_assert_eq!(
             augmentations, 0,
@@ -258,12 +324,15 @@ impl MatchingAnalysis {
         let forest = &search.forest;
         Ok(neighbours
             .iter()
-            .copied()
-            .filter(|&u| {
-                let u = u as usize;
-                let in_tree = forest.nodes[u].stamp == FROZEN || forest.nodes[u].stamp == current;
-                in_tree && forest.nodes[u].label != ODD
+            .zip(winning)
+            .filter(|&(&u, win)| {
+                win.unwrap_or_else(|| {
+                    let node = &forest.nodes[u as usize];
+                    let in_tree = node.stamp == FROZEN || node.stamp == current;
+                    in_tree && node.label != ODD
+                })
             })
+            .map(|(&u, _)| u)
             .collect())
     }
 
@@ -507,6 +576,13 @@ struct Search<'g> {
     /// watched), and how many of them are not even yet.
     watched: Vec<bool>,
     watched_left: usize,
+    /// Set by [`Search::trees_meet`]: two trees meeting ends the search,
+    /// without flipping the path, and so does labelling more than
+    /// `budget` vertices; nothing is frozen at the end.
+    stop_at_meeting: bool,
+    budget: usize,
+    /// Vertices labelled by the current search (counting relabels).
+    labelled: usize,
 }
 
 /// One alternating tree of the forest. It is live while its root is
@@ -674,6 +750,9 @@ impl<'g> Search<'g> {
             queue: Vec::new(),
             watched: Vec::new(),
             watched_left: 0,
+            stop_at_meeting: false,
+            budget: usize::MAX,
+            labelled: 0,
         }
     }
 
@@ -720,6 +799,7 @@ impl<'g> Search<'g> {
         self.trees[tree as usize]
             .members
             .push(&mut self.member_chunks, v);
+        self.labelled += 1;
         let node = &mut self.forest.nodes[v as usize];
         node.stamp = self.current;
         node.label = label;
@@ -764,6 +844,7 @@ impl<'g> Search<'g> {
         self.queue.clear();
         self.trees.clear();
         self.member_chunks.clear();
+        self.labelled = 0;
         self.blocked.clear();
         self.retry.clear();
         for root in roots {
@@ -782,6 +863,9 @@ impl<'g> Search<'g> {
         for step in 0usize.. {
             cancel.check_every(step)?;
             if self.watched_left == 0 && !self.watched.is_empty() {
+                return Ok(augmentations);
+            }
+            if self.stop_at_meeting && (augmentations > 0 || self.labelled > self.budget) {
                 return Ok(augmentations);
             }
             if let Some((v, w)) = self.retry.pop() {
@@ -825,12 +909,15 @@ impl<'g> Search<'g> {
                 }
             }
         }
-        self.freeze_live_trees();
+        if !self.stop_at_meeting {
+            self.freeze_live_trees();
+        }
         Ok(augmentations)
     }
 
     /// Looks at the edge from `v`, even in a live tree, to `w`; returns
-    /// whether it augmented the matching.
+    /// whether it joined two trees (and then augmented the matching, unless
+    /// the search stops at a meeting).
     fn scan_edge(&mut self, v: Vertex, w: Vertex) -> bool {
         let wi = w as usize;
         let stamp = self.forest.nodes[wi].stamp;
@@ -858,7 +945,9 @@ impl<'g> Search<'g> {
                 tree.first_blocked = (self.blocked.len() - 1) as u32;
                 return false;
             }
-            self.augment_between(v, w);
+            if !self.stop_at_meeting {
+                self.augment_between(v, w);
+            }
             return true;
         }
         if !w_is_odd {
@@ -873,6 +962,31 @@ impl<'g> Search<'g> {
             }
         }
         false
+    }
+
+    /// Whether trees grown from the exposed vertices `a` and `b` meet, that
+    /// is, whether an augmenting path joins them: `None` when more than
+    /// `budget` vertices were labelled before it was decided. Nothing is
+    /// flipped or frozen; the labels lapse with the next search's stamp.
+    fn trees_meet(
+        &mut self,
+        a: Vertex,
+        b: Vertex,
+        budget: usize,
+        cancel: &Cancel,
+    ) -> Result<Option<bool>, Cancelled> {
+        self.stop_at_meeting = true;
+        self.budget = budget;
+        let meetings = self.grow_forest([a, b].into_iter(), cancel);
+        self.stop_at_meeting = false;
+        self.budget = usize::MAX;
+        Ok(if meetings? > 0 {
+            Some(true)
+        } else if self.labelled > budget {
+            None
+        } else {
+            Some(false)
+        })
     }
 
     /// Unlabels every vertex of `tree` (its root has just been matched) and

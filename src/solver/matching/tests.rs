@@ -112,7 +112,8 @@ fn random_graph(n: u32, m: usize, seed: u64) -> Graph {
 }
 
 /// The neighbours of a covered vertex `s` in `D(G − s)`, found by
-/// continuing the analysis (and stopping once they are classified), are
+/// continuing the analysis (pairs of trees meeting, or one tree stopping
+/// once they are classified, or both), are
 /// exactly those a fresh run on `G − s` puts in `D`, on many small
 /// graphs (sparse ones with large `D`, denser ones with large `C`,
 /// blossoms everywhere).
@@ -143,6 +144,14 @@ fn deleting_a_covered_vertex_classifies_its_neighbours_exactly() {
                 .moves_into_d_without(&g, s, &never)
                 .unwrap();
             assert_eq!(continued, expected, "seed {seed}, s {s}");
+            // Budget 0: the one tree from the mate decides every neighbour;
+            // a few vertices: pairs of trees decide some, the tree the rest.
+            for budget in [0, 4, 12] {
+                let continued = MatchingAnalysis::new(&g)
+                    .moves_into_d_without_within(&g, s, budget, &never)
+                    .unwrap();
+                assert_eq!(continued, expected, "seed {seed}, s {s}, budget {budget}");
+            }
             checked += 1;
         }
     }
