@@ -20,7 +20,8 @@
 //! `matching=… match_ms=…`).
 //! FILES are in the layout of `../shared/peers/gen.py` (`n m`, then `m` lines
 //! `u v`, 0-based). Every instance runs in a child process so that its peak
-//! memory (VmHWM) is its own and a slow peer can be stopped at the timeout.
+//! memory (VmHWM; a peer's is sampled while it runs) is its own and a slow
+//! peer can be stopped at the timeout.
 //! Figures are medians over the repetitions; compare ratios, not absolute
 //! times (the machines are shared and noisy).
 
@@ -162,10 +163,14 @@ fn main() {
         .iter()
         .map(|p| format!(" {} / geography |", p.name))
         .collect();
+    let peer_peaks: String = peers
+        .iter()
+        .map(|p| format!(" {} peak MiB |", p.name))
+        .collect();
     println!(
-        "| instance | n | m | ν | read ms | matching ms | geography ms | + winning moves ms |{peer_names} matching / read | geography / read | readonly ms | (read + full answer) / readonly |{peer_ratios} peak MiB | working bytes / edge |"
+        "| instance | n | m | ν | read ms | matching ms | geography ms | + winning moves ms |{peer_names} matching / read | geography / read | readonly ms | (read + full answer) / readonly |{peer_ratios} peak MiB |{peer_peaks} working bytes / edge |"
     );
-    println!("|{}", "---|".repeat(14 + 2 * peers.len()));
+    println!("|{}", "---|".repeat(14 + 3 * peers.len()));
     for file in &files {
         let ours = run_child(&["ours", file, &reps.to_string()], None)
             .unwrap_or_else(|| panic!("our solver failed on {file}"));
@@ -181,6 +186,7 @@ fn main() {
         let peak_mib = field(&ours, "peak_kib") / 1024.0;
         let mut times = String::new();
         let mut ratios = String::new();
+        let mut peaks = String::new();
         for peer in &peers {
             let timeout = Some(Duration::from_secs(peer_timeout));
             let out = match &peer.command {
@@ -201,10 +207,13 @@ fn main() {
                     let ms = field(&out, "match_ms");
                     times.push_str(&format!(" {ms:.1} |"));
                     ratios.push_str(&format!(" {:.1}× |", ms / geo));
+                    let peak_kib = field(&out, "sampled_peak_kib");
+                    peaks.push_str(&format!(" {:.0} |", peak_kib / 1024.0));
                 }
                 None => {
                     times.push_str(&format!(" > {peer_timeout} s |"));
                     ratios.push_str(&format!(" > {:.0}× |", peer_timeout as f64 * 1000.0 / geo));
+                    peaks.push_str(" — |");
                 }
             }
         }
@@ -233,7 +242,7 @@ fn main() {
             None => ("—".to_owned(), "—".to_owned()),
         };
         println!(
-            "| {name} | {n} | {m} | {size} | {read:.1} | {matching:.1} | {geo:.1} | {with_moves:.1} |{times} {:.2} | {:.2} | {floor_ms} | {full_ratio} |{ratios} {peak_mib:.0} | {:.0} |",
+            "| {name} | {n} | {m} | {size} | {read:.1} | {matching:.1} | {geo:.1} | {with_moves:.1} |{times} {:.2} | {:.2} | {floor_ms} | {full_ratio} |{ratios} {peak_mib:.0} |{peaks} {:.0} |",
             matching / read,
             geo / read,
             field(&ours, "working_bytes") / m.max(1.0),
@@ -309,26 +318,51 @@ fn run_child(args: &[&str], timeout: Option<Duration>) -> Option<String> {
     )
 }
 
-/// Runs a command; its stdout, or `None` on failure or timeout.
+/// Runs a command; its stdout, or `None` on failure or timeout. The
+/// stdout gets ` sampled_peak_kib=…` appended: the child's peak resident
+/// set as last read while it ran (every 5 ms; what it allocates in its
+/// last few milliseconds can be missed).
 fn run(command: &mut Command, timeout: Option<Duration>) -> Option<String> {
     let mut child = command
         .stdout(Stdio::piped())
         .spawn()
         .expect("spawn bench child");
     let started = Instant::now();
+    let mut sampled_peak_kib = 0;
     loop {
+        if let Some(kib) = peak_kib_of(child.id()) {
+            sampled_peak_kib = sampled_peak_kib.max(kib);
+        }
         if let Some(status) = child.try_wait().unwrap() {
             let mut out = String::new();
             std::io::Read::read_to_string(child.stdout.as_mut().unwrap(), &mut out).unwrap();
-            return status.success().then_some(out);
+            return status
+                .success()
+                .then(|| format!("{} sampled_peak_kib={sampled_peak_kib}", out.trim_end()));
         }
         if timeout.is_some_and(|t| started.elapsed() > t) {
             let _ = child.kill();
             let _ = child.wait();
             return None;
         }
-        std::thread::sleep(Duration::from_millis(20));
+        std::thread::sleep(Duration::from_millis(5));
     }
+}
+
+/// The peak resident set of a running process in KiB (`VmHWM`), if it is
+/// still running. Not `wait4`'s `ru_maxrss`: Linux counts in it the
+/// parent's memory at the time of the spawn.
+fn peak_kib_of(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+}
+
+/// This process's own peak resident set in KiB.
+fn own_peak_kib() -> u64 {
+    peak_kib_of(std::process::id()).unwrap_or(0)
 }
 
 fn median(mut xs: Vec<f64>) -> f64 {
@@ -347,15 +381,6 @@ fn read_graph(file: &str) -> Graph {
     .unwrap_or_else(|e| panic!("{file}: {e}"));
     Graph::from_flat_edges(parsed.vertex_count, &parsed.edges)
         .unwrap_or_else(|e| panic!("{file}: {e}"))
-}
-
-fn peak_kib() -> f64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .unwrap_or(0.0)
 }
 
 fn child(args: &[String]) {
@@ -398,9 +423,9 @@ fn child(args: &[String]) {
                 graph = Some(g);
             }
             let g = graph.unwrap();
-            // Graph plus the matching state: mate, stamp, parent, bridge (2),
-            // union-find parent, base, LCA marks (u32 each) and the label byte.
-            let working_bytes = g.heap_bytes() + g.vertex_count() * (8 * 4 + 1);
+            // Graph plus the matching state: one 32-byte record and one
+            // bridge (two u32) per vertex.
+            let working_bytes = g.heap_bytes() + g.vertex_count() * (32 + 8);
             println!(
                 "n={} m={} matching={size} read_ms={} match_ms={} geography_ms={} moves_ms={} peak_kib={} working_bytes={working_bytes}",
                 g.vertex_count(),
@@ -409,7 +434,7 @@ fn child(args: &[String]) {
                 median(matching),
                 median(geo),
                 median(moves),
-                peak_kib(),
+                own_peak_kib(),
             );
         }
         "petgraph" => {
