@@ -141,7 +141,10 @@ impl Forest {
             .collect();
         Forest {
             nodes,
-            bridge: vec![(NONE, NONE); n],
+            // Zeroed, not NONE: a bridge is written before it is ever read
+            // (when a blossom turns its vertex even), and zeroed pages that
+            // no blossom touches are never made resident.
+            bridge: vec![(0, 0); n],
             lca_walk: 0,
         }
     }
