@@ -351,7 +351,11 @@ impl MatchingAnalysis {
 
     /// The matched pairs `(u, v)` with `u < v`, ascending.
     pub fn pairs(&self) -> Vec<(Vertex, Vertex)> {
-        pairs_of(&self.forest.mates())
+        (0..)
+            .zip(&self.forest.nodes)
+            .filter(|&(v, node)| node.mate != NONE && v < node.mate)
+            .map(|(v, node)| (v, node.mate))
+            .collect()
     }
 
     /// The Gallai–Edmonds class of `v`.
