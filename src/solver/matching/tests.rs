@@ -225,32 +225,14 @@ fn random_maximal_matching(g: &Graph, seed: u64) -> Vec<Vertex> {
 }
 
 /// `(n + |B| − odd(G − B)) / 2`, the Tutte–Berge bound of the barrier
-/// `B`, counted independently of the forest (components by DFS).
+/// `B`, counted independently of the forest.
 fn tutte_berge_bound(g: &Graph, barrier: &[Vertex]) -> usize {
-    let n = g.vertex_count();
-    let mut seen = vec![false; n];
+    let mut gone = vec![false; g.vertex_count()];
     for &b in barrier {
-        seen[b as usize] = true;
+        gone[b as usize] = true;
     }
-    let mut odd_components = 0;
-    for s in 0..n as Vertex {
-        if seen[s as usize] {
-            continue;
-        }
-        seen[s as usize] = true;
-        let (mut stack, mut size) = (vec![s], 0);
-        while let Some(v) = stack.pop() {
-            size += 1;
-            for &u in g.neighbors(v) {
-                if !seen[u as usize] {
-                    seen[u as usize] = true;
-                    stack.push(u);
-                }
-            }
-        }
-        odd_components += size % 2;
-    }
-    (n + barrier.len() - odd_components) / 2
+    let odd = crate::solver::position::tests::odd_components(g, &gone);
+    (g.vertex_count() + barrier.len() - odd) / 2
 }
 
 /// The forest search from poor starts (no edge matched, so every vertex is

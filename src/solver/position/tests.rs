@@ -89,7 +89,7 @@ fn geography_moves(line: &[Vertex]) -> Vec<Move> {
 
 /// Odd components of the graph on the ids not in `gone`, edges of `g`
 /// between them.
-fn odd_components(g: &Graph, gone: &[bool]) -> usize {
+pub(crate) fn odd_components(g: &Graph, gone: &[bool]) -> usize {
     let n = g.vertex_count();
     let mut seen = gone.to_vec();
     let mut odd = 0;
