@@ -183,8 +183,9 @@ impl MatchingAnalysis {
     }
 
     /// [`MatchingAnalysis::from_matching`] that stops with [`Cancelled`]
-    /// soon after `cancel` fires: it looks at the handle every [`CHECK_EVERY`](super::cancel::CHECK_EVERY) steps of a
-    /// tree's growth.
+    /// soon after `cancel` fires: it looks at the handle every
+    /// [`CHECK_EVERY`](super::cancel::CHECK_EVERY) steps of the forest's
+    /// growth.
     pub fn from_matching_with_cancel(
         graph: &Graph,
         mate: Vec<Vertex>,
