@@ -116,9 +116,9 @@ fn solution_from(
 /// The winning first moves when every maximum matching covers `start`: a move
 /// to `u` wins iff the opponent, now first to move from `u` in `G − start`,
 /// loses, i.e. iff `u ∈ D(G − start)`. The analysis of `G − start` continues
-/// `analysis` (see [`MatchingAnalysis::moves_into_d_without`]): one search
-/// from `start`'s mate at most, stopped once the start's neighbours are
-/// classified, not a second matching run.
+/// `analysis` (see [`MatchingAnalysis::moves_into_d_without`]): two small
+/// trees per neighbour of `start`, or at most one search from `start`'s
+/// mate, not a second matching run.
 fn first_moves_into_d(
     graph: &Graph,
     analysis: MatchingAnalysis,

@@ -304,26 +304,21 @@ impl MatchingAnalysis {
                 met
             });
         }
-        if winning.iter().all(Option::is_some) {
-            return Ok(neighbours
+        if winning.iter().any(Option::is_none) {
+            // One tree from t in G − s decides the rest: a vertex labelled
+            // even stays even however the tree grows, so it stops once all
+            // are even.
+            let undecided = neighbours
                 .iter()
-                .zip(winning)
-                .filter_map(|(&u, win)| win.unwrap().then_some(u))
-                .collect());
+                .zip(&winning)
+                .filter_map(|(&u, win)| win.is_none().then_some(u));
+            search.watch(undecided);
+            let augmentations = search.grow_forest(std::iter::once(t), cancel)?;
+            debug_assert_eq!(
+                augmentations, 0,
+                "ν(G − s) = ν(G) − 1 leaves no augmenting path"
+            );
         }
-
-        // One tree from t in G − s decides the rest: a vertex labelled even
-        // stays even however the tree grows, so it stops once all are even.
-        let undecided = neighbours
-            .iter()
-            .zip(&winning)
-            .filter_map(|(&u, win)| win.is_none().then_some(u));
-        search.watch(undecided);
-        let augmentations = search.grow_forest(std::iter::once(t), cancel)?;
-        debug_assert_eq!(
-            augmentations, 0,
-            "ν(G − s) = ν(G) − 1 leaves no augmenting path"
-        );
         let current = search.current;
         let forest = &search.forest;
         Ok(neighbours
@@ -567,9 +562,8 @@ struct Search<'g> {
     /// The live and dissolved trees of this search; a vertex's
     /// [`Node::tree`] indexes it.
     trees: Vec<Tree>,
-    /// The arena of the trees' [`MemberList`]s, and a buffer to read one.
+    /// The arena of the trees' [`MemberList`]s.
     member_chunks: Vec<Vertex>,
-    members: Vec<Vertex>,
     /// Blocked edges `(v, w, next)`: `v` was even in one tree when it saw
     /// `w` odd in another, so the edge could not grow `v`'s tree. Linked per
     /// tree of `w` (through [`Tree::first_blocked`]) so that they can be
@@ -584,11 +578,10 @@ struct Search<'g> {
     /// watched), and how many of them are not even yet.
     watched: Vec<bool>,
     watched_left: usize,
-    /// Set by [`Search::trees_meet`]: two trees meeting ends the search,
-    /// without flipping the path, and so does labelling more than
-    /// `budget` vertices; nothing is frozen at the end.
-    stop_at_meeting: bool,
-    budget: usize,
+    /// Set by [`Search::trees_meet`] (`None` otherwise): two trees meeting
+    /// ends the search, without flipping the path, and so does labelling
+    /// more than this many vertices; nothing is frozen at the end.
+    meeting_budget: Option<usize>,
     /// Vertices labelled by the current search (counting relabels).
     labelled: usize,
 }
@@ -636,15 +629,20 @@ impl MemberList {
         self.filled += 1;
     }
 
-    /// Appends the members to `out`.
-    fn copy_into(&self, arena: &[Vertex], out: &mut Vec<Vertex>) {
-        let (mut chunk, mut filled) = (self.last_chunk, self.filled as usize);
+    /// Sets every member's stamp to `stamp`; returns how many members
+    /// there are.
+    fn stamp_all(&self, arena: &[Vertex], nodes: &mut [Node], stamp: u32) -> usize {
+        let (mut chunk, mut filled, mut count) = (self.last_chunk, self.filled as usize, 0);
         while chunk != NONE {
             let start = chunk as usize;
-            out.extend_from_slice(&arena[start..start + filled]);
+            for &member in &arena[start..start + filled] {
+                nodes[member as usize].stamp = stamp;
+            }
+            count += filled;
             chunk = arena[start + MEMBER_CHUNK - 1];
             filled = MEMBER_CHUNK - 1;
         }
+        count
     }
 }
 
@@ -752,14 +750,12 @@ impl<'g> Search<'g> {
             current,
             trees: Vec::new(),
             member_chunks: Vec::new(),
-            members: Vec::new(),
             blocked: Vec::new(),
             retry: Vec::new(),
             queue: Vec::new(),
             watched: Vec::new(),
             watched_left: 0,
-            stop_at_meeting: false,
-            budget: usize::MAX,
+            meeting_budget: None,
             labelled: 0,
         }
     }
@@ -873,7 +869,9 @@ impl<'g> Search<'g> {
             if self.watched_left == 0 && !self.watched.is_empty() {
                 return Ok(augmentations);
             }
-            if self.stop_at_meeting && (augmentations > 0 || self.labelled > self.budget) {
+            if let Some(budget) = self.meeting_budget
+                && (augmentations > 0 || self.labelled > budget)
+            {
                 return Ok(augmentations);
             }
             if let Some((v, w)) = self.retry.pop() {
@@ -917,7 +915,7 @@ impl<'g> Search<'g> {
                 }
             }
         }
-        if !self.stop_at_meeting {
+        if self.meeting_budget.is_none() {
             self.freeze_live_trees();
         }
         Ok(augmentations)
@@ -953,7 +951,7 @@ impl<'g> Search<'g> {
                 tree.first_blocked = (self.blocked.len() - 1) as u32;
                 return false;
             }
-            if !self.stop_at_meeting {
+            if self.meeting_budget.is_none() {
                 self.augment_between(v, w);
             }
             return true;
@@ -983,11 +981,9 @@ impl<'g> Search<'g> {
         budget: usize,
         cancel: &Cancel,
     ) -> Result<Option<bool>, Cancelled> {
-        self.stop_at_meeting = true;
-        self.budget = budget;
+        self.meeting_budget = Some(budget);
         let meetings = self.grow_forest([a, b].into_iter(), cancel);
-        self.stop_at_meeting = false;
-        self.budget = usize::MAX;
+        self.meeting_budget = None;
         Ok(if meetings? > 0 {
             Some(true)
         } else if self.labelled > budget {
@@ -1001,17 +997,14 @@ impl<'g> Search<'g> {
     /// queues the edges its odd vertices blocked for another look.
     fn dissolve(&mut self, tree: u32) {
         let tree = &mut self.trees[tree as usize];
-        self.members.clear();
-        tree.members
-            .copy_into(&self.member_chunks, &mut self.members);
+        let _dissolved =
+            tree.members
+                .stamp_all(&self.member_chunks, &mut self.forest.nodes, UNLABELLED);
+        #[cfg(feature = "matching-stats")]
+        stats::record(|s| s.dissolved += _dissolved as u64);
         tree.members = MemberList::EMPTY;
         let mut edge = tree.first_blocked;
         tree.first_blocked = NO_EDGE;
-        #[cfg(feature = "matching-stats")]
-        stats::record(|s| s.dissolved += self.members.len() as u64);
-        for &member in &self.members {
-            self.forest.nodes[member as usize].stamp = UNLABELLED;
-        }
         while edge != NO_EDGE {
             let (v, w, next) = self.blocked[edge as usize];
             self.retry.push((v, w));
@@ -1025,14 +1018,11 @@ impl<'g> Search<'g> {
             if self.forest.nodes[tree.root as usize].mate != NONE {
                 continue;
             }
-            self.members.clear();
-            tree.members
-                .copy_into(&self.member_chunks, &mut self.members);
+            let _frozen =
+                tree.members
+                    .stamp_all(&self.member_chunks, &mut self.forest.nodes, FROZEN);
             #[cfg(feature = "matching-stats")]
-            stats::record(|s| s.forest += self.members.len() as u64);
-            for &member in &self.members {
-                self.forest.nodes[member as usize].stamp = FROZEN;
-            }
+            stats::record(|s| s.forest += _frozen as u64);
         }
     }
 

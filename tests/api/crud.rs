@@ -465,15 +465,6 @@ async fn reads_show_the_winner_of_puzzles_solved_before() {
             (end.name.clone(), proto::Player::Second as i32),
         ]
     );
-    let read = app
-        .client
-        .clone()
-        .get_puzzle(proto::GetPuzzleRequest {
-            name: middle.name.clone(),
-            view: proto::PuzzleView::Basic as i32,
-        })
-        .await
-        .unwrap()
-        .into_inner();
+    let read = app.read_view(&middle.name, proto::PuzzleView::Basic).await;
     assert_eq!(read.cached_winner, proto::Player::First as i32);
 }

@@ -143,11 +143,16 @@ impl TestApp {
 
     /// The stored puzzle `name`, full view; the call must succeed.
     pub async fn read(&self, name: &str) -> proto::Puzzle {
+        self.read_view(name, proto::PuzzleView::Unspecified).await
+    }
+
+    /// The stored puzzle `name` in `view`; the call must succeed.
+    pub async fn read_view(&self, name: &str, view: proto::PuzzleView) -> proto::Puzzle {
         self.client
             .clone()
             .get_puzzle(proto::GetPuzzleRequest {
                 name: name.to_owned(),
-                ..Default::default()
+                view: view as i32,
             })
             .await
             .unwrap_or_else(|e| panic!("GetPuzzle {name}: {e:?}"))

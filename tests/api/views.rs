@@ -253,16 +253,7 @@ async fn a_puzzle_too_large_for_the_limit_is_named() {
     assert!(status.message().contains("PUZZLE_VIEW_BASIC"), "{status:?}");
     let info = status.get_error_details().error_info().cloned().unwrap();
     assert_eq!(info.reason, "RESPONSE_TOO_LARGE");
-    let summary = app
-        .client
-        .clone()
-        .get_puzzle(proto::GetPuzzleRequest {
-            name: puzzle.name.clone(),
-            view: proto::PuzzleView::Basic as i32,
-        })
-        .await
-        .unwrap()
-        .into_inner();
+    let summary = app.read_view(&puzzle.name, proto::PuzzleView::Basic).await;
     assert_eq!(summary.edge_count, 60_000);
     app.stop().await;
 }
