@@ -703,3 +703,81 @@ fn labels_out_of_range_pass_through_for_the_check_to_reject() {
     assert_eq!(labelling.to_canonical(7), 7);
     assert_eq!(labelling.to_original(3), 3);
 }
+
+/// A random graph with `m` distinct edges on `n` vertices, from a seed.
+fn random_graph(n: u32, m: usize, seed: u64) -> Vec<u32> {
+    let mut seen = BTreeSet::new();
+    let mut edges = Vec::with_capacity(2 * m);
+    let perm = permutation(n, seed);
+    let mut k = 0u64;
+    while seen.len() < m {
+        let pick = permutation(n, seed ^ k.wrapping_mul(0x9e37_79b9));
+        let (u, v) = (perm[pick[0] as usize], pick[1]);
+        k += 1;
+        if u != v && seen.insert((u.min(v), u.max(v))) {
+            edges.extend([u, v]);
+        }
+    }
+    edges
+}
+
+/// Stored verdicts and `duplicate_of` links are keyed by these hashes, so
+/// a change to how the form is computed must leave them as they are (or
+/// come with a new canonicaliser version): each path through the
+/// canonicaliser is pinned here — refinement alone, Traces after it, hung
+/// trees, tree components, and the three games' distinguished vertices.
+#[test]
+fn hashes_of_the_current_version_are_pinned() {
+    let (hung_n, hung) =
+        trees_on_a_core(12, &[0, 1, 2, 3, 1, 2, 3, 2], &[1, 4, 5, 7, 8, 3, 10, 2], 7);
+    let tree: Vec<u32> = (1..400u32).flat_map(|v| [(v * 7919) % v, v]).collect();
+    let grid: Vec<u32> = (0..20u32 * 20)
+        .flat_map(|v| {
+            let right = (v % 20 < 19).then_some([v, v + 1]);
+            let down = (v / 20 < 19).then_some([v, v + 20]);
+            right.into_iter().chain(down).flatten()
+        })
+        .collect();
+    // The edges of a random graph between vertices of different parity.
+    let bipartite: Vec<u32> = random_graph(300, 500, 3)
+        .chunks(2)
+        .filter(|e| e[0] % 2 != e[1] % 2)
+        .flatten()
+        .copied()
+        .collect();
+    let puzzles = [
+        (
+            "sparse random",
+            spec(Game::Geography, 300, &random_graph(300, 450, 1), 5),
+        ),
+        (
+            "denser random",
+            spec(Game::Geography, 200, &random_graph(200, 1000, 2), 0),
+        ),
+        ("grid", spec(Game::Geography, 400, &grid, 21)),
+        (
+            "petersen copies",
+            spec(Game::Geography, 30, &disjoint_copies(&petersen(), 10, 3), 4),
+        ),
+        ("hung trees", spec(Game::Geography, hung_n.into(), &hung, 3)),
+        ("tree", spec(Game::Geography, 400, &tree, 17)),
+        (
+            "painted tree",
+            spec_with(Game::TreePaint, 400, &tree, 0, Some((3, 250))),
+        ),
+        ("edge game", spec(Game::BipartiteEdge, 300, &bipartite, 0)),
+    ];
+    let pinned = [
+        "a98a7305245085c9d7f4b88a836457cefea98ddf7ce2845a787f21f18cdd08e1",
+        "72fec6f9af24ac41bb99bfef0ab895bf4eef175014db3d3fe092bf7436e63fed",
+        "5f2d0e7c6d8cf9062c63bd6851d01b246c805bc7ec95b5faf5047bf1ad9adfbd",
+        "83802deaf9ef4cefb50ffdf7a983780bb6f90da3a773452c4bc6583e5de026d5",
+        "edecc87a11b64cfe2ac49e201601e1bd38849345a581de0059081d13fe65a249",
+        "54ed949efc61bd3f076d08daf2d11ee915e47dc0178bde6fb0b4ac793eb6cf8b",
+        "9ab63d44af839805b939b6be13905fc4b62d00a1e025b5611120ff17a0f9a287",
+        "980cc814064fb4d89392d6b488a2820657bebb4f604b9236a53a794e88ac7cc4",
+    ];
+    for ((name, puzzle), digest) in puzzles.iter().zip(pinned) {
+        assert_eq!(hash(puzzle), format!("{TRACES}:{digest}"), "{name}");
+    }
+}
