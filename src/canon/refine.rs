@@ -23,7 +23,9 @@
 //! Why it is cheap. A round reads each edge once, in vertex order, with
 //! independent loads (nauty's splitter queue, tried first, follows a chain
 //! of dependent loads per edge and took 3.5 times as long on a random
-//! graph with 10^6 vertices). From the third round on, vertices whose
+//! graph with 10^6 vertices). The first round reads only the edges of the
+//! vertices outside the largest cell (see [`first_round_by_cells`]).
+//! From the third round on, vertices whose
 //! colour is unique are frozen: their colour no longer changes, so only the
 //! others are recomputed, and on a random graph they are few by then.
 //! The vertices frozen at each count are sorted by colour already, so the
@@ -36,8 +38,7 @@
 use std::time::Instant;
 
 use super::buckets::{group_by_bucket, sort_by_hash};
-use super::traces::Sparse;
-use crate::solver::graph::Vertex;
+use crate::solver::graph::{Graph, Vertex};
 use crate::splitmix::{GAMMA, mix};
 
 /// What refinement gave.
@@ -59,21 +60,38 @@ const FIRST_COUNT: u32 = 3;
 /// which Traces' own refinement does better.
 const WORK_PASSES: usize = 12;
 
-/// Refines the ordered colouring `cells` of `graph` (a partition of its
-/// vertices into cells, in order); `None` past `deadline`.
-pub fn refine(graph: &Sparse, cells: &[Vec<Vertex>], deadline: Instant) -> Option<Refined> {
-    let n = graph.degrees.len();
-    let mut cell_of = vec![0u32; n];
+/// Refines the ordered colouring `cells` of the core of `graph`: the
+/// vertices in the cells (a partition of them, in order) and the edges
+/// between them; `core_degree(v)` is the number of `v`'s neighbours in the
+/// core. `None` past `deadline`.
+///
+/// The core is read in place, in the whole graph: a vertex outside it adds
+/// zero to its neighbours' sums, which is what leaving it out would add.
+/// (Copying the core out would read every edge once more, with a random
+/// read each, as costly as a round.)
+pub fn refine(
+    graph: &Graph,
+    core_degree: impl Fn(Vertex) -> u32,
+    cells: &[Vec<Vertex>],
+    deadline: Instant,
+) -> Option<Refined> {
+    let n = graph.vertex_count();
+    let mut cell_of = vec![NO_CELL; n];
     let mut colour = vec![0u64; n];
+    // `mixed[v] = mix(colour[v] ^ SALT)` in the core: what `v` adds to its
+    // neighbours; zero outside it.
+    let mut mixed = vec![0u64; n];
     for (i, cell) in cells.iter().enumerate() {
         for &v in cell {
             cell_of[v as usize] = i as u32;
             colour[v as usize] = mix(i as u64 + 1);
+            mixed[v as usize] = mix(colour[v as usize] ^ SALT);
         }
     }
-    // `mixed[v] = mix(colour[v] ^ SALT)`: what `v` adds to its neighbours.
-    let mut mixed: Vec<u64> = colour.iter().map(|&c| mix(c ^ SALT)).collect();
-    let mut active: Vec<Vertex> = (0..n as Vertex).collect();
+    let mut active: Vec<Vertex> = (0..n as Vertex)
+        .filter(|&v| cell_of[v as usize] != NO_CELL)
+        .collect();
+    let core_edge_ends: usize = active.iter().map(|&v| core_degree(v) as usize).sum();
     let mut next = vec![0u64; n];
     let mut by_colour: Vec<(u64, Vertex)> = Vec::new();
     // The frozen vertices with their colours, sorted by colour: each count
@@ -85,26 +103,30 @@ pub fn refine(graph: &Sparse, cells: &[Vec<Vertex>], deadline: Instant) -> Optio
     let mut round = 0u32;
     // Neighbour reads left before refinement gives up on rounds and leaves
     // the rest to Traces: a bound on its cost whatever the graph.
-    let mut reads_left = WORK_PASSES * (graph.targets.len() + n);
+    let mut reads_left = WORK_PASSES * (core_edge_ends + active.len());
     while !active.is_empty() {
         if Instant::now() >= deadline {
             return None;
         }
-        let reads: usize = active
-            .iter()
-            .map(|&v| graph.degrees[v as usize] as usize + 1)
-            .sum();
+        let reads: usize = active.iter().map(|&v| core_degree(v) as usize + 1).sum();
         if reads > reads_left {
             break;
         }
         reads_left -= reads;
-        for &v in &active {
-            let v = v as usize;
-            let start = graph.offsets[v];
-            let sum = graph.targets[start..start + graph.degrees[v] as usize]
-                .iter()
-                .fold(0u64, |sum, &w| sum.wrapping_add(mixed[w as usize]));
-            next[v] = mix(colour[v].wrapping_mul(GAMMA) ^ sum);
+        if round == 0 && first_round_by_cells(graph, cells, &mixed, &core_degree, &mut next) {
+            for &v in &active {
+                let v = v as usize;
+                next[v] = mix(colour[v].wrapping_mul(GAMMA) ^ next[v]);
+            }
+        } else {
+            for &v in &active {
+                let v = v as usize;
+                let sum = graph
+                    .neighbors(v as Vertex)
+                    .iter()
+                    .fold(0u64, |sum, &w| sum.wrapping_add(mixed[w as usize]));
+                next[v] = mix(colour[v].wrapping_mul(GAMMA) ^ sum);
+            }
         }
         for &v in &active {
             let v = v as usize;
@@ -176,6 +198,58 @@ pub fn refine(graph: &Sparse, cells: &[Vec<Vertex>], deadline: Instant) -> Optio
     Some(Refined::Cells(out))
 }
 
+/// The first round's neighbour sums, into `sums`, without reading every
+/// edge, when that is cheaper: at first a colour is a cell, and most core
+/// vertices of a sparse graph are in one cell (those with no tree hanging
+/// from them). With `M` that cell's `mixed` value, a vertex's sum is
+/// `M` times its core degree, plus `mixed[u] - M` for each neighbour `u`
+/// in another cell — exactly, as sums are taken modulo 2^64 — so only the
+/// edges of the other cells are read. Returns whether it did so.
+fn first_round_by_cells(
+    graph: &Graph,
+    cells: &[Vec<Vertex>],
+    mixed: &[u64],
+    core_degree: &impl Fn(Vertex) -> u32,
+    sums: &mut [u64],
+) -> bool {
+    let Some((largest, cell)) = cells.iter().enumerate().max_by_key(|(_, cell)| cell.len()) else {
+        return false;
+    };
+    let Some(&member) = cell.first() else {
+        return false;
+    };
+    let others: usize = cells
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| i != largest)
+        .flat_map(|(_, cell)| cell.iter())
+        .map(|&u| graph.degree(u))
+        .sum();
+    let all: usize = cells.iter().map(|cell| cell.len()).sum::<usize>() + graph.edge_count();
+    if others * 2 > all {
+        return false;
+    }
+    let base = mixed[member as usize];
+    for cell in cells {
+        for &v in cell {
+            sums[v as usize] = u64::from(core_degree(v)).wrapping_mul(base);
+        }
+    }
+    for (i, cell) in cells.iter().enumerate() {
+        if i == largest {
+            continue;
+        }
+        for &u in cell {
+            let extra = mixed[u as usize].wrapping_sub(base);
+            // Neighbours outside the core get sums too; they are never read.
+            for &w in graph.neighbors(u) {
+                sums[w as usize] = sums[w as usize].wrapping_add(extra);
+            }
+        }
+    }
+    true
+}
+
 /// Sorts the `active` vertices into `by_colour` by colour and returns how
 /// many colours they have. A colour starts from the cell and mixes in
 /// nothing but colours, so equal colours in different cells would only be
@@ -207,6 +281,9 @@ fn merge(a: &[(u64, Vertex)], b: &[(u64, Vertex)]) -> Vec<(u64, Vertex)> {
 }
 
 const SALT: u64 = 0x5851_f42d_4c95_7f2d;
+
+/// `cell_of` of a vertex outside the core.
+const NO_CELL: u32 = u32::MAX;
 
 #[cfg(test)]
 mod tests;

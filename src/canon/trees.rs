@@ -282,23 +282,21 @@ pub fn canonical_order(graph: &Graph, distinguished: &[Vertex], budget: Duration
 
     time_left()?;
 
-    // The core, its colours, and its canonical order by Traces.
-    let core: Vec<Vertex> = (0..n as Vertex)
-        .filter(|&v| node[v as usize].round == CORE)
-        .collect();
-    let mut core_index = vec![NONE; n];
-    for (i, &v) in core.iter().enumerate() {
-        core_index[v as usize] = i as Vertex;
-    }
-    // A core vertex's colour is the list of its children's classes. Most
-    // core vertices of a sparse graph have none: they form the first cell
-    // after the distinguished vertices (the empty list comes first), and
-    // only the others are ranked.
+    // The core, its colours, and its canonical order by refinement or
+    // Traces. A core vertex's colour is the list of its children's
+    // classes. Most core vertices of a sparse graph have none: they form
+    // the first cell after the distinguished vertices (the empty list
+    // comes first), and only the others are ranked.
     keys.clear();
     spans.clear();
     let mut bare: Vec<Vertex> = Vec::new();
     let mut parents: Vec<Vertex> = Vec::new();
-    for (i, &v) in core.iter().enumerate() {
+    let mut core_size = 0;
+    for v in 0..n as Vertex {
+        if node[v as usize].round != CORE {
+            continue;
+        }
+        core_size += 1;
         let kids =
             &mut children[child_start[v as usize] as usize..child_start[v as usize + 1] as usize];
         // Sorted for the breadth-first order too, distinguished or not.
@@ -307,18 +305,15 @@ pub fn canonical_order(graph: &Graph, distinguished: &[Vertex], budget: Duration
             continue;
         }
         if kids.is_empty() {
-            bare.push(i as Vertex);
+            bare.push(v);
             continue;
         }
         let from = keys.len() as u32;
         keys.extend(kids.iter().map(|&c| class[c as usize]));
         spans.push((from, keys.len() as u32));
-        parents.push(i as Vertex);
+        parents.push(v);
     }
-    let mut cells: Vec<Vec<Vertex>> = distinguished
-        .iter()
-        .map(|&d| vec![core_index[d as usize]])
-        .collect();
+    let mut cells: Vec<Vec<Vertex>> = distinguished.iter().map(|&d| vec![d]).collect();
     if !bare.is_empty() {
         cells.push(bare);
     }
@@ -329,40 +324,34 @@ pub fn canonical_order(graph: &Graph, distinguished: &[Vertex], budget: Duration
         }
         cells.last_mut().expect("a cell").push(parents[i as usize]);
     }
-    // The core's own edges. Each neighbour is written and kept only if it
-    // is in the core, without a branch on it: on a random graph whether
-    // it is cannot be predicted.
-    let mut offsets = Vec::with_capacity(core.len());
-    let mut degrees = Vec::with_capacity(core.len());
-    let mut targets: Vec<c_int> = vec![0; 2 * graph.edge_count() + 1];
-    let mut len = 0;
-    for &v in &core {
-        offsets.push(len);
-        let before = len;
-        for &w in graph.neighbors(v) {
-            let i = core_index[w as usize];
-            targets[len] = i as c_int;
-            len += usize::from(i != NONE);
-        }
-        degrees.push((len - before) as c_int);
-    }
-    targets.truncate(len);
-    let sparse = Sparse {
-        offsets,
-        degrees,
-        targets,
+    // A core vertex's neighbours outside the core are its children (a
+    // peeled vertex's one neighbour left when it was peeled is its parent).
+    let core_degree = |v: Vertex| {
+        graph.degree(v) as u32 - (child_start[v as usize + 1] - child_start[v as usize])
     };
-    let core_order = match refine::refine(&sparse, &cells, deadline)? {
+    let core_order = match refine::refine(graph, core_degree, &cells, deadline)? {
         Refined::Discrete(order) => order,
-        Refined::Cells(cells) => match traces::canonical_order(sparse, &cells, time_left()?) {
-            Outcome::Labelled(order) => order,
-            Outcome::OverBudget => return None,
-        },
+        Refined::Cells(cells) => {
+            let (sparse, core) = core_graph(graph, &node, core_size);
+            let mut core_index = vec![NONE; n];
+            for (i, &v) in core.iter().enumerate() {
+                core_index[v as usize] = i as Vertex;
+            }
+            let cells: Vec<Vec<Vertex>> = cells
+                .iter()
+                .map(|cell| cell.iter().map(|&v| core_index[v as usize]).collect())
+                .collect();
+            match traces::canonical_order(sparse, &cells, time_left()?) {
+                Outcome::Labelled(order) => order.iter().map(|&i| core[i as usize]).collect(),
+                Outcome::OverBudget => return None,
+            }
+        }
     };
+    let core_len = core_order.len();
 
     // The order: core, centres of tree components, then breadth first.
-    let mut order: Vec<Vertex> = Vec::with_capacity(n);
-    order.extend(core_order.iter().map(|&i| core[i as usize]));
+    let mut order = core_order;
+    order.reserve(n - core_len);
     // (kind, lower class, higher class, first centre, second centre)
     let mut components: Vec<(u8, u32, u32, Vertex, Vertex)> = Vec::new();
     for &v in &peeled {
@@ -407,11 +396,50 @@ pub fn canonical_order(graph: &Graph, distinguished: &[Vertex], budget: Duration
     debug_assert_eq!(order.len(), n);
     Some(Order {
         order,
-        core: core.len(),
+        core: core_len,
         roots,
         child_end,
         bicentres,
     })
+}
+
+/// The core (the vertices never peeled), ascending, and the graph it
+/// induces in Traces' form, vertex `i` being the `i`-th of the core.
+fn core_graph(graph: &Graph, node: &[Node], core_size: usize) -> (Sparse, Vec<Vertex>) {
+    let core: Vec<Vertex> = (0..node.len() as Vertex)
+        .filter(|&v| node[v as usize].round == CORE)
+        .collect();
+    debug_assert_eq!(core.len(), core_size);
+    let mut core_index = vec![NONE; node.len()];
+    for (i, &v) in core.iter().enumerate() {
+        core_index[v as usize] = i as Vertex;
+    }
+    // Each neighbour is written and kept only if it is in the core,
+    // without a branch on it: on a random graph whether it is cannot be
+    // predicted.
+    let mut offsets = Vec::with_capacity(core.len());
+    let mut degrees = Vec::with_capacity(core.len());
+    let mut targets: Vec<c_int> = vec![0; 2 * graph.edge_count() + 1];
+    let mut len = 0;
+    for &v in &core {
+        offsets.push(len);
+        let before = len;
+        for &w in graph.neighbors(v) {
+            let i = core_index[w as usize];
+            targets[len] = i as c_int;
+            len += usize::from(i != NONE);
+        }
+        degrees.push((len - before) as c_int);
+    }
+    targets.truncate(len);
+    (
+        Sparse {
+            offsets,
+            degrees,
+            targets,
+        },
+        core,
+    )
 }
 
 /// What peeling keeps for one vertex.

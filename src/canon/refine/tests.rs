@@ -8,7 +8,7 @@ use crate::solver::graph::Graph;
 fn refined(n: u32, edges: &[u32], cells: &[Vec<Vertex>]) -> Refined {
     let graph = Graph::from_flat_edges(n.into(), edges).unwrap();
     let deadline = Instant::now() + Duration::from_secs(30);
-    refine(&Sparse::of(&graph), cells, deadline).expect("within the deadline")
+    refine(&graph, |v| graph.degree(v) as u32, cells, deadline).expect("within the deadline")
 }
 
 /// `m` distinct random edges on `n` vertices (xorshift, so deterministic).
@@ -158,5 +158,49 @@ proptest! {
         union.sort_unstable();
         got.sort_unstable();
         prop_assert_eq!(got, union);
+    }
+}
+
+proptest! {
+    /// The first round taken by cells gives every core vertex the sum a
+    /// full round gives it, whatever the cells and the core (vertices left
+    /// out of every cell are outside it and add nothing).
+    #[test]
+    fn the_first_round_by_cells_sums_as_a_full_round_does(
+        n in 2u32..60,
+        m in 0usize..150,
+        seed in 1u64..u64::MAX,
+        cell_picks in prop::collection::vec(0u8..8, 60),
+    ) {
+        let m = m.min((n * (n - 1) / 2) as usize);
+        let graph = Graph::from_flat_edges(n.into(), &random_edges(n, m, seed)).unwrap();
+        // Pick 0-2 puts a vertex outside the core, 3-5 in the big cell,
+        // 6 and 7 in small cells of their own number.
+        let mut cells: Vec<Vec<Vertex>> = vec![Vec::new(); 3];
+        for v in 0..n {
+            match cell_picks[v as usize] {
+                0..=2 => {}
+                3..=5 => cells[0].push(v),
+                pick => cells[pick as usize - 5].push(v),
+            }
+        }
+        let in_core = |v: Vertex| cells.iter().any(|cell| cell.contains(&v));
+        let mut mixed = vec![0u64; n as usize];
+        for (i, cell) in cells.iter().enumerate() {
+            for &v in cell {
+                mixed[v as usize] = mix(mix(i as u64 + 1) ^ SALT);
+            }
+        }
+        let core_degree = |v: Vertex| graph.neighbors(v).iter().filter(|&&w| in_core(w)).count() as u32;
+        let mut sums = vec![0u64; n as usize];
+        if first_round_by_cells(&graph, &cells, &mixed, &core_degree, &mut sums) {
+            for v in (0..n).filter(|&v| in_core(v)) {
+                let full = graph
+                    .neighbors(v)
+                    .iter()
+                    .fold(0u64, |sum, &w| sum.wrapping_add(mixed[w as usize]));
+                prop_assert_eq!(sums[v as usize], full, "vertex {}", v);
+            }
+        }
     }
 }
