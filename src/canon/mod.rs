@@ -159,8 +159,8 @@ pub fn canonicalize(spec: &Spec, budget: Duration) -> Canonical {
     match trees::canonical_order(graph, &distinguished, budget) {
         Some(mut order) => {
             let labelling = Labelling::from_order(std::mem::take(&mut order.order));
-            let hash = hash_edges(TRACES, spec, &labelling, |f| {
-                order.for_each_edge(graph, &labelling, f)
+            let hash = hash_edges(TRACES, spec, &labelling, |form| {
+                order.for_each_edge(graph, &labelling, |u, v| form.edge(u, v))
             });
             Canonical {
                 hash,
@@ -199,48 +199,40 @@ pub fn keep_labels(spec: &Spec) -> Canonical {
 /// The hash of the documented form (module docs) of `spec` under
 /// `labelling`.
 fn hash_form(canonicaliser: &str, spec: &Spec, labelling: &Labelling) -> String {
-    hash_edges(canonicaliser, spec, labelling, |f| {
-        for_each_edge_in(spec.graph(), labelling, f)
+    hash_edges(canonicaliser, spec, labelling, |form| {
+        for_each_edge_in(spec.graph(), labelling, |u, v| form.edge(u, v))
     })
 }
 
-/// [`hash_form`], the canonical edges given by `edges` (which calls its
-/// argument for each, as [`for_each_edge_in`] does).
+/// [`hash_form`], the canonical edges given by `edges` (which passes each
+/// to [`Form::edge`], in the order [`for_each_edge_in`] gives them).
 fn hash_edges(
     canonicaliser: &str,
     spec: &Spec,
     labelling: &Labelling,
-    edges: impl FnOnce(&mut dyn FnMut(Vertex, Vertex)),
+    edges: impl FnOnce(&mut Form),
 ) -> String {
     let graph = spec.graph();
-    // The form is hashed as it is produced, a block of words at a time,
-    // rather than built whole: at 2·10^7 edges it would take 160 MB.
     let mut hasher = Sha256::new();
     hasher.update(canonicaliser.as_bytes());
     hasher.update([0]);
     hasher.update(spec.game().as_str().as_bytes());
     hasher.update([0]);
-    let mut block: Vec<u8> = Vec::with_capacity(BLOCK_BYTES + 8);
-    let mut word = |w: u32, hasher: &mut Sha256| {
-        block.extend_from_slice(&w.to_le_bytes());
-        if block.len() >= BLOCK_BYTES {
-            hasher.update(&block);
-            block.clear();
-        }
+    let mut form = Form {
+        hasher,
+        words: Vec::with_capacity(BLOCK_WORDS),
+        bytes: vec![0; 4 * BLOCK_WORDS],
     };
     let distinguished = spec.distinguished();
-    word(graph.vertex_count() as u32, &mut hasher);
-    word(distinguished.len() as u32, &mut hasher);
+    form.word(graph.vertex_count() as u32);
+    form.word(distinguished.len() as u32);
     for &v in &distinguished {
-        word(labelling.to_canonical(v), &mut hasher);
+        form.word(labelling.to_canonical(v));
     }
-    word(graph.edge_count() as u32, &mut hasher);
-    edges(&mut |u, v| {
-        word(u, &mut hasher);
-        word(v, &mut hasher);
-    });
-    hasher.update(&block);
-    let digest = hasher.finalize();
+    form.word(graph.edge_count() as u32);
+    edges(&mut form);
+    form.flush();
+    let digest = form.hasher.finalize();
     let mut hash = String::with_capacity(canonicaliser.len() + 1 + 64);
     hash.push_str(canonicaliser);
     hash.push(':');
@@ -248,6 +240,44 @@ fn hash_edges(
         hash.push_str(&format!("{byte:02x}"));
     }
     hash
+}
+
+/// The words of the form, hashed as they are produced, a block at a time,
+/// rather than built whole: at 2·10^7 edges the form would take 160 MB.
+/// (Callers pass edges to [`Form::edge`] in a generic closure, so that the
+/// per-edge work is inlined: through a `dyn` closure it cost more than
+/// SHA-256 itself.)
+pub struct Form {
+    hasher: Sha256,
+    words: Vec<u32>,
+    /// The words' little-endian bytes, for the hasher.
+    bytes: Vec<u8>,
+}
+
+impl Form {
+    #[inline]
+    fn word(&mut self, w: u32) {
+        self.words.push(w);
+        if self.words.len() >= BLOCK_WORDS {
+            self.flush();
+        }
+    }
+
+    /// The edge `(u, v)`, `u < v`.
+    #[inline]
+    pub fn edge(&mut self, u: Vertex, v: Vertex) {
+        self.word(u);
+        self.word(v);
+    }
+
+    fn flush(&mut self) {
+        let bytes = &mut self.bytes[..4 * self.words.len()];
+        for (chunk, w) in bytes.chunks_exact_mut(4).zip(&self.words) {
+            chunk.copy_from_slice(&w.to_le_bytes());
+        }
+        self.hasher.update(&*bytes);
+        self.words.clear();
+    }
 }
 
 /// Calls `f(u, v)` for every edge of `graph` in `labelling`'s labels, once,
@@ -280,8 +310,8 @@ pub fn for_each_edge_in(graph: &Graph, labelling: &Labelling, mut f: impl FnMut(
     }
 }
 
-/// Bytes of the form hashed at a time.
-const BLOCK_BYTES: usize = 64 * 1024;
+/// Words of the form hashed at a time.
+const BLOCK_WORDS: usize = 16 * 1024;
 
 /// Whether a hash made by the canonicaliser it names keeps the request's
 /// vertex labels, so that a verdict stored under it is already in the
