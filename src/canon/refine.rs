@@ -93,11 +93,11 @@ pub fn refine(
         .collect();
     let core_edge_ends: usize = active.iter().map(|&v| core_degree(v) as usize).sum();
     let mut next = vec![0u64; n];
-    let mut by_colour: Vec<(u64, Vertex)> = Vec::new();
+    let mut by_colour: Vec<Item> = Vec::new();
     // The frozen vertices with their colours, sorted by colour: each count
     // merges in those it froze, so the final order needs no sort of all
     // the vertices again.
-    let mut settled: Vec<(u64, Vertex)> = Vec::new();
+    let mut settled: Vec<Item> = Vec::new();
     // Classes among the active vertices at the last count.
     let mut classes = cells.iter().filter(|cell| !cell.is_empty()).count();
     let mut round = 0u32;
@@ -138,7 +138,7 @@ pub fn refine(
             continue;
         }
         let before = active.len();
-        let counted = count_classes(&active, &colour, &mut by_colour);
+        let counted = count_classes(&active, &colour, &cell_of, &mut by_colour);
         // Freeze the vertices alone in their class.
         active.clear();
         let mut frozen = Vec::with_capacity(by_colour.len());
@@ -150,7 +150,7 @@ pub fn refine(
                 j += 1;
             }
             if j - i > 1 {
-                active.extend(by_colour[i..j].iter().map(|&(_, v)| v));
+                active.extend(by_colour[i..j].iter().map(|&(_, v, _)| v));
                 shared += 1;
             } else {
                 frozen.push(by_colour[i]);
@@ -172,28 +172,28 @@ pub fn refine(
     // The order: by cell first, so that the refined colouring refines the
     // given one in its order (the distinguished vertices stay first), then
     // by colour: sorted by colour, then stably by cell.
-    by_colour.clear();
-    by_colour.extend(active.iter().map(|&v| (colour[v as usize], v)));
-    sort_by_hash(&mut by_colour, |&(colour, _)| colour);
-    let by_colour = merge(&settled, &by_colour);
-    drop(settled);
-    let (by_cell, _) = group_by_bucket(&by_colour, cells.len(), |&(_, v)| {
-        cell_of[v as usize] as usize
-    });
-    drop(by_colour);
-    let order: Vec<Vertex> = by_cell.into_iter().map(|(_, v)| v).collect();
-    let same = |a: Vertex, b: Vertex| {
-        cell_of[a as usize] == cell_of[b as usize] && colour[a as usize] == colour[b as usize]
+    // Each item carries its cell, so that neither grouping by cell nor
+    // comparing neighbours reads the colourings at random places.
+    count_classes(&active, &colour, &cell_of, &mut by_colour);
+    let by_colour = if by_colour.is_empty() {
+        settled
+    } else {
+        merge(&settled, &by_colour)
     };
-    if order.windows(2).all(|w| !same(w[0], w[1])) {
-        return Some(Refined::Discrete(order));
+    let (by_cell, _) = group_by_bucket(&by_colour, cells.len(), |&(_, _, cell)| cell as usize);
+    drop(by_colour);
+    let same = |a: &Item, b: &Item| a.0 == b.0 && a.2 == b.2;
+    if by_cell.windows(2).all(|w| !same(&w[0], &w[1])) {
+        return Some(Refined::Discrete(
+            by_cell.into_iter().map(|(_, v, _)| v).collect(),
+        ));
     }
     let mut out: Vec<Vec<Vertex>> = Vec::new();
-    for (i, &v) in order.iter().enumerate() {
-        if i == 0 || !same(order[i - 1], v) {
+    for (i, item) in by_cell.iter().enumerate() {
+        if i == 0 || !same(&by_cell[i - 1], item) {
             out.push(Vec::new());
         }
-        out.last_mut().expect("a cell").push(v);
+        out.last_mut().expect("a cell").push(item.1);
     }
     Some(Refined::Cells(out))
 }
@@ -255,15 +255,24 @@ fn first_round_by_cells(
 /// nothing but colours, so equal colours in different cells would only be
 /// a collision: counting by colour alone at worst undercounts, which the
 /// stopping rule tolerates, and the final order separates cells.
-fn count_classes(active: &[Vertex], colour: &[u64], by_colour: &mut Vec<(u64, Vertex)>) -> usize {
+fn count_classes(
+    active: &[Vertex],
+    colour: &[u64],
+    cell_of: &[u32],
+    by_colour: &mut Vec<Item>,
+) -> usize {
     by_colour.clear();
-    by_colour.extend(active.iter().map(|&v| (colour[v as usize], v)));
-    sort_by_hash(by_colour, |&(colour, _)| colour);
+    by_colour.extend(
+        active
+            .iter()
+            .map(|&v| (colour[v as usize], v, cell_of[v as usize])),
+    );
+    sort_by_hash(by_colour, |&(colour, ..)| colour);
     by_colour.len() - by_colour.windows(2).filter(|w| w[0].0 == w[1].0).count()
 }
 
 /// The sorted lists `a` and `b` merged into one, sorted.
-fn merge(a: &[(u64, Vertex)], b: &[(u64, Vertex)]) -> Vec<(u64, Vertex)> {
+fn merge(a: &[Item], b: &[Item]) -> Vec<Item> {
     let mut out = Vec::with_capacity(a.len() + b.len());
     let (mut i, mut j) = (0, 0);
     while i < a.len() && j < b.len() {
@@ -281,6 +290,9 @@ fn merge(a: &[(u64, Vertex)], b: &[(u64, Vertex)]) -> Vec<(u64, Vertex)> {
 }
 
 const SALT: u64 = 0x5851_f42d_4c95_7f2d;
+
+/// A vertex with its colour and cell: `(colour, vertex, cell)`.
+type Item = (u64, Vertex, u32);
 
 /// `cell_of` of a vertex outside the core.
 const NO_CELL: u32 = u32::MAX;

@@ -146,14 +146,14 @@ proptest! {
     /// small key range makes equal colours on both sides common.
     #[test]
     fn merging_sorted_lists_sorts_their_union(
-        mut a in prop::collection::vec((0u64..20, any::<u32>()), 0..60),
-        mut b in prop::collection::vec((0u64..20, any::<u32>()), 0..60),
+        mut a in prop::collection::vec((0u64..20, any::<u32>(), 0u32..3), 0..60),
+        mut b in prop::collection::vec((0u64..20, any::<u32>(), 0u32..3), 0..60),
     ) {
-        a.sort_unstable_by_key(|&(colour, _)| colour);
-        b.sort_unstable_by_key(|&(colour, _)| colour);
+        a.sort_unstable_by_key(|&(colour, ..)| colour);
+        b.sort_unstable_by_key(|&(colour, ..)| colour);
         let merged = merge(&a, &b);
         prop_assert!(merged.windows(2).all(|w| w[0].0 <= w[1].0));
-        let mut union: Vec<(u64, u32)> = a.iter().chain(&b).copied().collect();
+        let mut union: Vec<Item> = a.iter().chain(&b).copied().collect();
         let mut got = merged.clone();
         union.sort_unstable();
         got.sort_unstable();
