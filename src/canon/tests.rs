@@ -781,3 +781,42 @@ fn hashes_of_the_current_version_are_pinned() {
         assert_eq!(hash(puzzle), format!("{TRACES}:{digest}"), "{name}");
     }
 }
+
+/// Trees hung off a dense core (average degree 4 or more, where peeling
+/// completes each vertex's link only when it is peeled): relabelled copies
+/// and different starts hash as Traces on the whole graph says, for a
+/// symmetric core (complete) and an asymmetric one (random).
+#[test]
+fn trees_hung_off_dense_cores_hash_by_isomorphism() {
+    let cores: [(u32, Vec<u32>); 2] = [(9, complete(9)), (12, random_graph(12, 50, 4))];
+    let shapes: [&[u32]; 4] = [&[], &[0], &[0, 0], &[0, 1, 1]];
+    let mut puzzles = Vec::new();
+    for (core, core_edges) in &cores {
+        for layout in 0..6u32 {
+            let mut edges = core_edges.clone();
+            let mut n = *core;
+            for t in 0..4 {
+                let parents = shapes[((layout + t) % 4) as usize];
+                let root = n;
+                n += 1 + parents.len() as u32;
+                // Each tree hangs off a core vertex the layout picks.
+                edges.extend([(layout * 5 + t * 3) % core, root]);
+                for (k, &p) in parents.iter().enumerate() {
+                    edges.extend([root + p, root + k as u32 + 1]);
+                }
+            }
+            assert!(
+                edges.len() / 2 >= 2 * n as usize,
+                "average degree 4 or more"
+            );
+            for seed in 0..2 {
+                let perm = permutation(n, 31 * u64::from(layout) + seed);
+                let copy = relabelled(&edges, &perm);
+                for start in [0, *core, n - 1] {
+                    puzzles.push(spec(Game::Geography, n.into(), &copy, perm[start as usize]));
+                }
+            }
+        }
+    }
+    assert_hash_iff_whole_graph_form(&puzzles);
+}

@@ -165,6 +165,12 @@ pub fn canonical_order(graph: &Graph, distinguished: &[Vertex], budget: Duration
     // vertex's neighbours (a cache miss each). A vertex's round is set when
     // it joins `peeled` (round 0 at the start, `r + 1` when its last but
     // one neighbour leaves in round `r`), in the record already at hand.
+    // On graphs of average degree 4 or more few vertices are peeled, so
+    // `link` is started from the peeled neighbours only and completed with
+    // the others when the vertex is peeled, instead of reading every edge
+    // here for it.
+    let lazy_links = graph.edge_count() >= 2 * n;
+    let xor_of_neighbours = |v: Vertex| graph.neighbors(v).iter().fold(0, |link, &w| link ^ w);
     let mut node: Vec<Node> = (0..n as Vertex)
         .map(|v| {
             // The distinguished vertices never get down to one.
@@ -176,7 +182,11 @@ pub fn canonical_order(graph: &Graph, distinguished: &[Vertex], budget: Duration
             Node {
                 round: if left <= 1 { 0 } else { CORE },
                 left,
-                link: graph.neighbors(v).iter().fold(0, |link, &w| link ^ w),
+                link: if lazy_links && graph.degree(v) >= 2 {
+                    0
+                } else {
+                    xor_of_neighbours(v)
+                },
                 children: 0,
             }
         })
@@ -197,7 +207,10 @@ pub fn canonical_order(graph: &Graph, distinguished: &[Vertex], budget: Duration
             // left `link`. The one left is its parent if it leaves later
             // (in round `r + 1`, or never); if it leaves in this same round
             // it is the other centre of a tree component.
-            let Node { left, link, .. } = node[v as usize];
+            let Node { left, mut link, .. } = node[v as usize];
+            if lazy_links && graph.degree(v) >= 2 {
+                link ^= xor_of_neighbours(v);
+            }
             let parent = if left == 1 && node[link as usize].round > r {
                 link
             } else {
@@ -450,7 +463,9 @@ struct Node {
     /// Neighbours not yet peeled (from `u32::MAX` for a distinguished
     /// vertex, which never gets down to one).
     left: u32,
-    /// Until it is peeled, the XOR of its neighbours not yet peeled; then
+    /// Until it is peeled, the XOR of its neighbours not yet peeled (of
+    /// those peeled, with lazy links, for a vertex of degree 2 or more);
+    /// then
     /// the neighbour it hangs from, its parent, or [`NONE`].
     link: Vertex,
     /// Its children: counted, then a cursor (see where it is used).
