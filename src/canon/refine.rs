@@ -157,7 +157,11 @@ pub fn refine(
             }
             i = j;
         }
-        settled = merge(&settled, &frozen);
+        settled = if settled.is_empty() {
+            frozen
+        } else {
+            merge(&settled, &frozen)
+        };
         active.sort_unstable();
         // Another round is worth it while the last ones split at least a
         // sixteenth of what was left to split (`before - classes`: the
