@@ -75,6 +75,12 @@ pub fn refine(
     cells: &[Vec<Vertex>],
     deadline: Instant,
 ) -> Option<Refined> {
+    // Cells of one vertex each are already discrete, and refinement would
+    // keep their order: on a tree the core is the distinguished vertices,
+    // and this saves arrays the size of the graph.
+    if cells.iter().all(|cell| cell.len() <= 1) {
+        return Some(Refined::Discrete(cells.concat()));
+    }
     let n = graph.vertex_count();
     let mut cell_of = vec![NO_CELL; n];
     let mut colour = vec![0u64; n];
