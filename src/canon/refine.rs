@@ -110,21 +110,51 @@ pub fn refine(
     // Neighbour reads left before refinement gives up on rounds and leaves
     // the rest to Traces: a bound on its cost whatever the graph.
     let mut reads_left = WORK_PASSES * (core_edge_ends + active.len());
+    // Until the first count every core vertex is active, and reads as many.
+    let all_reads = core_edge_ends + active.len();
     while !active.is_empty() {
         if Instant::now() >= deadline {
             return None;
         }
-        let reads: usize = active.iter().map(|&v| core_degree(v) as usize + 1).sum();
+        let reads: usize = if round < FIRST_COUNT {
+            all_reads
+        } else {
+            active.iter().map(|&v| core_degree(v) as usize + 1).sum()
+        };
         if reads > reads_left {
             break;
         }
         reads_left -= reads;
-        if round == 0 && first_round_by_cells(graph, cells, &mixed, &core_degree, &mut next) {
-            for &v in &active {
-                let v = v as usize;
-                next[v] = mix(colour[v].wrapping_mul(GAMMA) ^ next[v]);
+        if round < FIRST_COUNT {
+            // Every core vertex is active: its new colour goes straight to
+            // `colour` (a vertex reads only its own), and its new `mixed`
+            // to `next`, which then takes the place of `mixed`. Outside the
+            // core both stay zero.
+            if round == 0
+                && first_round_by_cells(graph, cells, &cell_of, &mixed, &core_degree, &mut next)
+            {
+                for &v in &active {
+                    let v = v as usize;
+                    let new = mix(colour[v].wrapping_mul(GAMMA) ^ next[v]);
+                    colour[v] = new;
+                    next[v] = mix(new ^ SALT);
+                }
+            } else {
+                for &v in &active {
+                    let v = v as usize;
+                    let sum = graph
+                        .neighbors(v as Vertex)
+                        .iter()
+                        .fold(0u64, |sum, &w| sum.wrapping_add(mixed[w as usize]));
+                    let new = mix(colour[v].wrapping_mul(GAMMA) ^ sum);
+                    colour[v] = new;
+                    next[v] = mix(new ^ SALT);
+                }
             }
+            std::mem::swap(&mut mixed, &mut next);
         } else {
+            // Frozen vertices keep their `mixed`, so the new colours wait in
+            // `next` until every sum is taken.
             for &v in &active {
                 let v = v as usize;
                 let sum = graph
@@ -133,11 +163,11 @@ pub fn refine(
                     .fold(0u64, |sum, &w| sum.wrapping_add(mixed[w as usize]));
                 next[v] = mix(colour[v].wrapping_mul(GAMMA) ^ sum);
             }
-        }
-        for &v in &active {
-            let v = v as usize;
-            colour[v] = next[v];
-            mixed[v] = mix(next[v] ^ SALT);
+            for &v in &active {
+                let v = v as usize;
+                colour[v] = next[v];
+                mixed[v] = mix(next[v] ^ SALT);
+            }
         }
         round += 1;
         if round < FIRST_COUNT {
@@ -214,10 +244,12 @@ pub fn refine(
 /// from them). With `M` that cell's `mixed` value, a vertex's sum is
 /// `M` times its core degree, plus `mixed[u] - M` for each neighbour `u`
 /// in another cell — exactly, as sums are taken modulo 2^64 — so only the
-/// edges of the other cells are read. Returns whether it did so.
+/// edges of the other cells are read. `sums` outside the core (vertices
+/// with no cell in `cell_of`) is left as it is. Returns whether it did so.
 fn first_round_by_cells(
     graph: &Graph,
     cells: &[Vec<Vertex>],
+    cell_of: &[u32],
     mixed: &[u64],
     core_degree: &impl Fn(Vertex) -> u32,
     sums: &mut [u64],
@@ -251,9 +283,11 @@ fn first_round_by_cells(
         }
         for &u in cell {
             let extra = mixed[u as usize].wrapping_sub(base);
-            // Neighbours outside the core get sums too; they are never read.
+            // Only core vertices get sums: `sums` stays zero outside it.
             for &w in graph.neighbors(u) {
-                sums[w as usize] = sums[w as usize].wrapping_add(extra);
+                if cell_of[w as usize] != NO_CELL {
+                    sums[w as usize] = sums[w as usize].wrapping_add(extra);
+                }
             }
         }
     }

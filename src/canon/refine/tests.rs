@@ -192,8 +192,17 @@ proptest! {
             }
         }
         let core_degree = |v: Vertex| graph.neighbors(v).iter().filter(|&&w| in_core(w)).count() as u32;
+        let mut cell_of = vec![NO_CELL; n as usize];
+        for (i, cell) in cells.iter().enumerate() {
+            for &v in cell {
+                cell_of[v as usize] = i as u32;
+            }
+        }
         let mut sums = vec![0u64; n as usize];
-        if first_round_by_cells(&graph, &cells, &mixed, &core_degree, &mut sums) {
+        if first_round_by_cells(&graph, &cells, &cell_of, &mixed, &core_degree, &mut sums) {
+            for v in (0..n).filter(|&v| !in_core(v)) {
+                prop_assert_eq!(sums[v as usize], 0, "vertex {} outside the core", v);
+            }
             for v in (0..n).filter(|&v| in_core(v)) {
                 let full = graph
                     .neighbors(v)
