@@ -36,7 +36,6 @@
 use std::os::raw::c_int;
 use std::time::{Duration, Instant};
 
-use super::buckets::group_by_bucket;
 use super::refine::{self, Refined};
 use super::traces::{self, Outcome, Sparse};
 use crate::solver::graph::{Graph, Vertex};
@@ -100,11 +99,12 @@ impl Order {
     }
 
     /// The edges between core vertices in canonical labels, each once with
-    /// `u < v`: the higher ends grouped by the lower, ascending, with the
-    /// start of each group (as [`group_by_bucket`] gives them). Collected
-    /// in the graph's own vertex order and then grouped: visiting the core
-    /// in canonical order instead reads each vertex's neighbours from a
-    /// random place, a cache miss per vertex that cost more than grouping.
+    /// `u < v`: the higher ends grouped by the lower, ascending, and where
+    /// each group starts (group `c` is `higher[starts[c]..starts[c + 1]]`).
+    /// Collected as pairs in the graph's own vertex order, with the groups'
+    /// sizes, and then placed: visiting the core in canonical order instead
+    /// reads each vertex's neighbours from a random place, a cache miss per
+    /// vertex that cost more than placing.
     fn core_edges(&self, graph: &Graph, labelling: &super::Labelling) -> (Vec<Vertex>, Vec<u32>) {
         let core = self.core as Vertex;
         let to_canonical = |v: Vertex| labelling.to_canonical(v);
@@ -112,22 +112,36 @@ impl Order {
         // is a higher core vertex: half are not, at random, so a branch
         // on it would be mispredicted half the time.
         let mut edges: Vec<(Vertex, Vertex)> = vec![(0, 0); 2 * graph.edge_count() + 1];
+        // Group sizes, counted as the edges are collected: `starts[c + 1]`
+        // for the group of `c`, then summed into starts.
+        let mut starts = vec![0u32; self.core + 1];
         let mut len = 0;
         for v in 0..graph.vertex_count() as Vertex {
             let c = to_canonical(v);
             if c >= core {
                 continue;
             }
+            let before = len;
             for &w in graph.neighbors(v) {
                 let d = to_canonical(w);
                 edges[len] = (c, d);
                 len += usize::from(d > c && d < core);
             }
+            starts[c as usize + 1] = (len - before) as u32;
         }
-        edges.truncate(len);
-        let (grouped, starts) = group_by_bucket(&edges, self.core, |&(c, _)| c as usize);
+        for c in 0..self.core {
+            starts[c + 1] += starts[c];
+        }
+        // A vertex's pairs are consecutive and share their group, so the
+        // cursor and the place written stay in one cache line for a run.
+        let mut cursor = starts.clone();
+        let mut higher: Vec<Vertex> = vec![0; len];
+        for &(c, d) in &edges[..len] {
+            let slot = &mut cursor[c as usize];
+            higher[*slot as usize] = d;
+            *slot += 1;
+        }
         drop(edges);
-        let mut higher: Vec<Vertex> = grouped.into_iter().map(|(_, d)| d).collect();
         for bounds in starts.windows(2) {
             let group = &mut higher[bounds[0] as usize..bounds[1] as usize];
             if group.len() > 1 {
