@@ -84,14 +84,14 @@ pub fn refine(
     let n = graph.vertex_count();
     let mut cell_of = vec![NO_CELL; n];
     let mut colour = vec![0u64; n];
-    // `mixed[v] = mix(colour[v] ^ SALT)` in the core: what `v` adds to its
+    // `mixed[v] = neighbour_value(colour[v])` in the core: what `v` adds to its
     // neighbours; zero outside it.
     let mut mixed = vec![0u64; n];
     for (i, cell) in cells.iter().enumerate() {
         for &v in cell {
             cell_of[v as usize] = i as u32;
             colour[v as usize] = mix(i as u64 + 1);
-            mixed[v as usize] = mix(colour[v as usize] ^ SALT);
+            mixed[v as usize] = neighbour_value(colour[v as usize]);
         }
     }
     let mut active: Vec<Vertex> = (0..n as Vertex)
@@ -135,20 +135,15 @@ pub fn refine(
             {
                 for &v in &active {
                     let v = v as usize;
-                    let new = mix(colour[v].wrapping_mul(GAMMA) ^ next[v]);
-                    colour[v] = new;
-                    next[v] = mix(new ^ SALT);
+                    colour[v] = next_colour(colour[v], next[v]);
+                    next[v] = neighbour_value(colour[v]);
                 }
             } else {
                 for &v in &active {
+                    let sum = neighbour_sum(graph, &mixed, v);
                     let v = v as usize;
-                    let sum = graph
-                        .neighbors(v as Vertex)
-                        .iter()
-                        .fold(0u64, |sum, &w| sum.wrapping_add(mixed[w as usize]));
-                    let new = mix(colour[v].wrapping_mul(GAMMA) ^ sum);
-                    colour[v] = new;
-                    next[v] = mix(new ^ SALT);
+                    colour[v] = next_colour(colour[v], sum);
+                    next[v] = neighbour_value(colour[v]);
                 }
             }
             std::mem::swap(&mut mixed, &mut next);
@@ -156,17 +151,13 @@ pub fn refine(
             // Frozen vertices keep their `mixed`, so the new colours wait in
             // `next` until every sum is taken.
             for &v in &active {
-                let v = v as usize;
-                let sum = graph
-                    .neighbors(v as Vertex)
-                    .iter()
-                    .fold(0u64, |sum, &w| sum.wrapping_add(mixed[w as usize]));
-                next[v] = mix(colour[v].wrapping_mul(GAMMA) ^ sum);
+                let sum = neighbour_sum(graph, &mixed, v);
+                next[v as usize] = next_colour(colour[v as usize], sum);
             }
             for &v in &active {
                 let v = v as usize;
                 colour[v] = next[v];
-                mixed[v] = mix(next[v] ^ SALT);
+                mixed[v] = neighbour_value(next[v]);
             }
         }
         round += 1;
@@ -236,6 +227,24 @@ pub fn refine(
         out.last_mut().expect("a cell").push(item.1);
     }
     Some(Refined::Cells(out))
+}
+
+/// What a vertex of colour `colour` adds to its neighbours' sums.
+fn neighbour_value(colour: u64) -> u64 {
+    mix(colour ^ SALT)
+}
+
+/// The colour after `colour`, given the sum of the neighbours' values.
+fn next_colour(colour: u64, sum: u64) -> u64 {
+    mix(colour.wrapping_mul(GAMMA) ^ sum)
+}
+
+/// The sum of `v`'s neighbours' values (`mixed`), modulo 2^64.
+fn neighbour_sum(graph: &Graph, mixed: &[u64], v: Vertex) -> u64 {
+    graph
+        .neighbors(v)
+        .iter()
+        .fold(0u64, |sum, &w| sum.wrapping_add(mixed[w as usize]))
 }
 
 /// The first round's neighbour sums, into `sums`, without reading every
