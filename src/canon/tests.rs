@@ -782,7 +782,7 @@ fn hashes_of_the_current_version_are_pinned() {
     }
 }
 
-/// Trees hung off a dense core (average degree 4 or more, where peeling
+/// Trees hung off a dense core (average degree 3 or more, where peeling
 /// completes each vertex's link only when it is peeled): relabelled copies
 /// and different starts hash as Traces on the whole graph says, for a
 /// symmetric core (complete) and an asymmetric one (random).

@@ -179,11 +179,11 @@ pub fn canonical_order(graph: &Graph, distinguished: &[Vertex], budget: Duration
     // vertex's neighbours (a cache miss each). A vertex's round is set when
     // it joins `peeled` (round 0 at the start, `r + 1` when its last but
     // one neighbour leaves in round `r`), in the record already at hand.
-    // On graphs of average degree 4 or more few vertices are peeled, so
+    // On graphs of average degree 3 or more few vertices are peeled, so
     // `link` is started from the peeled neighbours only and completed with
     // the others when the vertex is peeled, instead of reading every edge
     // here for it.
-    let lazy_links = graph.edge_count() >= 2 * n;
+    let lazy_links = 2 * graph.edge_count() >= 3 * n;
     let xor_of_neighbours = |v: Vertex| graph.neighbors(v).iter().fold(0, |link, &w| link ^ w);
     let mut node: Vec<Node> = (0..n as Vertex)
         .map(|v| {
