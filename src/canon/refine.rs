@@ -109,9 +109,9 @@ pub fn refine(
     let mut round = 0u32;
     // Neighbour reads left before refinement gives up on rounds and leaves
     // the rest to Traces: a bound on its cost whatever the graph.
-    let mut reads_left = WORK_PASSES * (core_edge_ends + active.len());
     // Until the first count every core vertex is active, and reads as many.
     let all_reads = core_edge_ends + active.len();
+    let mut reads_left = WORK_PASSES * all_reads;
     while !active.is_empty() {
         if Instant::now() >= deadline {
             return None;

@@ -184,6 +184,7 @@ pub fn canonical_order(graph: &Graph, distinguished: &[Vertex], budget: Duration
     // the others when the vertex is peeled, instead of reading every edge
     // here for it.
     let lazy_links = 2 * graph.edge_count() >= 3 * n;
+    let lazy_link = |v: Vertex| lazy_links && graph.degree(v) >= 2;
     let xor_of_neighbours = |v: Vertex| graph.neighbors(v).iter().fold(0, |link, &w| link ^ w);
     let mut node: Vec<Node> = (0..n as Vertex)
         .map(|v| {
@@ -196,7 +197,7 @@ pub fn canonical_order(graph: &Graph, distinguished: &[Vertex], budget: Duration
             Node {
                 round: if left <= 1 { 0 } else { CORE },
                 left,
-                link: if lazy_links && graph.degree(v) >= 2 {
+                link: if lazy_link(v) {
                     0
                 } else {
                     xor_of_neighbours(v)
@@ -222,7 +223,7 @@ pub fn canonical_order(graph: &Graph, distinguished: &[Vertex], budget: Duration
             // (in round `r + 1`, or never); if it leaves in this same round
             // it is the other centre of a tree component.
             let Node { left, mut link, .. } = node[v as usize];
-            if lazy_links && graph.degree(v) >= 2 {
+            if lazy_link(v) {
                 link ^= xor_of_neighbours(v);
             }
             let parent = if left == 1 && node[link as usize].round > r {
@@ -318,12 +319,10 @@ pub fn canonical_order(graph: &Graph, distinguished: &[Vertex], budget: Duration
     spans.clear();
     let mut bare: Vec<Vertex> = Vec::new();
     let mut parents: Vec<Vertex> = Vec::new();
-    let mut core_size = 0;
     for v in 0..n as Vertex {
         if node[v as usize].round != CORE {
             continue;
         }
-        core_size += 1;
         let kids =
             &mut children[child_start[v as usize] as usize..child_start[v as usize + 1] as usize];
         // Sorted for the breadth-first order too, distinguished or not.
@@ -359,11 +358,7 @@ pub fn canonical_order(graph: &Graph, distinguished: &[Vertex], budget: Duration
     let core_order = match refine::refine(graph, core_degree, &cells, deadline)? {
         Refined::Discrete(order) => order,
         Refined::Cells(cells) => {
-            let (sparse, core) = core_graph(graph, &node, core_size);
-            let mut core_index = vec![NONE; n];
-            for (i, &v) in core.iter().enumerate() {
-                core_index[v as usize] = i as Vertex;
-            }
+            let (sparse, core, core_index) = core_graph(graph, &node);
             let cells: Vec<Vec<Vertex>> = cells
                 .iter()
                 .map(|cell| cell.iter().map(|&v| core_index[v as usize]).collect())
@@ -430,13 +425,13 @@ pub fn canonical_order(graph: &Graph, distinguished: &[Vertex], budget: Duration
     })
 }
 
-/// The core (the vertices never peeled), ascending, and the graph it
-/// induces in Traces' form, vertex `i` being the `i`-th of the core.
-fn core_graph(graph: &Graph, node: &[Node], core_size: usize) -> (Sparse, Vec<Vertex>) {
+/// The graph the core (the vertices never peeled) induces, in Traces'
+/// form; the core, ascending (vertex `i` of that graph is `core[i]`); and
+/// each vertex's index in it, or [`NONE`].
+fn core_graph(graph: &Graph, node: &[Node]) -> (Sparse, Vec<Vertex>, Vec<Vertex>) {
     let core: Vec<Vertex> = (0..node.len() as Vertex)
         .filter(|&v| node[v as usize].round == CORE)
         .collect();
-    debug_assert_eq!(core.len(), core_size);
     let mut core_index = vec![NONE; node.len()];
     for (i, &v) in core.iter().enumerate() {
         core_index[v as usize] = i as Vertex;
@@ -466,6 +461,7 @@ fn core_graph(graph: &Graph, node: &[Node], core_size: usize) -> (Sparse, Vec<Ve
             targets,
         },
         core,
+        core_index,
     )
 }
 
