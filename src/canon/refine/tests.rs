@@ -4,30 +4,12 @@ use proptest::prelude::*;
 
 use super::*;
 use crate::solver::graph::Graph;
+use crate::solver::test_support::random_edges;
 
 fn refined(n: u32, edges: &[u32], cells: &[Vec<Vertex>]) -> Refined {
     let graph = Graph::from_flat_edges(n.into(), edges).unwrap();
     let deadline = Instant::now() + Duration::from_secs(30);
     refine(&graph, |v| graph.degree(v) as u32, cells, deadline).expect("within the deadline")
-}
-
-/// `m` distinct random edges on `n` vertices (xorshift, so deterministic).
-fn random_edges(n: u32, m: usize, mut seed: u64) -> Vec<u32> {
-    let mut next = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
-    let mut seen = std::collections::HashSet::new();
-    let mut edges = Vec::new();
-    while seen.len() < m {
-        let (u, v) = ((next() % n as u64) as u32, (next() % n as u64) as u32);
-        if u != v && seen.insert((u.min(v), u.max(v))) {
-            edges.extend([u, v]);
-        }
-    }
-    edges
 }
 
 /// The cells of a refinement as ordered lists of vertex sets.
