@@ -41,6 +41,12 @@ struct Args {
     /// The Geography start vertex.
     #[arg(long, default_value_t = 0)]
     start: Vertex,
+    /// A matching of the one instance file given, one mate a vertex (-1
+    /// for an exposed vertex), such as `benches/karp_sipser_degree_two.py`
+    /// writes: the searches on G are also timed from it, beside the same
+    /// searches from the greedy start.
+    #[arg(long, value_name = "MATES_FILE")]
+    start_matching: Option<String>,
     /// `cargo bench` passes this flag to every bench binary.
     #[arg(long, hide = true)]
     bench: bool,
@@ -65,6 +71,10 @@ fn main() {
     if args.files.is_empty() {
         println!("matching_phases: no instance files given, nothing measured");
         return;
+    }
+    if args.start_matching.is_some() && args.files.len() != 1 {
+        eprintln!("matching_phases: --start-matching is a matching of one instance: give one file");
+        std::process::exit(2);
     }
     let header: String = PHASES.iter().map(|p| format!(" {p} ms |")).collect();
     println!("| instance | n | m | ν | winner |{header}");
@@ -94,7 +104,66 @@ fn main() {
         for (label, run) in ["G", "G − start"].iter().zip(&counters) {
             println!("{name} [{label}] {run}");
         }
+        if let Some(mates_file) = &args.start_matching {
+            compare_starts(file, mates_file, args.reps);
+        }
     }
+}
+
+/// The searches on G from the greedy start and from the matching in
+/// `mates_file`, each line with the exposed vertices it starts from and
+/// the median time over `reps` runs.
+fn compare_starts(file: &str, mates_file: &str, reps: usize) {
+    let text = graph_file::read_bytes(Path::new(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
+    let parsed = graph_file::parse_edge_list(&text, Numbering::ZeroBased)
+        .unwrap_or_else(|e| panic!("{file}: {e}"));
+    let graph = Graph::from_flat_edges(parsed.vertex_count, &parsed.edges)
+        .unwrap_or_else(|e| panic!("{file}: {e}"));
+    let given = read_mates(mates_file, &graph);
+    let greedy = matching::start_matching(&graph);
+    for (name, start) in [("the greedy start", greedy), (mates_file, given)] {
+        let exposed = start.iter().filter(|&&m| m == Vertex::MAX).count();
+        let times = (0..reps)
+            .map(|_| {
+                let start = start.clone();
+                let t = Instant::now();
+                let analysis = MatchingAnalysis::from_matching(&graph, start);
+                let ms = millis(t);
+                std::hint::black_box(analysis);
+                ms
+            })
+            .collect();
+        println!(
+            "searches on G from {name} ({exposed} exposed): {:.1} ms",
+            median(times)
+        );
+    }
+}
+
+/// A mate file of `graph`, checked to be a matching of it.
+fn read_mates(path: &str, graph: &Graph) -> Vec<Vertex> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let mate: Vec<Vertex> = text
+        .split_whitespace()
+        .map(|token| match token.parse::<i64>() {
+            Ok(-1) => Vertex::MAX,
+            Ok(u) if (0..graph.vertex_count() as i64).contains(&u) => u as Vertex,
+            _ => panic!("{path}: {token:?} is neither -1 nor a vertex of the graph"),
+        })
+        .collect();
+    assert_eq!(
+        mate.len(),
+        graph.vertex_count(),
+        "{path}: one mate a vertex"
+    );
+    for (v, &u) in mate.iter().enumerate() {
+        let v = v as Vertex;
+        assert!(
+            u == Vertex::MAX || (mate[u as usize] == v && graph.has_edge(v, u)),
+            "{path}: vertex {v}'s mate {u} is not its neighbour matched back to it"
+        );
+    }
+    mate
 }
 
 /// One pass through the phases: their times in ms, "n | m | ν | winner",
