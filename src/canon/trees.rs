@@ -76,13 +76,17 @@ impl Order {
         mut f: impl FnMut(Vertex, Vertex),
     ) {
         let n = self.child_end.len();
-        let (core_higher, core_starts) = self.core_edges(graph, labelling);
+        let (mut core_higher, core_runs) = self.core_edges(graph, labelling);
         let mut bicentres = self.bicentres.iter().peekable();
         let mut first_child = self.roots as Vertex;
         for c in 0..n as Vertex {
             if (c as usize) < self.core {
-                let (from, to) = (core_starts[c as usize], core_starts[c as usize + 1]);
-                for &d in &core_higher[from as usize..to as usize] {
+                let (from, len) = core_runs[c as usize];
+                let group = &mut core_higher[from as usize..(from + len) as usize];
+                if group.len() > 1 {
+                    group.sort_unstable();
+                }
+                for &d in &*group {
                     f(c, d);
                 }
             }
@@ -99,22 +103,31 @@ impl Order {
     }
 
     /// The edges between core vertices in canonical labels, each once with
-    /// `u < v`: the higher ends grouped by the lower, ascending, and where
-    /// each group starts (group `c` is `higher[starts[c]..starts[c + 1]]`).
-    /// Collected as pairs in the graph's own vertex order, with the groups'
-    /// sizes, and then placed: visiting the core in canonical order instead
-    /// reads each vertex's neighbours from a random place, a cache miss per
-    /// vertex that cost more than placing.
-    fn core_edges(&self, graph: &Graph, labelling: &super::Labelling) -> (Vec<Vertex>, Vec<u32>) {
+    /// `u < v`: the higher ends of core label `c`'s edges are
+    /// `higher[from..from + len]` for `(from, len) = runs[c]`, unsorted.
+    /// Collected in the graph's own vertex order and left where they were
+    /// written: visiting the core in canonical order instead reads each
+    /// vertex's neighbours from a random place, and moving the runs into
+    /// canonical order reads a random place per vertex, cache misses that
+    /// cost more than reading each run where it is when its edges are
+    /// hashed.
+    fn core_edges(
+        &self,
+        graph: &Graph,
+        labelling: &super::Labelling,
+    ) -> (Vec<Vertex>, Vec<(u32, u32)>) {
         let core = self.core as Vertex;
         let to_canonical = |v: Vertex| labelling.to_canonical(v);
         // Every neighbour of a core vertex is written and kept only if it
         // is a higher core vertex: half are not, at random, so a branch
         // on it would be mispredicted half the time.
-        let mut edges: Vec<(Vertex, Vertex)> = vec![(0, 0); 2 * graph.edge_count() + 1];
-        // Group sizes, counted as the edges are collected: `starts[c + 1]`
-        // for the group of `c`, then summed into starts.
-        let mut starts = vec![0u32; self.core + 1];
+        let mut higher: Vec<Vertex> = vec![0; 2 * graph.edge_count() + 1];
+        let mut runs = vec![(0u32, 0u32); self.core];
+        // A vertex's neighbours' labels, read first with nothing else
+        // waiting on them: the cache misses of one vertex's neighbours
+        // overlap, where in the compacting loop each write's place waited
+        // on the previous neighbour's label.
+        let mut labels: Vec<Vertex> = Vec::new();
         let mut len = 0;
         for v in 0..graph.vertex_count() as Vertex {
             let c = to_canonical(v);
@@ -122,33 +135,15 @@ impl Order {
                 continue;
             }
             let before = len;
-            for &w in graph.neighbors(v) {
-                let d = to_canonical(w);
-                edges[len] = (c, d);
+            labels.clear();
+            labels.extend(graph.neighbors(v).iter().map(|&w| to_canonical(w)));
+            for &d in &labels {
+                higher[len] = d;
                 len += usize::from(d > c && d < core);
             }
-            starts[c as usize + 1] = (len - before) as u32;
+            runs[c as usize] = (before as u32, (len - before) as u32);
         }
-        for c in 0..self.core {
-            starts[c + 1] += starts[c];
-        }
-        // A vertex's pairs are consecutive and share their group, so the
-        // cursor and the place written stay in one cache line for a run.
-        let mut cursor = starts.clone();
-        let mut higher: Vec<Vertex> = vec![0; len];
-        for &(c, d) in &edges[..len] {
-            let slot = &mut cursor[c as usize];
-            higher[*slot as usize] = d;
-            *slot += 1;
-        }
-        drop(edges);
-        for bounds in starts.windows(2) {
-            let group = &mut higher[bounds[0] as usize..bounds[1] as usize];
-            if group.len() > 1 {
-                group.sort_unstable();
-            }
-        }
-        (higher, starts)
+        (higher, runs)
     }
 }
 
