@@ -38,12 +38,18 @@ use std::time::{Duration, Instant};
 
 use super::refine::{self, Refined};
 use super::traces::{self, Outcome, Sparse};
-use crate::solver::graph::{Graph, Vertex};
+use crate::solver::graph::{Graph, Vertex, prefetch};
 
 /// The round of a vertex that is never peeled.
 const CORE: u32 = u32::MAX;
 /// No parent.
 const NONE: Vertex = Vertex::MAX;
+/// How many core vertices ahead the form's reading of their edges is
+/// prefetched.
+const RUN_PREFETCH_DISTANCE: usize = 16;
+/// How many vertices ahead the labels of their neighbours are prefetched
+/// when the core's edges are collected.
+const LABEL_PREFETCH_DISTANCE: Vertex = 4;
 
 /// A canonical order and what it says about the canonical graph's edges.
 pub struct Order {
@@ -81,6 +87,12 @@ impl Order {
         let mut first_child = self.roots as Vertex;
         for c in 0..n as Vertex {
             if (c as usize) < self.core {
+                // Each run is at a random place: its miss is started a few
+                // vertices ahead, to overlap with the hashing of the runs
+                // before it.
+                if let Some(&(ahead, _)) = core_runs.get(c as usize + RUN_PREFETCH_DISTANCE) {
+                    prefetch(core_higher.as_ptr().wrapping_add(ahead as usize));
+                }
                 let (from, len) = core_runs[c as usize];
                 let group = &mut core_higher[from as usize..(from + len) as usize];
                 if group.len() > 1 {
@@ -129,7 +141,18 @@ impl Order {
         // on the previous neighbour's label.
         let mut labels: Vec<Vertex> = Vec::new();
         let mut len = 0;
-        for v in 0..graph.vertex_count() as Vertex {
+        let n = graph.vertex_count() as Vertex;
+        let label_table = labelling.canonical_labels();
+        for v in 0..n {
+            // The labels of the neighbours of a vertex a little ahead are
+            // random reads: started now, they overlap with this vertex's.
+            if let Some(table) = label_table
+                && v + LABEL_PREFETCH_DISTANCE < n
+            {
+                for &w in graph.neighbors(v + LABEL_PREFETCH_DISTANCE) {
+                    prefetch(table.as_ptr().wrapping_add(w as usize));
+                }
+            }
             let c = to_canonical(v);
             if c >= core {
                 continue;
