@@ -50,6 +50,18 @@ const RUN_PREFETCH_DISTANCE: usize = 16;
 /// How many vertices ahead the labels of their neighbours are prefetched
 /// when the core's edges are collected.
 const LABEL_PREFETCH_DISTANCE: Vertex = 4;
+/// How many vertices ahead the loops over vertices in a random order
+/// (peeling, children, classes, breadth first) ask for the records they
+/// will read; twice as far for a read that the address of another waits on.
+const AHEAD: usize = 8;
+
+/// Asks the processor to start loading `slice[i]` (no effect on results;
+/// an index out of range, from a hint, is harmless: a prefetch never
+/// faults).
+#[inline]
+fn prefetch_at<T>(slice: &[T], i: usize) {
+    prefetch(slice.as_ptr().wrapping_add(i));
+}
 
 /// A canonical order and what it says about the canonical graph's edges.
 pub struct Order {
@@ -235,6 +247,15 @@ pub fn canonical_order(graph: &Graph, distinguished: &[Vertex], budget: Duration
         let end = peeled.len();
         let r = round_ends.len() as u32;
         for i in start..end {
+            // A vertex's record and then its parent's are random reads:
+            // each is asked for a few vertices ahead (the parent's from the
+            // link as it stands then, which is a hint only).
+            if let Some(&far) = peeled.get(i + 2 * AHEAD) {
+                prefetch_at(&node, far as usize);
+            }
+            if let Some(&near) = peeled.get(i + AHEAD) {
+                prefetch_at(&node, node[near as usize].link as usize);
+            }
             let v = peeled[i];
             // Neighbours peeled in earlier rounds were `v`'s children and
             // left `link`. The one left is its parent if it leaves later
@@ -280,6 +301,9 @@ pub fn canonical_order(graph: &Graph, distinguished: &[Vertex], budget: Duration
     // before use, and siblings of one class are interchangeable).
     let mut children = vec![NONE; total as usize];
     for v in 0..n {
+        if let Some(ahead) = node.get(v + AHEAD) {
+            prefetch_at(&node, ahead.link as usize);
+        }
         let Node { round, link, .. } = node[v];
         if round != CORE && link != NONE {
             let cursor = &mut node[link as usize].children;
@@ -309,7 +333,13 @@ pub fn canonical_order(graph: &Graph, distinguished: &[Vertex], budget: Duration
         start = end;
         keys.clear();
         spans.clear();
-        for &v in vertices {
+        for (j, &v) in vertices.iter().enumerate() {
+            if let Some(&far) = vertices.get(j + 2 * AHEAD) {
+                prefetch_at(&child_start, far as usize);
+            }
+            if let Some(&near) = vertices.get(j + AHEAD) {
+                prefetch_at(&children, child_start[near as usize] as usize);
+            }
             let kids = &mut children
                 [child_start[v as usize] as usize..child_start[v as usize + 1] as usize];
             kids.sort_unstable_by_key(|&c| class[c as usize]);
@@ -394,7 +424,10 @@ pub fn canonical_order(graph: &Graph, distinguished: &[Vertex], budget: Duration
     order.reserve(n - core_len);
     // (kind, lower class, higher class, first centre, second centre)
     let mut components: Vec<(u8, u32, u32, Vertex, Vertex)> = Vec::new();
-    for &v in &peeled {
+    for (i, &v) in peeled.iter().enumerate() {
+        if let Some(&ahead) = peeled.get(i + AHEAD) {
+            prefetch_at(&node, ahead as usize);
+        }
         if node[v as usize].link != NONE {
             continue;
         }
@@ -428,6 +461,12 @@ pub fn canonical_order(graph: &Graph, distinguished: &[Vertex], budget: Duration
     let mut child_end = Vec::with_capacity(n);
     let mut i = 0;
     while i < order.len() {
+        if let Some(&far) = order.get(i + 2 * AHEAD) {
+            prefetch_at(&child_start, far as usize);
+        }
+        if let Some(&near) = order.get(i + AHEAD) {
+            prefetch_at(&children, child_start[near as usize] as usize);
+        }
         let v = order[i] as usize;
         order.extend_from_slice(&children[child_start[v] as usize..child_start[v + 1] as usize]);
         child_end.push(order.len() as Vertex);
