@@ -2,6 +2,12 @@
 //! refinement and the canonical form need where a comparison sort or a
 //! radix sort of 64-bit keys would read the items many more times.
 
+use crate::solver::graph::prefetch;
+
+/// How many items ahead [`group_by_bucket`] asks for the counts and slots
+/// it will touch (twice as far for a cursor whose value names a slot).
+const AHEAD: usize = 8;
+
 /// `items` grouped by `bucket` (below `buckets`), keeping their order
 /// within a bucket, and where each bucket starts: bucket `b` is
 /// `grouped[starts[b]..starts[b + 1]]`.
@@ -10,8 +16,15 @@ pub fn group_by_bucket<T: Copy>(
     buckets: usize,
     bucket: impl Fn(&T) -> usize,
 ) -> (Vec<T>, Vec<u32>) {
+    // With many buckets each count and each placement is a random access:
+    // the ones a few items ahead are asked for early, so that the misses
+    // overlap (for a placement, its bucket's cursor first, then the slot
+    // the cursor names).
     let mut starts = vec![0u32; buckets + 1];
-    for item in items {
+    for (i, item) in items.iter().enumerate() {
+        if let Some(ahead) = items.get(i + AHEAD) {
+            prefetch(starts.as_ptr().wrapping_add(bucket(ahead) + 1));
+        }
         starts[bucket(item) + 1] += 1;
     }
     for b in 0..buckets {
@@ -21,7 +34,13 @@ pub fn group_by_bucket<T: Copy>(
     // Every slot is overwritten: each bucket gets as many items as it
     // counted.
     let mut grouped = items.to_vec();
-    for item in items {
+    for (i, item) in items.iter().enumerate() {
+        if let Some(far) = items.get(i + 2 * AHEAD) {
+            prefetch(cursor.as_ptr().wrapping_add(bucket(far)));
+        }
+        if let Some(near) = items.get(i + AHEAD) {
+            prefetch(grouped.as_ptr().wrapping_add(cursor[bucket(near)] as usize));
+        }
         let slot = &mut cursor[bucket(item)];
         grouped[*slot as usize] = *item;
         *slot += 1;
