@@ -161,7 +161,12 @@ async fn a_short_deadline_fails_only_its_own_caller() {
     let mut client = app.client.clone();
     let patient_spec = spec.clone();
     let patient = tokio::spawn(async move { client.solve(solve_request(patient_spec)).await });
-    app.until_a_solve_runs().await;
+    until(|| app.solves_running.get() > 0 || patient.is_finished()).await;
+    assert!(
+        !patient.is_finished(),
+        "the patient call ended before its solve was seen running: {:?}",
+        patient.await
+    );
     let impatient = app
         .client
         .clone()
