@@ -114,15 +114,16 @@ fn main() {
 /// `mates_file`, each line with the exposed vertices it starts from and
 /// the median time over `reps` runs.
 fn compare_starts(file: &str, mates_file: &str, reps: usize) {
-    let text = graph_file::read_bytes(Path::new(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
-    let parsed = graph_file::parse_edge_list(&text, Numbering::ZeroBased)
-        .unwrap_or_else(|e| panic!("{file}: {e}"));
+    let parsed = graph_file::read(Path::new(file), |text| {
+        graph_file::parse_edge_list(text, Numbering::ZeroBased)
+    })
+    .unwrap_or_else(|e| panic!("{file}: {e}"));
     let graph = Graph::from_flat_edges(parsed.vertex_count, &parsed.edges)
         .unwrap_or_else(|e| panic!("{file}: {e}"));
     let given = read_mates(mates_file, &graph);
     let greedy = matching::start_matching(&graph);
     for (name, start) in [("the greedy start", greedy), (mates_file, given)] {
-        let exposed = start.iter().filter(|&&m| m == Vertex::MAX).count();
+        let exposed = start.iter().filter(|&&m| m == matching::NONE).count();
         let times = (0..reps)
             .map(|_| {
                 let start = start.clone();
@@ -146,23 +147,15 @@ fn read_mates(path: &str, graph: &Graph) -> Vec<Vertex> {
     let mate: Vec<Vertex> = text
         .split_whitespace()
         .map(|token| match token.parse::<i64>() {
-            Ok(-1) => Vertex::MAX,
+            Ok(-1) => matching::NONE,
             Ok(u) if (0..graph.vertex_count() as i64).contains(&u) => u as Vertex,
             _ => panic!("{path}: {token:?} is neither -1 nor a vertex of the graph"),
         })
         .collect();
-    assert_eq!(
-        mate.len(),
-        graph.vertex_count(),
-        "{path}: one mate a vertex"
+    assert!(
+        matching::is_matching_of(graph, &mate),
+        "{path}: not a matching of the graph (one mate a vertex, partners naming each other, each pair an edge)"
     );
-    for (v, &u) in mate.iter().enumerate() {
-        let v = v as Vertex;
-        assert!(
-            u == Vertex::MAX || (mate[u as usize] == v && graph.has_edge(v, u)),
-            "{path}: vertex {v}'s mate {u} is not its neighbour matched back to it"
-        );
-    }
     mate
 }
 

@@ -2,7 +2,7 @@
 //! refinement and the canonical form need where a comparison sort or a
 //! radix sort of 64-bit keys would read the items many more times.
 
-use crate::solver::graph::prefetch;
+use crate::solver::graph::prefetch_at;
 
 /// How many items ahead [`group_by_bucket`] asks for the counts and slots
 /// it will touch (twice as far for a cursor whose value names a slot).
@@ -23,7 +23,7 @@ pub fn group_by_bucket<T: Copy>(
     let mut starts = vec![0u32; buckets + 1];
     for (i, item) in items.iter().enumerate() {
         if let Some(ahead) = items.get(i + AHEAD) {
-            prefetch(starts.as_ptr().wrapping_add(bucket(ahead) + 1));
+            prefetch_at(&starts, bucket(ahead) + 1);
         }
         starts[bucket(item) + 1] += 1;
     }
@@ -36,10 +36,10 @@ pub fn group_by_bucket<T: Copy>(
     let mut grouped = items.to_vec();
     for (i, item) in items.iter().enumerate() {
         if let Some(far) = items.get(i + 2 * AHEAD) {
-            prefetch(cursor.as_ptr().wrapping_add(bucket(far)));
+            prefetch_at(&cursor, bucket(far));
         }
         if let Some(near) = items.get(i + AHEAD) {
-            prefetch(grouped.as_ptr().wrapping_add(cursor[bucket(near)] as usize));
+            prefetch_at(&grouped, cursor[bucket(near)] as usize);
         }
         let slot = &mut cursor[bucket(item)];
         grouped[*slot as usize] = *item;

@@ -38,7 +38,7 @@
 use std::time::Instant;
 
 use super::buckets::{group_by_bucket, sort_by_hash};
-use crate::solver::graph::{Graph, Vertex, prefetch};
+use crate::solver::graph::{Graph, Vertex, prefetch_at};
 use crate::splitmix::{GAMMA, mix};
 
 /// What refinement gave.
@@ -140,7 +140,8 @@ pub fn refine(
                 }
             } else {
                 for (i, &v) in active.iter().enumerate() {
-                    let sum = neighbour_sum(graph, &mixed, &active, i);
+                    prefetch_neighbour_values(graph, &mixed, &active, i);
+                    let sum = neighbour_sum(graph, &mixed, v);
                     let v = v as usize;
                     colour[v] = next_colour(colour[v], sum);
                     next[v] = neighbour_value(colour[v]);
@@ -151,7 +152,8 @@ pub fn refine(
             // Frozen vertices keep their `mixed`, so the new colours wait in
             // `next` until every sum is taken.
             for (i, &v) in active.iter().enumerate() {
-                let sum = neighbour_sum(graph, &mixed, &active, i);
+                prefetch_neighbour_values(graph, &mixed, &active, i);
+                let sum = neighbour_sum(graph, &mixed, v);
                 next[v as usize] = next_colour(colour[v as usize], sum);
             }
             for &v in &active {
@@ -239,22 +241,26 @@ fn next_colour(colour: u64, sum: u64) -> u64 {
     mix(colour.wrapping_mul(GAMMA) ^ sum)
 }
 
-/// The sum of `vertices[i]`'s neighbours' values (`mixed`), modulo 2^64.
-/// The values of the neighbours of a vertex a little further in
-/// `vertices`, random reads, are started first, to overlap with these.
-fn neighbour_sum(graph: &Graph, mixed: &[u64], vertices: &[Vertex], i: usize) -> u64 {
-    if let Some(&ahead) = vertices.get(i + SUM_PREFETCH_DISTANCE) {
-        for &w in graph.neighbors(ahead) {
-            prefetch(mixed.as_ptr().wrapping_add(w as usize));
-        }
-    }
+/// The sum of `v`'s neighbours' values (`mixed`), modulo 2^64.
+fn neighbour_sum(graph: &Graph, mixed: &[u64], v: Vertex) -> u64 {
     graph
-        .neighbors(vertices[i])
+        .neighbors(v)
         .iter()
         .fold(0u64, |sum, &w| sum.wrapping_add(mixed[w as usize]))
 }
 
-/// How many vertices ahead [`neighbour_sum`] prefetches.
+/// Asks for the values (random reads) that [`neighbour_sum`] will need
+/// for the vertex [`SUM_PREFETCH_DISTANCE`] places after `vertices[i]`,
+/// so that their misses overlap with the sums in between.
+fn prefetch_neighbour_values(graph: &Graph, mixed: &[u64], vertices: &[Vertex], i: usize) {
+    if let Some(&ahead) = vertices.get(i + SUM_PREFETCH_DISTANCE) {
+        for &w in graph.neighbors(ahead) {
+            prefetch_at(mixed, w as usize);
+        }
+    }
+}
+
+/// How many vertices ahead refinement's sums prefetch.
 const SUM_PREFETCH_DISTANCE: usize = 4;
 
 /// The first round's neighbour sums, into `sums`, without reading every

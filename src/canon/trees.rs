@@ -38,7 +38,7 @@ use std::time::{Duration, Instant};
 
 use super::refine::{self, Refined};
 use super::traces::{self, Outcome, Sparse};
-use crate::solver::graph::{Graph, Vertex, prefetch};
+use crate::solver::graph::{Graph, Vertex, prefetch_at};
 
 /// The round of a vertex that is never peeled.
 const CORE: u32 = u32::MAX;
@@ -55,12 +55,17 @@ const LABEL_PREFETCH_DISTANCE: Vertex = 4;
 /// will read; twice as far for a read that the address of another waits on.
 const AHEAD: usize = 8;
 
-/// Asks the processor to start loading `slice[i]` (no effect on results;
-/// an index out of range, from a hint, is harmless: a prefetch never
-/// faults).
-#[inline]
-fn prefetch_at<T>(slice: &[T], i: usize) {
-    prefetch(slice.as_ptr().wrapping_add(i));
+/// Asks, for a loop at `vertices[i]`, for the children's bounds of the
+/// vertex `2 * AHEAD` places on and the children of the one `AHEAD` places
+/// on (whose bounds were asked for earlier): the loop reads both, at
+/// random places, for each vertex.
+fn prefetch_children(child_start: &[u32], children: &[Vertex], vertices: &[Vertex], i: usize) {
+    if let Some(&far) = vertices.get(i + 2 * AHEAD) {
+        prefetch_at(child_start, far as usize);
+    }
+    if let Some(&near) = vertices.get(i + AHEAD) {
+        prefetch_at(children, child_start[near as usize] as usize);
+    }
 }
 
 /// A canonical order and what it says about the canonical graph's edges.
@@ -103,7 +108,7 @@ impl Order {
                 // vertices ahead, to overlap with the hashing of the runs
                 // before it.
                 if let Some(&(ahead, _)) = core_runs.get(c as usize + RUN_PREFETCH_DISTANCE) {
-                    prefetch(core_higher.as_ptr().wrapping_add(ahead as usize));
+                    prefetch_at(&core_higher, ahead as usize);
                 }
                 let (from, len) = core_runs[c as usize];
                 let group = &mut core_higher[from as usize..(from + len) as usize];
@@ -162,7 +167,7 @@ impl Order {
                 && v + LABEL_PREFETCH_DISTANCE < n
             {
                 for &w in graph.neighbors(v + LABEL_PREFETCH_DISTANCE) {
-                    prefetch(table.as_ptr().wrapping_add(w as usize));
+                    prefetch_at(table, w as usize);
                 }
             }
             let c = to_canonical(v);
@@ -334,12 +339,7 @@ pub fn canonical_order(graph: &Graph, distinguished: &[Vertex], budget: Duration
         keys.clear();
         spans.clear();
         for (j, &v) in vertices.iter().enumerate() {
-            if let Some(&far) = vertices.get(j + 2 * AHEAD) {
-                prefetch_at(&child_start, far as usize);
-            }
-            if let Some(&near) = vertices.get(j + AHEAD) {
-                prefetch_at(&children, child_start[near as usize] as usize);
-            }
+            prefetch_children(&child_start, &children, vertices, j);
             let kids = &mut children
                 [child_start[v as usize] as usize..child_start[v as usize + 1] as usize];
             kids.sort_unstable_by_key(|&c| class[c as usize]);
@@ -461,12 +461,7 @@ pub fn canonical_order(graph: &Graph, distinguished: &[Vertex], budget: Duration
     let mut child_end = Vec::with_capacity(n);
     let mut i = 0;
     while i < order.len() {
-        if let Some(&far) = order.get(i + 2 * AHEAD) {
-            prefetch_at(&child_start, far as usize);
-        }
-        if let Some(&near) = order.get(i + AHEAD) {
-            prefetch_at(&children, child_start[near as usize] as usize);
-        }
+        prefetch_children(&child_start, &children, &order, i);
         let v = order[i] as usize;
         order.extend_from_slice(&children[child_start[v] as usize..child_start[v + 1] as usize]);
         child_end.push(order.len() as Vertex);

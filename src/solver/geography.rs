@@ -10,7 +10,7 @@ use serde::Serialize;
 use super::Player;
 use super::cancel::{Cancel, Cancelled, uncancelled};
 use super::graph::{Graph, Vertex};
-use super::matching::{MatchingAnalysis, NONE, VertexClass, pairs_of};
+use super::matching::{MatchingAnalysis, NONE, VertexClass, is_matching_of, pairs_of};
 
 /// What to compute beyond the verdict and its certificates.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -360,19 +360,6 @@ pub fn check_move(
         });
     }
     Ok(vertex)
-}
-
-/// Whether `mate` is a matching of `graph`: one entry per vertex, partners
-/// name each other, and every matched pair is an edge.
-fn is_matching_of(graph: &Graph, mate: &[Vertex]) -> bool {
-    mate.len() == graph.vertex_count()
-        && mate.iter().enumerate().all(|(v, &partner)| {
-            partner == NONE
-                || ((partner as usize) < mate.len()
-                    && mate[partner as usize] == v as Vertex
-                    && partner != v as Vertex
-                    && graph.has_edge(v as Vertex, partner))
-        })
 }
 
 #[cfg(test)]

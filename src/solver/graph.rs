@@ -315,6 +315,13 @@ pub fn prefetch<T>(address: *const T) {
     let _ = address;
 }
 
+/// [`prefetch`] of `slice[i]`. An index out of range, from a hint that may
+/// be stale, is harmless: the address is only computed, never read.
+#[inline(always)]
+pub fn prefetch_at<T>(slice: &[T], i: usize) {
+    prefetch(slice.as_ptr().wrapping_add(i));
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

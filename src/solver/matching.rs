@@ -423,6 +423,19 @@ pub fn pairs_of(mate: &[Vertex]) -> Vec<(Vertex, Vertex)> {
 /// leaves only a handful of short augmentations.
 const DENSE_AVERAGE_DEGREE: usize = 32;
 
+/// Whether `mate` is a matching of `graph`: one entry per vertex, partners
+/// name each other, and every matched pair is an edge.
+pub fn is_matching_of(graph: &Graph, mate: &[Vertex]) -> bool {
+    mate.len() == graph.vertex_count()
+        && mate.iter().enumerate().all(|(v, &partner)| {
+            partner == NONE
+                || ((partner as usize) < mate.len()
+                    && mate[partner as usize] == v as Vertex
+                    && partner != v as Vertex
+                    && graph.has_edge(v as Vertex, partner))
+        })
+}
+
 /// The greedy matching [`MatchingAnalysis::new`] starts its searches from
 /// (Karp–Sipser on sparse graphs, first fit on dense ones), as a mate array.
 /// Public so that benchmarks can time the two phases apart.
