@@ -78,14 +78,23 @@ pub fn solve_timing() -> (Arc<tempfile::TempDir>, puzzled::config::Config) {
 /// starts a solve) is retried longer; one that the solve beats is retried
 /// halfway between when that solve started and when it ended, on a graph
 /// of the next seed (the finished one's verdict is cached).
-async fn abandon_a_running_solve(app: &TestApp, first_seed: u64) -> tonic::Status {
+/// `first` is the first attempt's graph, [`slow_spec`] of `first_seed`,
+/// built before the server for the handshake timeout's sake (see
+/// [`a_short_deadline_fails_only_its_own_caller`]).
+async fn abandon_a_running_solve(
+    app: &TestApp,
+    first: proto::PuzzleSpec,
+    first_seed: u64,
+) -> tonic::Status {
     // Short to start with: with no labelling budget the request reaches the
     // solver quickly, and the solve must still be running at the deadline.
     let mut deadline = Duration::from_secs(3);
     let mut seed = first_seed;
+    let mut first = Some(first);
     for _attempt in 0..6 {
         let mut client = app.client.clone();
-        let request = with_timeout(solve_request(slow_spec(seed)), deadline);
+        let spec = first.take().unwrap_or_else(|| slow_spec(seed));
+        let request = with_timeout(solve_request(spec), deadline);
         let sent = Instant::now();
         let mut call = tokio::spawn(async move { client.solve(request).await });
         tokio::select! {
@@ -120,9 +129,10 @@ async fn abandon_a_running_solve(app: &TestApp, first_seed: u64) -> tonic::Statu
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_abandoned_solve_frees_its_worker() {
     let _turn = ONE_AT_A_TIME.lock().await;
+    let first = slow_spec(31);
     let (dir, config) = one_worker();
     let app = spawn_app_with(dir, config).await;
-    let status = abandon_a_running_solve(&app, 31).await;
+    let status = abandon_a_running_solve(&app, first, 31).await;
     assert_deadline_passed(&status);
     let gone = Instant::now();
     until(|| app.solves_running.get() == 0).await;
@@ -155,9 +165,13 @@ async fn an_abandoned_solve_frees_its_worker() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_short_deadline_fails_only_its_own_caller() {
     let _turn = ONE_AT_A_TIME.lock().await;
+    // Built before the server, like every big input here: the test
+    // client connects at once, and a connection with no call for longer
+    // than the handshake timeout (10 s) is closed under the call that
+    // then starts on it.
+    let spec = slow_spec(32);
     let (dir, config) = solve_timing();
     let app = spawn_app_with(dir, config).await;
-    let spec = slow_spec(32);
     let mut client = app.client.clone();
     let patient_spec = spec.clone();
     let patient = tokio::spawn(async move { client.solve(solve_request(patient_spec)).await });
@@ -198,9 +212,10 @@ async fn a_short_deadline_fails_only_its_own_caller() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_solve_goes_on_when_one_of_its_callers_leaves() {
     let _turn = ONE_AT_A_TIME.lock().await;
+    let first = slow_spec(33);
     let (dir, config) = solve_timing();
     let app = spawn_app_with(dir, config).await;
-    let (mut calls, rows_before) = two_callers_on_one_solve(&app, 33).await;
+    let (mut calls, rows_before) = two_callers_on_one_solve(&app, first, 33).await;
     let staying = calls.pop().unwrap();
     let leaving = calls.pop().unwrap();
     leaving.abort();
@@ -221,16 +236,25 @@ async fn the_solve_goes_on_when_one_of_its_callers_leaves() {
 
 type SolveCall = tokio::task::JoinHandle<Result<tonic::Response<proto::Solution>, tonic::Status>>;
 
-/// Two identical [`slow_spec`] solves sent at once, returned when both
+/// Two identical [`slow_spec`] solves sent at once (`first` the first
+/// time, built before the server for the handshake timeout's sake, see
+/// [`a_short_deadline_fails_only_its_own_caller`]), returned when both
 /// callers wait on the one solve running, with the verdict rows stored
 /// before them. The first solve can end before the second request has
 /// been decoded and hashed (the engine got faster than the transfer); then
 /// both calls are over, no sharing was seen, and the pair is sent again on
 /// another graph, at most five times.
-async fn two_callers_on_one_solve(app: &TestApp, seed: u64) -> (Vec<SolveCall>, i64) {
+async fn two_callers_on_one_solve(
+    app: &TestApp,
+    first: proto::PuzzleSpec,
+    seed: u64,
+) -> (Vec<SolveCall>, i64) {
+    let mut first = Some(first);
     for attempt in 0..5 {
         let rows_before = verdict_rows(app).await;
-        let spec = slow_spec(seed + 1000 * attempt);
+        let spec = first
+            .take()
+            .unwrap_or_else(|| slow_spec(seed + 1000 * attempt));
         let calls: Vec<SolveCall> = (0..2)
             .map(|_| {
                 let mut client = app.client.clone();
@@ -255,9 +279,10 @@ async fn two_callers_on_one_solve(app: &TestApp, seed: u64) -> (Vec<SolveCall>, 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_solve_stops_when_its_last_caller_leaves() {
     let _turn = ONE_AT_A_TIME.lock().await;
+    let first = slow_spec(34);
     let (dir, config) = solve_timing();
     let app = spawn_app_with(dir, config).await;
-    let (callers, rows_before) = two_callers_on_one_solve(&app, 34).await;
+    let (callers, rows_before) = two_callers_on_one_solve(&app, first, 34).await;
     for caller in &callers {
         caller.abort();
     }
