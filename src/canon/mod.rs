@@ -220,8 +220,8 @@ fn hash_edges(
     hasher.update([0]);
     let mut form = Form {
         hasher,
-        words: Vec::with_capacity(BLOCK_WORDS),
-        bytes: vec![0; 4 * BLOCK_WORDS],
+        block: vec![0; BLOCK_BYTES],
+        len: 0,
     };
     let distinguished = spec.distinguished();
     form.word(graph.vertex_count() as u32);
@@ -246,37 +246,40 @@ fn hash_edges(
 /// rather than built whole: at 2·10^7 edges the form would take 160 MB.
 /// (Callers pass edges to [`Form::edge`] in a generic closure, so that the
 /// per-edge work is inlined: through a `dyn` closure it cost more than
-/// SHA-256 itself.)
+/// SHA-256 itself.) Words are written as their little-endian bytes
+/// straight into the block, so a flush hands the block to SHA-256 as it is.
 pub struct Form {
     hasher: Sha256,
-    words: Vec<u32>,
-    /// The words' little-endian bytes, for the hasher.
-    bytes: Vec<u8>,
+    /// `block[..len]` is what is not hashed yet.
+    block: Vec<u8>,
+    len: usize,
 }
 
 impl Form {
     #[inline]
     fn word(&mut self, w: u32) {
-        self.words.push(w);
-        if self.words.len() >= BLOCK_WORDS {
+        if self.len + 4 > self.block.len() {
             self.flush();
         }
+        self.block[self.len..self.len + 4].copy_from_slice(&w.to_le_bytes());
+        self.len += 4;
     }
 
     /// The edge `(u, v)`, `u < v`.
     #[inline]
     pub fn edge(&mut self, u: Vertex, v: Vertex) {
-        self.word(u);
-        self.word(v);
+        if self.len + 8 > self.block.len() {
+            self.flush();
+        }
+        let pair = &mut self.block[self.len..self.len + 8];
+        pair[..4].copy_from_slice(&u.to_le_bytes());
+        pair[4..].copy_from_slice(&v.to_le_bytes());
+        self.len += 8;
     }
 
     fn flush(&mut self) {
-        let bytes = &mut self.bytes[..4 * self.words.len()];
-        for (chunk, w) in bytes.chunks_exact_mut(4).zip(&self.words) {
-            chunk.copy_from_slice(&w.to_le_bytes());
-        }
-        self.hasher.update(&*bytes);
-        self.words.clear();
+        self.hasher.update(&self.block[..self.len]);
+        self.len = 0;
     }
 }
 
@@ -310,8 +313,8 @@ pub fn for_each_edge_in(graph: &Graph, labelling: &Labelling, mut f: impl FnMut(
     }
 }
 
-/// Words of the form hashed at a time.
-const BLOCK_WORDS: usize = 16 * 1024;
+/// Bytes of the form hashed at a time.
+const BLOCK_BYTES: usize = 64 * 1024;
 
 /// Whether a hash made by the canonicaliser it names keeps the request's
 /// vertex labels, so that a verdict stored under it is already in the

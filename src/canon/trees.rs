@@ -112,9 +112,7 @@ impl Order {
                 }
                 let (from, len) = core_runs[c as usize];
                 let group = &mut core_higher[from as usize..(from + len) as usize];
-                if group.len() > 1 {
-                    group.sort_unstable();
-                }
+                sort_run(group);
                 for &d in &*group {
                     f(c, d);
                 }
@@ -134,16 +132,31 @@ impl Order {
     /// The edges between core vertices in canonical labels, each once with
     /// `u < v`: the higher ends of core label `c`'s edges are
     /// `higher[from..from + len]` for `(from, len) = runs[c]`, unsorted.
-    /// Collected in the graph's own vertex order and left where they were
-    /// written: visiting the core in canonical order instead reads each
-    /// vertex's neighbours from a random place, and moving the runs into
-    /// canonical order reads a random place per vertex, cache misses that
-    /// cost more than reading each run where it is when its edges are
-    /// hashed.
+    /// A large core is collected in the graph's own vertex order and left
+    /// where it was written: visiting it in canonical order instead reads
+    /// each vertex's neighbours from a random place, and moving the runs
+    /// into canonical order reads a random place per vertex, cache misses
+    /// that cost more than reading each run where it is when its edges are
+    /// hashed. A small core (a tree's distinguished vertices, a few cycles
+    /// with trees hanging off them) is visited by label, so that the
+    /// vertices outside it cost nothing here.
     fn core_edges(
         &self,
         graph: &Graph,
         labelling: &super::Labelling,
+    ) -> (Vec<Vertex>, Vec<(u32, u32)>) {
+        let by_label =
+            (self.core as Vertex).saturating_mul(SMALL_CORE) < graph.vertex_count() as Vertex;
+        self.collect_core_edges(graph, labelling, by_label)
+    }
+
+    /// [`Order::core_edges`], visiting the core by label or in the graph's
+    /// vertex order.
+    fn collect_core_edges(
+        &self,
+        graph: &Graph,
+        labelling: &super::Labelling,
+        by_label: bool,
     ) -> (Vec<Vertex>, Vec<(u32, u32)>) {
         let core = self.core as Vertex;
         let to_canonical = |v: Vertex| labelling.to_canonical(v);
@@ -158,8 +171,24 @@ impl Order {
         // on the previous neighbour's label.
         let mut labels: Vec<Vertex> = Vec::new();
         let mut len = 0;
-        let n = graph.vertex_count() as Vertex;
+        let mut collect_run = |v: Vertex, c: Vertex| {
+            let before = len;
+            labels.clear();
+            labels.extend(graph.neighbors(v).iter().map(|&w| to_canonical(w)));
+            for &d in &labels {
+                higher[len] = d;
+                len += usize::from(d > c && d < core);
+            }
+            runs[c as usize] = (before as u32, (len - before) as u32);
+        };
+        if by_label {
+            for c in 0..core {
+                collect_run(labelling.to_original(c), c);
+            }
+            return (higher, runs);
+        }
         let label_table = labelling.canonical_labels();
+        let n = graph.vertex_count() as Vertex;
         for v in 0..n {
             // The labels of the neighbours of a vertex a little ahead are
             // random reads: started now, they overlap with this vertex's.
@@ -171,21 +200,71 @@ impl Order {
                 }
             }
             let c = to_canonical(v);
-            if c >= core {
-                continue;
+            if c < core {
+                collect_run(v, c);
             }
-            let before = len;
-            labels.clear();
-            labels.extend(graph.neighbors(v).iter().map(|&w| to_canonical(w)));
-            for &d in &labels {
-                higher[len] = d;
-                len += usize::from(d > c && d < core);
-            }
-            runs[c as usize] = (before as u32, (len - before) as u32);
         }
         (higher, runs)
     }
 }
+
+/// A core with fewer than one vertex in this many is visited by label when
+/// its edges are collected.
+const SMALL_CORE: Vertex = 16;
+
+/// Sorts a core vertex's higher neighbours. A run holds about half the
+/// vertex's degree, a few labels in random order, and a comparison sort's
+/// branches are mispredicted about once per label. Short runs (most of
+/// them on sparse graphs) go through a sorting network of branch-free
+/// minima and maxima instead.
+fn sort_run(run: &mut [Vertex]) {
+    match run.len() {
+        0 | 1 => {}
+        2..=4 => sort_by_network::<4>(run, &NETWORK_4),
+        5..=8 => sort_by_network::<8>(run, &NETWORK_8),
+        _ => run.sort_unstable(),
+    }
+}
+
+/// Sorts `run` (at most `N` labels), padded to `N` with the largest label,
+/// by the comparators `network`, a sorting network on `N` inputs.
+#[inline]
+fn sort_by_network<const N: usize>(run: &mut [Vertex], network: &[(usize, usize)]) {
+    let mut padded = [Vertex::MAX; N];
+    padded[..run.len()].copy_from_slice(run);
+    for &(i, j) in network {
+        let (a, b) = (padded[i], padded[j]);
+        padded[i] = a.min(b);
+        padded[j] = a.max(b);
+    }
+    run.copy_from_slice(&padded[..run.len()]);
+}
+
+/// Sorting networks on 4 and 8 inputs with the fewest comparators (5 and
+/// 19); the tests check them on every sequence of zeros and ones, which
+/// proves a comparator network sorts everything.
+const NETWORK_4: [(usize, usize); 5] = [(0, 1), (2, 3), (0, 2), (1, 3), (1, 2)];
+const NETWORK_8: [(usize, usize); 19] = [
+    (0, 2),
+    (1, 3),
+    (4, 6),
+    (5, 7),
+    (0, 4),
+    (1, 5),
+    (2, 6),
+    (3, 7),
+    (0, 1),
+    (2, 3),
+    (4, 5),
+    (6, 7),
+    (2, 4),
+    (3, 5),
+    (1, 4),
+    (3, 6),
+    (1, 2),
+    (3, 4),
+    (5, 6),
+];
 
 /// The canonical order of `graph`'s vertices with the `distinguished`
 /// vertices (distinct) fixed and first, in their order; `None` past the
@@ -593,5 +672,76 @@ impl<'a> Ranked<'a> {
             &self.keys[from as usize..to as usize]
         };
         list(ia) == list(ib)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// By the zero-one principle, a comparator network that sorts every
+    /// sequence of zeros and ones sorts every sequence.
+    #[test]
+    fn the_sorting_networks_sort_every_sequence_of_zeros_and_ones() {
+        for len in 0..=8usize {
+            for bits in 0u32..1 << len {
+                let mut run: Vec<Vertex> = (0..len).map(|i| (bits >> i) & 1).collect();
+                let mut expected = run.clone();
+                expected.sort_unstable();
+                sort_run(&mut run);
+                assert_eq!(run, expected, "{len} labels, bits {bits:b}");
+            }
+        }
+    }
+
+    /// Each core label's higher core neighbours, sorted, from the core
+    /// visited by label and in vertex order.
+    fn core_runs_both_ways(graph: &Graph, distinguished: &[Vertex]) -> [Vec<Vec<Vertex>>; 2] {
+        let order =
+            canonical_order(graph, distinguished, Duration::from_secs(60)).expect("in budget");
+        let labelling = super::super::Labelling::from_order(order.order.clone());
+        [true, false].map(|by_label| {
+            let (higher, runs) = order.collect_core_edges(graph, &labelling, by_label);
+            runs.iter()
+                .map(|&(from, len)| {
+                    let mut run = higher[from as usize..(from + len) as usize].to_vec();
+                    run.sort_unstable();
+                    run
+                })
+                .collect()
+        })
+    }
+
+    proptest! {
+        /// A core small or large beside its trees (a cycle or a random
+        /// graph with random trees hung off it) gives the same core edges
+        /// either way it is visited, and a core with edges between its
+        /// vertices.
+        #[test]
+        fn the_core_edges_are_the_same_visited_by_label_or_in_vertex_order(
+            core in 5u32..40,
+            hung in 0u32..400,
+            seed in any::<u64>(),
+        ) {
+            // Average degree 4 among the first `core` vertices: a core with
+            // edges, whatever the draw.
+            let mut edges = crate::solver::test_support::random_edges(core, 2 * core as usize, seed | 1);
+            for v in core..core + hung {
+                edges.extend([(crate::splitmix::mix(seed ^ u64::from(v)) % u64::from(v)) as u32, v]);
+            }
+            let graph = Graph::from_flat_edges(u64::from(core + hung), &edges).expect("a simple graph");
+            let [by_label, in_vertex_order] = core_runs_both_ways(&graph, &[0]);
+            prop_assert!(by_label.iter().any(|run| !run.is_empty()));
+            prop_assert_eq!(by_label, in_vertex_order);
+        }
+
+        #[test]
+        fn runs_sort_as_a_comparison_sort_does(mut run in prop::collection::vec(any::<Vertex>(), 0..20)) {
+            let mut expected = run.clone();
+            expected.sort_unstable();
+            sort_run(&mut run);
+            prop_assert_eq!(run, expected);
+        }
     }
 }
