@@ -159,26 +159,26 @@ impl Order {
         by_label: bool,
     ) -> (Vec<Vertex>, Vec<(u32, u32)>) {
         let core = self.core as Vertex;
-        let to_canonical = |v: Vertex| labelling.to_canonical(v);
-        // Every neighbour of a core vertex is written and kept only if it
-        // is a higher core vertex: half are not, at random, so a branch
-        // on it would be mispredicted half the time.
         let mut higher: Vec<Vertex> = vec![0; 2 * graph.edge_count() + 1];
         let mut runs = vec![(0u32, 0u32); self.core];
-        // A vertex's neighbours' labels, read first with nothing else
-        // waiting on them: the cache misses of one vertex's neighbours
-        // overlap, where in the compacting loop each write's place waited
-        // on the previous neighbour's label.
         let mut labels: Vec<Vertex> = Vec::new();
         let mut len = 0;
+        // The labels are read through the table itself: through
+        // `Labelling::to_canonical` each read also matched on the kind of
+        // labelling.
+        let table = labelling.canonical_labels();
+        let label = move |w: Vertex| table.map_or(w, |table| table[w as usize]);
         let mut collect_run = |v: Vertex, c: Vertex| {
             let before = len;
-            labels.clear();
-            labels.extend(graph.neighbors(v).iter().map(|&w| to_canonical(w)));
-            for &d in &labels {
-                higher[len] = d;
-                len += usize::from(d > c && d < core);
-            }
+            len = push_higher_run(
+                graph.neighbors(v),
+                c,
+                core,
+                label,
+                &mut labels,
+                &mut higher,
+                len,
+            );
             runs[c as usize] = (before as u32, (len - before) as u32);
         };
         if by_label {
@@ -187,25 +187,51 @@ impl Order {
             }
             return (higher, runs);
         }
-        let label_table = labelling.canonical_labels();
         let n = graph.vertex_count() as Vertex;
         for v in 0..n {
             // The labels of the neighbours of a vertex a little ahead are
             // random reads: started now, they overlap with this vertex's.
-            if let Some(table) = label_table
+            if let Some(table) = table
                 && v + LABEL_PREFETCH_DISTANCE < n
             {
                 for &w in graph.neighbors(v + LABEL_PREFETCH_DISTANCE) {
                     prefetch_at(table, w as usize);
                 }
             }
-            let c = to_canonical(v);
+            let c = label(v);
             if c < core {
                 collect_run(v, c);
             }
         }
         (higher, runs)
     }
+}
+
+/// Writes the canonical labels (`label`) of core vertex `c`'s higher core
+/// neighbours to `higher` from `len` on, and returns where they end. Every
+/// label is written and kept only if it is a higher core vertex: half are
+/// not, at random, so a branch on it would be mispredicted half the time.
+/// The labels are read into `labels` first, with nothing else waiting on
+/// them, so that their cache misses overlap, where in the compacting loop
+/// each write's place waits on the previous label. (A function of its own
+/// so that `len` stays in a register: captured by a closure, it went
+/// through memory on every label.)
+fn push_higher_run(
+    neighbours: &[Vertex],
+    c: Vertex,
+    core: Vertex,
+    label: impl Fn(Vertex) -> Vertex,
+    labels: &mut Vec<Vertex>,
+    higher: &mut [Vertex],
+    mut len: usize,
+) -> usize {
+    labels.clear();
+    labels.extend(neighbours.iter().map(|&w| label(w)));
+    for &d in labels.iter() {
+        higher[len] = d;
+        len += usize::from(d > c && d < core);
+    }
+    len
 }
 
 /// A core with fewer than one vertex in this many is visited by label when
