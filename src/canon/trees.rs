@@ -47,9 +47,6 @@ const NONE: Vertex = Vertex::MAX;
 /// How many core vertices ahead the form's reading of their edges is
 /// prefetched.
 const RUN_PREFETCH_DISTANCE: usize = 16;
-/// How many vertices ahead the labels of their neighbours are prefetched
-/// when the core's edges are collected.
-const LABEL_PREFETCH_DISTANCE: Vertex = 4;
 /// How many vertices ahead the loops over vertices in a random order
 /// (peeling, children, classes, breadth first) ask for the records they
 /// will read; twice as far for a read that the address of another waits on.
@@ -159,79 +156,55 @@ impl Order {
         by_label: bool,
     ) -> (Vec<Vertex>, Vec<(u32, u32)>) {
         let core = self.core as Vertex;
-        let mut higher: Vec<Vertex> = vec![0; 2 * graph.edge_count() + 1];
         let mut runs = vec![(0u32, 0u32); self.core];
-        let mut labels: Vec<Vertex> = Vec::new();
-        let mut len = 0;
         // The labels are read through the table itself: through
         // `Labelling::to_canonical` each read also matched on the kind of
         // labelling.
         let table = labelling.canonical_labels();
         let label = move |w: Vertex| table.map_or(w, |table| table[w as usize]);
-        let mut collect_run = |v: Vertex, c: Vertex| {
-            let before = len;
-            len = push_higher_run(
-                graph.neighbors(v),
-                c,
-                core,
-                label,
-                &mut labels,
-                &mut higher,
-                len,
-            );
-            runs[c as usize] = (before as u32, (len - before) as u32);
-        };
         if by_label {
+            let mut higher = Vec::new();
             for c in 0..core {
-                collect_run(labelling.to_original(c), c);
+                let from = higher.len();
+                higher.extend(
+                    graph
+                        .neighbors(labelling.to_original(c))
+                        .iter()
+                        .map(|&w| label(w))
+                        .filter(|&d| d > c && d < core),
+                );
+                runs[c as usize] = (from as u32, (higher.len() - from) as u32);
             }
             return (higher, runs);
         }
-        let n = graph.vertex_count() as Vertex;
-        for v in 0..n {
-            // The labels of the neighbours of a vertex a little ahead are
-            // random reads: started now, they overlap with this vertex's.
-            if let Some(table) = table
-                && v + LABEL_PREFETCH_DISTANCE < n
-            {
-                for &w in graph.neighbors(v + LABEL_PREFETCH_DISTANCE) {
-                    prefetch_at(table, w as usize);
-                }
-            }
+        // Every edge end's label first, in one pass over the neighbour lists
+        // whose random reads are independent, so their misses overlap (read
+        // vertex by vertex, each vertex's few neighbours left a loop exit,
+        // mispredicted, between them). Then each core vertex's run is
+        // compacted in place: every label is written and kept only if it
+        // is a higher core vertex, since half are not, at random, and a
+        // branch on it would be mispredicted half the time.
+        let mut higher: Vec<Vertex> = graph.neighbor_lists().iter().map(|&w| label(w)).collect();
+        let mut len = 0;
+        let mut end = 0;
+        for v in 0..graph.vertex_count() as Vertex {
+            let start = end;
+            end += graph.degree(v);
             let c = label(v);
-            if c < core {
-                collect_run(v, c);
+            if c >= core {
+                continue;
             }
+            let from = len;
+            // `len <= start`: the run is written over labels already read.
+            for i in start..end {
+                let d = higher[i];
+                higher[len] = d;
+                len += usize::from(d > c && d < core);
+            }
+            runs[c as usize] = (from as u32, (len - from) as u32);
         }
         (higher, runs)
     }
-}
-
-/// Writes the canonical labels (`label`) of core vertex `c`'s higher core
-/// neighbours to `higher` from `len` on, and returns where they end. Every
-/// label is written and kept only if it is a higher core vertex: half are
-/// not, at random, so a branch on it would be mispredicted half the time.
-/// The labels are read into `labels` first, with nothing else waiting on
-/// them, so that their cache misses overlap, where in the compacting loop
-/// each write's place waits on the previous label. (A function of its own
-/// so that `len` stays in a register: captured by a closure, it went
-/// through memory on every label.)
-fn push_higher_run(
-    neighbours: &[Vertex],
-    c: Vertex,
-    core: Vertex,
-    label: impl Fn(Vertex) -> Vertex,
-    labels: &mut Vec<Vertex>,
-    higher: &mut [Vertex],
-    mut len: usize,
-) -> usize {
-    labels.clear();
-    labels.extend(neighbours.iter().map(|&w| label(w)));
-    for &d in labels.iter() {
-        higher[len] = d;
-        len += usize::from(d > c && d < core);
-    }
-    len
 }
 
 /// A core with fewer than one vertex in this many is visited by label when

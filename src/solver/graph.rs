@@ -182,6 +182,13 @@ impl Graph {
         self.targets.len() / 2
     }
 
+    /// Every vertex's neighbours, list after list in vertex order:
+    /// `neighbors(v)` is the `degree(v)` entries after those of the
+    /// vertices before `v`.
+    pub fn neighbor_lists(&self) -> &[Vertex] {
+        &self.targets
+    }
+
     /// The neighbours of `v`, sorted ascending.
     #[inline]
     pub fn neighbors(&self, v: Vertex) -> &[Vertex] {
