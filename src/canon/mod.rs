@@ -258,23 +258,27 @@ pub struct Form {
 impl Form {
     #[inline]
     fn word(&mut self, w: u32) {
-        if self.len + 4 > self.block.len() {
-            self.flush();
-        }
-        self.block[self.len..self.len + 4].copy_from_slice(&w.to_le_bytes());
-        self.len += 4;
+        self.write(&w.to_le_bytes());
     }
 
     /// The edge `(u, v)`, `u < v`.
     #[inline]
     pub fn edge(&mut self, u: Vertex, v: Vertex) {
-        if self.len + 8 > self.block.len() {
-            self.flush();
-        }
-        let pair = &mut self.block[self.len..self.len + 8];
+        let mut pair = [0; 8];
         pair[..4].copy_from_slice(&u.to_le_bytes());
         pair[4..].copy_from_slice(&v.to_le_bytes());
-        self.len += 8;
+        self.write(&pair);
+    }
+
+    /// Appends `bytes` to the block, hashing the block first if they do not
+    /// fit (an edge's two words are one check, not two).
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        if self.len + bytes.len() > self.block.len() {
+            self.flush();
+        }
+        self.block[self.len..self.len + bytes.len()].copy_from_slice(bytes);
+        self.len += bytes.len();
     }
 
     fn flush(&mut self) {

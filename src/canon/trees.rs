@@ -713,10 +713,11 @@ mod tests {
     }
 
     proptest! {
-        /// A core small or large beside its trees (a cycle or a random
-        /// graph with random trees hung off it) gives the same core edges
-        /// either way it is visited, and a core with edges between its
-        /// vertices.
+        #![proptest_config(crate::solver::test_support::proptest_config())]
+
+        /// A random core, small or large beside the random trees hung off
+        /// it, gives the same core edges visited by label as in vertex
+        /// order, and some of them.
         #[test]
         fn the_core_edges_are_the_same_visited_by_label_or_in_vertex_order(
             core in 5u32..40,

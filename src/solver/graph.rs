@@ -200,7 +200,7 @@ impl Graph {
     /// call to [`Graph::neighbors`] a little later (no effect on results).
     #[inline]
     pub fn prefetch_bounds(&self, v: Vertex) {
-        prefetch(self.offsets.as_ptr().wrapping_add(v as usize));
+        prefetch_at(&self.offsets, v as usize);
     }
 
     /// Asks the processor to start loading the start of `v`'s adjacency
@@ -208,7 +208,7 @@ impl Graph {
     #[inline]
     pub fn prefetch_neighbors(&self, v: Vertex) {
         let start = self.offsets[v as usize] as usize;
-        prefetch(self.targets.as_ptr().wrapping_add(start));
+        prefetch_at(&self.targets, start);
     }
 
     /// The degree of `v`.
@@ -306,12 +306,15 @@ pub struct VertexFieldError {
     pub vertex_count: u64,
 }
 
-/// A hint to load the cache line at `address` (a no-op off x86-64). Big
+/// A hint to load the cache line of `slice[i]` (a no-op off x86-64). Big
 /// graphs with scattered ids make every step of a search a cache miss; the
 /// searches name the lines they will need a few steps ahead so that the
-/// misses overlap instead of queueing.
+/// misses overlap instead of queueing. An index out of range, from a hint
+/// that may be stale, is harmless: the address is only computed, never
+/// read.
 #[inline(always)]
-pub fn prefetch<T>(address: *const T) {
+pub fn prefetch_at<T>(slice: &[T], i: usize) {
+    let address = slice.as_ptr().wrapping_add(i);
     // SAFETY: SSE is part of the x86-64 baseline, and a prefetch never
     // faults or changes memory, whatever the address.
     #[cfg(target_arch = "x86_64")]
@@ -320,13 +323,6 @@ pub fn prefetch<T>(address: *const T) {
     };
     #[cfg(not(target_arch = "x86_64"))]
     let _ = address;
-}
-
-/// [`prefetch`] of `slice[i]`. An index out of range, from a hint that may
-/// be stale, is harmless: the address is only computed, never read.
-#[inline(always)]
-pub fn prefetch_at<T>(slice: &[T], i: usize) {
-    prefetch(slice.as_ptr().wrapping_add(i));
 }
 
 #[cfg(test)]

@@ -38,7 +38,7 @@ use std::collections::VecDeque;
 use serde::Serialize;
 
 use super::cancel::{Cancel, Cancelled, uncancelled};
-use super::graph::{Graph, Vertex, prefetch};
+use super::graph::{Graph, Vertex, prefetch_at};
 
 /// "No vertex": the mate of an exposed vertex, the parent of a root.
 pub const NONE: Vertex = Vertex::MAX;
@@ -539,7 +539,7 @@ fn karp_sipser_start(graph: &Graph, mate: &mut [Vertex], cancel: &Cancel) -> Res
         residual[u as usize] = MATCHED;
         // v's neighbours were just read; u's are misses, overlapped here.
         for &w in graph.neighbors(u) {
-            prefetch(residual.as_ptr().wrapping_add(w as usize));
+            prefetch_at(&residual, w as usize);
         }
         if let Some(&next) = pending.get(PREFETCH_DISTANCE) {
             graph.prefetch_neighbors(next);
@@ -917,7 +917,7 @@ impl<'g> Search<'g> {
             });
             let neighbors = graph.neighbors(v);
             for &w in neighbors {
-                prefetch(self.forest.nodes.as_ptr().wrapping_add(w as usize));
+                prefetch_at(&self.forest.nodes, w as usize);
             }
             for &w in neighbors {
                 if self.scan_edge(v, w) {
