@@ -191,3 +191,50 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    /// Running sums over the neighbour lists give every core vertex the sum
+    /// taken vertex by vertex, and every other vertex zero, across blocks
+    /// (graphs up to three blocks long, a star's hub for a long list).
+    #[test]
+    fn running_sums_sum_as_vertex_by_vertex_sums_do(
+        n in 2u32..(3 * RUNNING_SUM_BLOCK as u32),
+        edges_per_vertex in 0usize..4,
+        hub_degree in 0u32..2000,
+        seed in 1u64..u64::MAX,
+        outside_one_in in 2u64..10,
+    ) {
+        let m = (edges_per_vertex * n as usize).min((n * (n - 1) / 2) as usize);
+        let mut edges = random_edges(n, m, seed);
+        // A hub on vertex 0, joined to vertices not already its neighbours.
+        let joined: std::collections::HashSet<Vertex> = edges
+            .chunks(2)
+            .filter_map(|e| match e {
+                &[0, v] | &[v, 0] => Some(v),
+                _ => None,
+            })
+            .collect();
+        let hub: Vec<Vertex> = (1..n.min(hub_degree + 1)).filter(|v| !joined.contains(v)).collect();
+        edges.extend(hub.iter().flat_map(|&v| [0, v]));
+        let graph = Graph::from_flat_edges(n.into(), &edges).unwrap();
+        let value = |v: Vertex| mix(seed ^ u64::from(v));
+        let cell_of: Vec<u32> = (0..n)
+            .map(|v| if value(v) % outside_one_in == 0 { NO_CELL } else { 0 })
+            .collect();
+        // Zero outside the core, as refinement keeps it.
+        let mixed: Vec<u64> = (0..n)
+            .map(|v| if cell_of[v as usize] == NO_CELL { 0 } else { value(v).rotate_left(17) })
+            .collect();
+        let mut sums = vec![u64::MAX; n as usize];
+        let mut running = Vec::new();
+        all_neighbour_sums(&graph, &mixed, &cell_of, &mut sums, &mut running);
+        for v in 0..n {
+            let expected = if cell_of[v as usize] == NO_CELL {
+                0
+            } else {
+                neighbour_sum(&graph, &mixed, v)
+            };
+            prop_assert_eq!(sums[v as usize], expected, "vertex {}", v);
+        }
+    }
+}
