@@ -244,8 +244,8 @@ pub fn refine(
 /// is mispredicted (degrees vary), and the mispredictions, not the reads,
 /// were most of a round on a random graph with 10^5 vertices; one running
 /// sum over a block's lists has no branch but the loop's own, and its
-/// independent reads overlap freely. It reads every vertex's list, so it
-/// pays when the core holds most of the edges.
+/// independent reads overlap. It reads every vertex's list, so it pays
+/// when the core holds most of the edges.
 fn all_neighbour_sums(
     graph: &Graph,
     mixed: &[u64],
@@ -267,8 +267,11 @@ fn all_neighbour_sums(
         running.clear();
         running.resize(block_end - block_start + 1, 0);
         let mut sum = 0u64;
-        for (slot, &w) in running[1..].iter_mut().zip(&ends[block_start..block_end]) {
-            sum = sum.wrapping_add(mixed[w as usize]);
+        for (slot, i) in running[1..].iter_mut().zip(block_start..block_end) {
+            if let Some(&ahead) = ends.get(i + RUNNING_SUM_PREFETCH_DISTANCE) {
+                prefetch_at(mixed, ahead as usize);
+            }
+            sum = sum.wrapping_add(mixed[ends[i] as usize]);
             *slot = sum;
         }
         let mut end = 0;
@@ -287,6 +290,13 @@ fn all_neighbour_sums(
 /// running sums stay in cache (a block's size hardly mattered between 128
 /// and 8192 vertices at 10^5).
 const RUNNING_SUM_BLOCK: usize = 1024;
+
+/// How many edge ends ahead [`all_neighbour_sums`] asks for the value it
+/// will read. At 10^5 vertices the values are in cache and it makes no
+/// difference; at 10^6 they are not, and without it the running sums were
+/// slower than the vertex-by-vertex sums with theirs (refinement on gnm
+/// d=10: 113 against 99 ms; with it 101 ms).
+const RUNNING_SUM_PREFETCH_DISTANCE: usize = 16;
 
 /// What a vertex of colour `colour` adds to its neighbours' sums.
 fn neighbour_value(colour: u64) -> u64 {
