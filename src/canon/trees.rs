@@ -299,8 +299,30 @@ pub fn canonical_order(graph: &Graph, distinguished: &[Vertex], budget: Duration
     let lazy_links = 2 * graph.edge_count() >= 3 * n;
     let lazy_link = |v: Vertex| lazy_links && graph.degree(v) >= 2;
     let xor_of_neighbours = |v: Vertex| graph.neighbors(v).iter().fold(0, |link, &w| link ^ w);
+    // Otherwise every vertex's link is the XOR of all its neighbours, the
+    // difference of a running XOR over the neighbour lists at the two ends
+    // of its list (`running_xor[i]`: of the lists' first `i` entries).
+    // Taken vertex by vertex, each vertex's few neighbours ended in a
+    // mispredicted loop exit: peeling a random tree with 10^5 vertices
+    // took 2.3–2.5 ms, and takes 1.3–1.7. (At most 3n entries: links are
+    // eager only below average degree 3.)
+    let running_xor: Vec<Vertex> = if lazy_links {
+        Vec::new()
+    } else {
+        let lists = graph.neighbor_lists();
+        let mut running = Vec::with_capacity(lists.len() + 1);
+        running.push(0);
+        running.extend(lists.iter().scan(0, |xor, &w| {
+            *xor ^= w;
+            Some(*xor)
+        }));
+        running
+    };
+    let mut list_end = 0;
     let mut node: Vec<Node> = (0..n as Vertex)
         .map(|v| {
+            let list_start = list_end;
+            list_end += graph.degree(v);
             // The distinguished vertices never get down to one.
             let left = if fixed[v as usize] {
                 u32::MAX
@@ -312,13 +334,16 @@ pub fn canonical_order(graph: &Graph, distinguished: &[Vertex], budget: Duration
                 left,
                 link: if lazy_link(v) {
                     0
-                } else {
+                } else if lazy_links {
                     xor_of_neighbours(v)
+                } else {
+                    running_xor[list_end] ^ running_xor[list_start]
                 },
                 children: 0,
             }
         })
         .collect();
+    drop(running_xor);
     drop(fixed);
     // Sized once: growing it as vertices join would copy it again and
     // again.
