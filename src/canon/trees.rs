@@ -103,7 +103,7 @@ impl Order {
         let (mut core_higher, core_runs) = self.core_edges(graph, labelling);
         let mut bicentres = self.bicentres.iter().peekable();
         let mut first_child = self.roots as Vertex;
-        for c in 0..n as Vertex {
+        for c in 0..self.roots as Vertex {
             if (c as usize) < self.core {
                 // Each run is at a random place: its miss is started a few
                 // vertices ahead, to overlap with the hashing of the runs
@@ -127,6 +127,22 @@ impl Order {
                 f(c, d);
             }
             first_child = end;
+        }
+        // The labels from `roots` on have no edges but to their parents and
+        // children, so theirs, in order, are `(parent(d), d)` for the labels
+        // `d` after the roots' children. Written vertex by vertex, each
+        // vertex's few children ended in a mispredicted loop exit; here
+        // `parent(d)` is `roots` plus the number of those labels whose
+        // children end at or before `d` (`child_end` never decreases), a
+        // running count with no branch.
+        let mut ending_at = vec![0u32; n + 1];
+        for &end in &self.child_end[self.roots..] {
+            ending_at[end as usize] += 1;
+        }
+        let mut parent = self.roots as Vertex;
+        for d in first_child..n as Vertex {
+            parent += ending_at[d as usize];
+            f(parent, d);
         }
     }
 
