@@ -48,29 +48,86 @@ pub fn group_by_bucket<T: Copy>(
     (grouped, starts)
 }
 
-/// Sorts `items` by their 64-bit hashes (`hash`), ascending: grouped by
-/// the hashes' top bits, about one bucket per item, then each bucket by
-/// the whole hash. Hashes spread evenly, so a bucket holds about one item
-/// and the items are read about three times (a radix sort of 64-bit keys
-/// reads them eight times); a bucket that crafted input fills is still
-/// sorted in `k log k`.
+/// Sorts `items` by their 64-bit hashes (`hash`), ascending: a radix sort
+/// of the hashes' top bits, about four keys per item, least significant
+/// digit first, then an insertion sort of what the top bits left out of
+/// order. Hashes spread evenly, so few items share their top bits: the
+/// items are read three times and moved twice, in sequence (grouping them
+/// into a bucket per item, as this did before, moved each to a random
+/// place and cost three times as much on a million items). Crafted input
+/// whose hashes share their top bits is caught by a bound on the
+/// insertion sort's moves and sorted by comparison instead.
 pub fn sort_by_hash<T: Copy>(items: &mut Vec<T>, hash: impl Fn(&T) -> u64) {
     let n = items.len();
-    if n < 2 {
+    if n <= SMALL_SORT {
+        items.sort_unstable_by_key(&hash);
         return;
     }
-    let bits = usize::BITS - (n - 1).leading_zeros();
-    let (mut sorted, starts) = group_by_bucket(items, 1 << bits, |item| {
-        (hash(item) >> (64 - bits)) as usize
-    });
-    for bounds in starts.windows(2) {
-        let (from, to) = (bounds[0] as usize, bounds[1] as usize);
-        if to - from > 1 {
-            sorted[from..to].sort_unstable_by_key(&hash);
+    let top_bits = (usize::BITS - (n - 1).leading_zeros() + 2).min(64);
+    let passes = top_bits.div_ceil(RADIX_BITS);
+    // Digits of `RADIX_BITS` each, the last pass's the most significant:
+    // digit `p` is bits `64 - top_bits + p * RADIX_BITS` up, at most
+    // `RADIX_BITS` of them and none below the top `top_bits`.
+    let digit = |key: u64, pass: u32| {
+        let shift = 64 - top_bits + pass * RADIX_BITS;
+        ((key >> shift) as usize) & (RADIX - 1)
+    };
+    let mut counts = vec![[0u32; RADIX]; passes as usize];
+    for item in items.iter() {
+        let key = hash(item);
+        for (pass, count) in counts.iter_mut().enumerate() {
+            count[digit(key, pass as u32)] += 1;
         }
     }
-    *items = sorted;
+    let mut other = items.clone();
+    for (pass, count) in counts.iter_mut().enumerate() {
+        let mut sum = 0;
+        for slot in count.iter_mut() {
+            (*slot, sum) = (sum, sum + *slot);
+        }
+        for item in items.iter() {
+            let slot = &mut count[digit(hash(item), pass as u32)];
+            other[*slot as usize] = *item;
+            *slot += 1;
+        }
+        std::mem::swap(items, &mut other);
+    }
+    drop(other);
+    // Items are now in order of their top bits; each run of equal top bits
+    // is sorted here, and holds about a quarter of an item on average.
+    let mut moves_left = INSERTION_MOVES_PER_ITEM * n;
+    for i in 1..n {
+        let item = items[i];
+        let key = hash(&item);
+        if key >= hash(&items[i - 1]) {
+            continue;
+        }
+        let mut j = i;
+        while j > 0 && key < hash(&items[j - 1]) {
+            items[j] = items[j - 1];
+            j -= 1;
+        }
+        items[j] = item;
+        let moved = i - j;
+        if moved > moves_left {
+            items.sort_unstable_by_key(&hash);
+            return;
+        }
+        moves_left -= moved;
+    }
 }
+
+/// Bits of a radix sort digit: 2,048 counts, which stay in cache.
+const RADIX_BITS: u32 = 11;
+const RADIX: usize = 1 << RADIX_BITS;
+
+/// At most this many items are sorted by comparison alone: the radix
+/// sort's counts would cost more.
+const SMALL_SORT: usize = 256;
+
+/// Moves per item the insertion sort may make before the rest is left to
+/// a comparison sort: on even hashes it makes about one per eight items.
+const INSERTION_MOVES_PER_ITEM: usize = 4;
 
 #[cfg(test)]
 mod tests {
@@ -90,17 +147,47 @@ mod tests {
             }
         }
 
+        // Up to 3,000 items: sorted by comparison alone, or by a radix sort
+        // of one or two digits.
         #[test]
         fn hashes_sort_as_a_comparison_sort_does(
-            mut items in prop::collection::vec(any::<u64>(), 0..300),
-            // Crafted input: many hashes sharing their top bits.
-            shared_top in prop::collection::vec(0u64..1000, 0..100),
+            mut items in prop::collection::vec(any::<u64>(), 0..3000),
+            // Crafted input: many hashes sharing their top bits, enough of
+            // them to pass the insertion sort's bound.
+            shared_top in prop::collection::vec(0u64..100_000, 0..1000),
+            // Equal hashes (vertices of one colour).
+            repeated in prop::collection::vec(any::<u64>(), 0..50),
+            copies in 0usize..40,
         ) {
             items.extend(shared_top.iter().map(|&low| (7 << 60) | low));
+            for &h in &repeated {
+                items.extend(std::iter::repeat_n(h, copies));
+            }
             let mut expected = items.clone();
             expected.sort_unstable();
             sort_by_hash(&mut items, |&h| h);
             prop_assert_eq!(items, expected);
         }
+    }
+
+    /// Past 2^20 items the radix sort takes three digits.
+    #[test]
+    fn a_million_hashes_sort_in_three_digits() {
+        let mut state = 1u64;
+        let mut items: Vec<(u64, u32)> = (0..(1 << 20) + 1000)
+            .map(|i| {
+                state = crate::splitmix::mix(state);
+                // A few items share their hash, as vertices of one colour.
+                (if i % 1000 == 0 { 42 } else { state }, i)
+            })
+            .collect();
+        let mut expected = items.clone();
+        expected.sort_unstable_by_key(|&(h, _)| h);
+        sort_by_hash(&mut items, |&(h, _)| h);
+        let hashes = |items: &[(u64, u32)]| items.iter().map(|&(h, _)| h).collect::<Vec<_>>();
+        assert_eq!(hashes(&items), hashes(&expected));
+        let mut indices: Vec<u32> = items.iter().map(|&(_, i)| i).collect();
+        indices.sort_unstable();
+        assert!(indices.iter().enumerate().all(|(k, &i)| k as u32 == i));
     }
 }
