@@ -32,6 +32,7 @@
 
 mod buckets;
 mod refine;
+mod runs;
 mod traces;
 mod trees;
 
@@ -160,7 +161,7 @@ pub fn canonicalize(spec: &Spec, budget: Duration) -> Canonical {
         Some(mut order) => {
             let labelling = Labelling::from_order(std::mem::take(&mut order.order));
             let hash = hash_edges(TRACES, spec, &labelling, |form| {
-                order.for_each_edge(graph, &labelling, |u, v| form.edge(u, v))
+                order.write_edges(graph, &labelling, form)
             });
             Canonical {
                 hash,
@@ -204,8 +205,9 @@ fn hash_form(canonicaliser: &str, spec: &Spec, labelling: &Labelling) -> String 
     })
 }
 
-/// [`hash_form`], the canonical edges given by `edges` (which passes each
-/// to [`Form::edge`], in the order [`for_each_edge_in`] gives them).
+/// [`hash_form`], the canonical edges given by `edges` (which writes each
+/// with [`Form::edge`] or [`Form::run`], in the order [`for_each_edge_in`]
+/// gives them).
 fn hash_edges(
     canonicaliser: &str,
     spec: &Spec,
@@ -218,11 +220,7 @@ fn hash_edges(
     hasher.update([0]);
     hasher.update(spec.game().as_str().as_bytes());
     hasher.update([0]);
-    let mut form = Form {
-        hasher,
-        block: vec![0; BLOCK_BYTES],
-        len: 0,
-    };
+    let mut form = Form::new(hasher, runs::wide_runs_available());
     let distinguished = spec.distinguished();
     form.word(graph.vertex_count() as u32);
     form.word(distinguished.len() as u32);
@@ -231,8 +229,7 @@ fn hash_edges(
     }
     form.word(graph.edge_count() as u32);
     edges(&mut form);
-    form.flush();
-    let digest = form.hasher.finalize();
+    let digest = form.finish();
     let mut hash = String::with_capacity(canonicaliser.len() + 1 + 64);
     hash.push_str(canonicaliser);
     hash.push(':');
@@ -250,12 +247,33 @@ fn hash_edges(
 /// straight into the block, so a flush hands the block to SHA-256 as it is.
 pub struct Form {
     hasher: Sha256,
-    /// `block[..len]` is what is not hashed yet.
+    /// `block[..len]` is what is not hashed yet, `len <= BLOCK_BYTES`; the
+    /// block has [`runs::WIDE_RUN_BYTES`] more, which a run written whole
+    /// may write past its edges.
     block: Vec<u8>,
     len: usize,
+    /// Whether runs are written by [`runs::write_sorted_pairs`].
+    wide_runs: bool,
 }
 
 impl Form {
+    /// A form hashed into `hasher`, its runs written by
+    /// [`runs::write_sorted_pairs`] if `wide_runs`.
+    fn new(hasher: Sha256, wide_runs: bool) -> Form {
+        Form {
+            hasher,
+            block: vec![0; BLOCK_BYTES + runs::WIDE_RUN_BYTES],
+            len: 0,
+            wide_runs,
+        }
+    }
+
+    /// The hash of everything written.
+    fn finish(mut self) -> [u8; 32] {
+        self.flush();
+        self.hasher.finalize().into()
+    }
+
     #[inline]
     fn word(&mut self, w: u32) {
         self.write(&w.to_le_bytes());
@@ -270,11 +288,33 @@ impl Form {
         self.write(&pair);
     }
 
+    /// The edges `(c, d)` for the labels `d` of `run`, all above `c`, in
+    /// ascending order (`run` is sorted in place, or left as it is when
+    /// sorted in registers).
+    #[inline]
+    pub fn run(&mut self, c: Vertex, run: &mut [Vertex]) {
+        #[cfg(target_arch = "x86_64")]
+        if self.wide_runs && run.len() <= runs::WIDE_RUN_MAX {
+            if self.len + runs::WIDE_RUN_BYTES > BLOCK_BYTES {
+                self.flush();
+            }
+            // SAFETY: `wide_runs` is set only where the processor has
+            // AVX-512F (`runs::wide_runs_available`).
+            unsafe { runs::write_sorted_pairs(c, run, &mut self.block[self.len..]) };
+            self.len += 8 * run.len();
+            return;
+        }
+        runs::sort_run(run);
+        for &d in &*run {
+            self.edge(c, d);
+        }
+    }
+
     /// Appends `bytes` to the block, hashing the block first if they do not
     /// fit (an edge's two words are one check, not two).
     #[inline]
     fn write(&mut self, bytes: &[u8]) {
-        if self.len + bytes.len() > self.block.len() {
+        if self.len + bytes.len() > BLOCK_BYTES {
             self.flush();
         }
         self.block[self.len..self.len + bytes.len()].copy_from_slice(bytes);

@@ -36,6 +36,7 @@
 use std::os::raw::c_int;
 use std::time::{Duration, Instant};
 
+use super::Form;
 use super::refine::{self, Refined};
 use super::traces::{self, Outcome, Sparse};
 use crate::solver::graph::{Graph, Vertex, prefetch_at};
@@ -88,17 +89,12 @@ pub struct Order {
 }
 
 impl Order {
-    /// Calls `f(u, v)` for every edge of `graph` in this order's labels
-    /// (`labelling`, made from it), once, with `u < v`, ascending — as
-    /// [`super::for_each_edge_in`] does, but reading the tree edges off
-    /// the breadth-first structure instead of sorting each vertex's
+    /// Writes every edge of `graph` in this order's labels (`labelling`,
+    /// made from it) to `form`, once, with `u < v`, ascending — as
+    /// [`super::for_each_edge_in`] gives them, but reading the tree edges
+    /// off the breadth-first structure instead of sorting each vertex's
     /// neighbours.
-    pub fn for_each_edge(
-        &self,
-        graph: &Graph,
-        labelling: &super::Labelling,
-        mut f: impl FnMut(Vertex, Vertex),
-    ) {
+    pub fn write_edges(&self, graph: &Graph, labelling: &super::Labelling, form: &mut Form) {
         let n = self.child_end.len();
         let (mut core_higher, core_runs) = self.core_edges(graph, labelling);
         let mut bicentres = self.bicentres.iter().peekable();
@@ -112,19 +108,15 @@ impl Order {
                     prefetch_at(&core_higher, ahead as usize);
                 }
                 let (from, len) = core_runs[c as usize];
-                let group = &mut core_higher[from as usize..(from + len) as usize];
-                sort_run(group);
-                for &d in &*group {
-                    f(c, d);
-                }
+                form.run(c, &mut core_higher[from as usize..(from + len) as usize]);
             }
             if bicentres.peek() == Some(&&c) {
                 bicentres.next();
-                f(c, c + 1);
+                form.edge(c, c + 1);
             }
             let end = self.child_end[c as usize];
             for d in first_child..end {
-                f(c, d);
+                form.edge(c, d);
             }
             first_child = end;
         }
@@ -142,7 +134,7 @@ impl Order {
         let mut parent = self.roots as Vertex;
         for d in first_child..n as Vertex {
             parent += ending_at[d as usize];
-            f(parent, d);
+            form.edge(parent, d);
         }
     }
 
@@ -230,60 +222,6 @@ impl Order {
 /// A core with fewer than one vertex in this many is visited by label when
 /// its edges are collected.
 const SMALL_CORE: Vertex = 16;
-
-/// Sorts a core vertex's higher neighbours. A run holds about half the
-/// vertex's degree, a few labels in random order, and a comparison sort's
-/// branches are mispredicted about once per label. Short runs (most of
-/// them on sparse graphs) go through a sorting network of branch-free
-/// minima and maxima instead.
-fn sort_run(run: &mut [Vertex]) {
-    match run.len() {
-        0 | 1 => {}
-        2..=4 => sort_by_network::<4>(run, &NETWORK_4),
-        5..=8 => sort_by_network::<8>(run, &NETWORK_8),
-        _ => run.sort_unstable(),
-    }
-}
-
-/// Sorts `run` (at most `N` labels), padded to `N` with the largest label,
-/// by the comparators `network`, a sorting network on `N` inputs.
-#[inline]
-fn sort_by_network<const N: usize>(run: &mut [Vertex], network: &[(usize, usize)]) {
-    let mut padded = [Vertex::MAX; N];
-    padded[..run.len()].copy_from_slice(run);
-    for &(i, j) in network {
-        let (a, b) = (padded[i], padded[j]);
-        padded[i] = a.min(b);
-        padded[j] = a.max(b);
-    }
-    run.copy_from_slice(&padded[..run.len()]);
-}
-
-/// Sorting networks on 4 and 8 inputs with the fewest comparators (5 and
-/// 19); the tests check them on every sequence of zeros and ones, which
-/// proves a comparator network sorts everything.
-const NETWORK_4: [(usize, usize); 5] = [(0, 1), (2, 3), (0, 2), (1, 3), (1, 2)];
-const NETWORK_8: [(usize, usize); 19] = [
-    (0, 2),
-    (1, 3),
-    (4, 6),
-    (5, 7),
-    (0, 4),
-    (1, 5),
-    (2, 6),
-    (3, 7),
-    (0, 1),
-    (2, 3),
-    (4, 5),
-    (6, 7),
-    (2, 4),
-    (3, 5),
-    (1, 4),
-    (3, 6),
-    (1, 2),
-    (3, 4),
-    (5, 6),
-];
 
 /// The canonical order of `graph`'s vertices with the `distinguished`
 /// vertices (distinct) fixed and first, in their order; `None` past the
@@ -747,21 +685,6 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    /// By the zero-one principle, a comparator network that sorts every
-    /// sequence of zeros and ones sorts every sequence.
-    #[test]
-    fn the_sorting_networks_sort_every_sequence_of_zeros_and_ones() {
-        for len in 0..=8usize {
-            for bits in 0u32..1 << len {
-                let mut run: Vec<Vertex> = (0..len).map(|i| (bits >> i) & 1).collect();
-                let mut expected = run.clone();
-                expected.sort_unstable();
-                sort_run(&mut run);
-                assert_eq!(run, expected, "{len} labels, bits {bits:b}");
-            }
-        }
-    }
-
     /// Each core label's higher core neighbours, sorted, from the core
     /// visited by label and in vertex order.
     fn core_runs_both_ways(graph: &Graph, distinguished: &[Vertex]) -> [Vec<Vec<Vertex>>; 2] {
@@ -804,12 +727,5 @@ mod tests {
             prop_assert_eq!(by_label, in_vertex_order);
         }
 
-        #[test]
-        fn runs_sort_as_a_comparison_sort_does(mut run in prop::collection::vec(any::<Vertex>(), 0..20)) {
-            let mut expected = run.clone();
-            expected.sort_unstable();
-            sort_run(&mut run);
-            prop_assert_eq!(run, expected);
-        }
     }
 }
