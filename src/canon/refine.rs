@@ -90,15 +90,24 @@ pub fn refine(
     // neighbours; zero outside it.
     let mut mixed = vec![0u64; n];
     for (i, cell) in cells.iter().enumerate() {
+        let (cell_colour, cell_value) = (mix(i as u64 + 1), neighbour_value(mix(i as u64 + 1)));
         for &v in cell {
             cell_of[v as usize] = i as u32;
-            colour[v as usize] = mix(i as u64 + 1);
-            mixed[v as usize] = neighbour_value(colour[v as usize]);
+            colour[v as usize] = cell_colour;
+            mixed[v as usize] = cell_value;
         }
     }
-    let mut active: Vec<Vertex> = (0..n as Vertex)
-        .filter(|&v| cell_of[v as usize] != NO_CELL)
-        .collect();
+    // The core in vertex order, every vertex written and kept only if it
+    // is in the core: on a sparse graph the vertices outside it (the
+    // trees) are scattered among the others, and a branch on it was
+    // mispredicted at each.
+    let mut active: Vec<Vertex> = vec![0; n + 1];
+    let mut core_len = 0;
+    for (v, &cell) in cell_of.iter().enumerate() {
+        active[core_len] = v as Vertex;
+        core_len += usize::from(cell != NO_CELL);
+    }
+    active.truncate(core_len);
     let core_edge_ends: usize = active.iter().map(|&v| core_degree(v) as usize).sum();
     let mut next = vec![0u64; n];
     let mut by_colour: Vec<Item> = Vec::new();
