@@ -436,27 +436,45 @@ pub fn canonical_order(graph: &Graph, distinguished: &[Vertex], budget: Duration
     // comes first), and only the others are ranked.
     keys.clear();
     spans.clear();
-    let mut bare: Vec<Vertex> = Vec::new();
-    let mut parents: Vec<Vertex> = Vec::new();
-    for v in 0..n as Vertex {
-        if node[v as usize].round != CORE {
-            continue;
+    // The core vertices with no children (`bare`) and with some
+    // (`parents`), in vertex order: every vertex is written to both and
+    // kept by a count in each, as core vertices with and without trees and
+    // the tree vertices themselves are mixed at random, and branches on
+    // them were mispredicted at most vertices.
+    let mut bare: Vec<Vertex> = vec![0; n + 1];
+    let mut parents: Vec<Vertex> = vec![0; n + 1];
+    let (mut bare_len, mut parents_len) = (0, 0);
+    for (v, (record, bounds)) in node.iter().zip(child_start.windows(2)).enumerate() {
+        let in_core = record.round == CORE;
+        let childless = bounds[0] == bounds[1];
+        bare[bare_len] = v as Vertex;
+        bare_len += usize::from(in_core && childless);
+        parents[parents_len] = v as Vertex;
+        parents_len += usize::from(in_core && !childless);
+    }
+    bare.truncate(bare_len);
+    parents.truncate(parents_len);
+    // The distinguished vertices are cells of their own (both lists are
+    // sorted).
+    for d in distinguished {
+        for list in [&mut bare, &mut parents] {
+            if let Ok(i) = list.binary_search(d) {
+                list.remove(i);
+            }
         }
+    }
+    // Children sorted by class, for the colours and for the breadth-first
+    // order, which needs the distinguished vertices' too.
+    for &v in parents.iter().chain(distinguished) {
+        children[child_start[v as usize] as usize..child_start[v as usize + 1] as usize]
+            .sort_unstable_by_key(|&c| class[c as usize]);
+    }
+    for &v in &parents {
         let kids =
-            &mut children[child_start[v as usize] as usize..child_start[v as usize + 1] as usize];
-        // Sorted for the breadth-first order too, distinguished or not.
-        kids.sort_unstable_by_key(|&c| class[c as usize]);
-        if distinguished.contains(&v) {
-            continue;
-        }
-        if kids.is_empty() {
-            bare.push(v);
-            continue;
-        }
+            &children[child_start[v as usize] as usize..child_start[v as usize + 1] as usize];
         let from = keys.len() as u32;
         keys.extend(kids.iter().map(|&c| class[c as usize]));
         spans.push((from, keys.len() as u32));
-        parents.push(v);
     }
     let mut cells: Vec<Vec<Vertex>> = distinguished.iter().map(|&d| vec![d]).collect();
     if !bare.is_empty() {
