@@ -276,27 +276,34 @@ pub fn canonical_order(graph: &Graph, distinguished: &[Vertex], budget: Duration
         }));
         running
     };
+    let lists = graph.neighbor_lists();
     let mut list_end = 0;
     let mut node: Vec<Node> = (0..n as Vertex)
         .map(|v| {
             let list_start = list_end;
-            list_end += graph.degree(v);
+            let degree = graph.degree(v);
+            list_end += degree;
             // The distinguished vertices never get down to one.
             let left = if fixed[v as usize] {
                 u32::MAX
             } else {
-                graph.degree(v) as u32
+                degree as u32
+            };
+            // With lazy links, a vertex of degree 1 starts with its one
+            // neighbour, and every other with 0 (of degree 0, the XOR of
+            // none; of more, completed when peeled): taken as a mask over
+            // the list's first entry, with no branch on the degree, which
+            // varies at random.
+            let link = if lazy_links {
+                let first = lists.get(list_start).copied().unwrap_or(0);
+                first & Vertex::from(degree == 1).wrapping_neg()
+            } else {
+                running_xor[list_end] ^ running_xor[list_start]
             };
             Node {
                 round: if left <= 1 { 0 } else { CORE },
                 left,
-                link: if lazy_link(v) {
-                    0
-                } else if lazy_links {
-                    xor_of_neighbours(v)
-                } else {
-                    running_xor[list_end] ^ running_xor[list_start]
-                },
+                link,
                 children: 0,
             }
         })
