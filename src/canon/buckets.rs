@@ -1,6 +1,7 @@
-//! Grouping by small integer keys in two passes, the counting sort that
-//! refinement and the canonical form need where a comparison sort or a
-//! radix sort of 64-bit keys would read the items many more times.
+//! The two sorts refinement needs: grouping by small integer keys in two
+//! passes (a counting sort), and sorting by 64-bit hashes, by a radix sort
+//! of their top bits alone, where one of all 64 bits would read the items
+//! many more times.
 
 use crate::solver::graph::prefetch_at;
 
