@@ -135,6 +135,9 @@ mod wide {
     /// and may write anything to the rest of its first
     /// [`WIDE_RUN_BYTES`] bytes.
     ///
+    /// Callers check [`super::wide_runs_available`] first: on a processor
+    /// without AVX-512F its instructions would fault.
+    ///
     /// # Panics
     /// If `run` is longer than [`WIDE_RUN_MAX`] or `out` shorter than
     /// [`WIDE_RUN_BYTES`].
