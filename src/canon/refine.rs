@@ -181,7 +181,7 @@ pub fn refine(
             continue;
         }
         let before = active.len();
-        let counted = count_classes(&active, &colour, &cell_of, &mut by_colour);
+        sort_by_colour(&active, &colour, &cell_of, &mut by_colour);
         // Freeze the vertices alone in their class.
         active.clear();
         let mut frozen = Vec::with_capacity(by_colour.len());
@@ -200,6 +200,7 @@ pub fn refine(
             }
             i = j;
         }
+        let counted = frozen.len() + shared;
         settled = if settled.is_empty() {
             frozen
         } else {
@@ -221,7 +222,7 @@ pub fn refine(
     // by colour: sorted by colour, then stably by cell.
     // Each item carries its cell, so that neither grouping by cell nor
     // comparing neighbours reads the colourings at random places.
-    count_classes(&active, &colour, &cell_of, &mut by_colour);
+    sort_by_colour(&active, &colour, &cell_of, &mut by_colour);
     let by_colour = if by_colour.is_empty() {
         settled
     } else {
@@ -272,15 +273,30 @@ fn all_neighbour_sums(
             + (first..last)
                 .map(|v| graph.degree(v as Vertex))
                 .sum::<usize>();
-        // `running[i]`: the sum over the block's first `i` edge ends.
-        running.clear();
-        running.resize(block_end - block_start + 1, 0);
+        // `running[i]`: the sum over the block's first `i` edge ends. Every
+        // entry is written before it is read, so the scratch is only grown.
+        let len = block_end - block_start;
+        if running.len() <= len {
+            running.resize(len + 1, 0);
+        }
+        let running = &mut running[..=len];
+        running[0] = 0;
+        let block = &ends[block_start..block_end];
+        // The ends whose values are asked for, each as far ahead of the end
+        // being summed, as far as the lists go; then the block's last few,
+        // with nothing to ask for.
+        let ahead = &ends[(block_start + RUNNING_SUM_PREFETCH_DISTANCE).min(ends.len())
+            ..(block_end + RUNNING_SUM_PREFETCH_DISTANCE).min(ends.len())];
+        let (with_ahead, last_ends) = block.split_at(ahead.len());
+        let (slots_with_ahead, last_slots) = running[1..].split_at_mut(ahead.len());
         let mut sum = 0u64;
-        for (slot, i) in running[1..].iter_mut().zip(block_start..block_end) {
-            if let Some(&ahead) = ends.get(i + RUNNING_SUM_PREFETCH_DISTANCE) {
-                prefetch_at(mixed, ahead as usize);
-            }
-            sum = sum.wrapping_add(mixed[ends[i] as usize]);
+        for ((slot, &w), &ahead) in slots_with_ahead.iter_mut().zip(with_ahead).zip(ahead) {
+            prefetch_at(mixed, ahead as usize);
+            sum = sum.wrapping_add(mixed[w as usize]);
+            *slot = sum;
+        }
+        for (slot, &w) in last_slots.iter_mut().zip(last_ends) {
+            sum = sum.wrapping_add(mixed[w as usize]);
             *slot = sum;
         }
         let mut end = 0;
@@ -395,17 +411,12 @@ fn first_round_by_cells(
     true
 }
 
-/// Sorts the `active` vertices into `by_colour` by colour and returns how
-/// many colours they have. A colour starts from the cell and mixes in
-/// nothing but colours, so equal colours in different cells would only be
-/// a collision: counting by colour alone at worst undercounts, which the
-/// stopping rule tolerates, and the final order separates cells.
-fn count_classes(
-    active: &[Vertex],
-    colour: &[u64],
-    cell_of: &[u32],
-    by_colour: &mut Vec<Item>,
-) -> usize {
+/// Sorts the `active` vertices into `by_colour` by colour. A colour starts
+/// from the cell and mixes in nothing but colours, so equal colours in
+/// different cells would only be a collision: counting classes by colour
+/// alone at worst undercounts, which the stopping rule tolerates, and the
+/// final order separates cells.
+fn sort_by_colour(active: &[Vertex], colour: &[u64], cell_of: &[u32], by_colour: &mut Vec<Item>) {
     by_colour.clear();
     by_colour.extend(
         active
@@ -413,7 +424,6 @@ fn count_classes(
             .map(|&v| (colour[v as usize], v, cell_of[v as usize])),
     );
     sort_by_hash(by_colour, |&(colour, ..)| colour);
-    by_colour.len() - by_colour.windows(2).filter(|w| w[0].0 == w[1].0).count()
 }
 
 /// The sorted lists `a` and `b` merged into one, sorted.
