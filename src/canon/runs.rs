@@ -78,7 +78,7 @@ pub fn wide_runs_available() -> bool {
 }
 
 #[cfg(target_arch = "x86_64")]
-pub use wide::write_sorted_pairs;
+pub use wide::{collect_core_runs, write_sorted_pairs};
 
 /// One run sorted and written in vector registers, with no branch on its
 /// length or its labels: on gnm graphs of average degree 10 a run holds
@@ -92,7 +92,93 @@ mod wide {
         _mm512_set1_epi32, _mm512_storeu_si512,
     };
 
+    use std::arch::x86_64::{
+        _mm512_cmpgt_epu32_mask, _mm512_cmplt_epu32_mask, _mm512_mask_i32gather_epi32,
+        _mm512_maskz_compress_epi32, _mm512_maskz_loadu_epi32, _mm512_min_epu32 as min_epu32,
+        _mm512_setzero_si512,
+    };
+
     use super::{Vertex, WIDE_RUN_BYTES, WIDE_RUN_MAX};
+    use crate::solver::graph::Graph;
+
+    /// The core's edges in canonical labels, as `Order::core_edges` gives
+    /// them, collected in the graph's vertex order a list at a time in
+    /// vector registers: the canonical labels of a list of up to 16
+    /// neighbours are gathered from `to_canonical`, those above the
+    /// vertex's own label and in the core (below `core`) are packed
+    /// together, and all 16 lanes are written, the next list's labels
+    /// written over the lanes not kept. Vertex by vertex, the scalar loop
+    /// over each list ended in a mispredicted exit, and it read the list
+    /// twice (once to relabel, once to keep). `runs[c]` is core label
+    /// `c`'s run; `runs` has a spare last slot, which takes the empty runs
+    /// of the vertices outside the core rather than a branch on it.
+    ///
+    /// Callers check [`super::wide_runs_available`] first, as for
+    /// [`write_sorted_pairs`].
+    #[target_feature(enable = "avx512f")]
+    pub fn collect_core_runs(
+        graph: &Graph,
+        to_canonical: &[Vertex],
+        core: Vertex,
+        runs: &mut [(u32, u32)],
+    ) -> Vec<Vertex> {
+        let lists = graph.neighbor_lists();
+        let n = graph.vertex_count();
+        assert!(to_canonical.len() == n && runs.len() == core as usize + 1 && n > 0);
+        // WIDE_LIST more, for the lanes written past the last run.
+        let mut higher: Vec<Vertex> = vec![0; lists.len() + WIDE_LIST];
+        let core_lanes = _mm512_set1_epi32(core as i32);
+        // The largest vertex, to which every gathered index is clamped, so
+        // that a gather never reads outside `to_canonical`.
+        let last_vertex = _mm512_set1_epi32((n - 1) as i32);
+        let mut len = 0;
+        let mut end = 0;
+        for (v, &c) in to_canonical.iter().enumerate() {
+            let start = end;
+            end += graph.degree(v as Vertex);
+            let from = len;
+            if end - start <= WIDE_LIST {
+                let present = ((1u32 << (end - start)) - 1) as u16;
+                // SAFETY: the masked load reads only the list's own
+                // entries; the gather reads `to_canonical` at indices
+                // clamped below its length, in the lanes of the list only;
+                // the store writes 64 bytes at `len`, and `len` is at most
+                // `start` (a list keeps at most its own length), so they
+                // fit in `higher`, which has WIDE_LIST entries past the
+                // lists' length.
+                unsafe {
+                    let ends =
+                        _mm512_maskz_loadu_epi32(present, lists.as_ptr().add(start).cast::<i32>());
+                    let labels = _mm512_mask_i32gather_epi32::<4>(
+                        _mm512_setzero_si512(),
+                        present,
+                        min_epu32(ends, last_vertex),
+                        to_canonical.as_ptr().cast::<i32>(),
+                    );
+                    // Lanes past the list hold label 0, which is above no
+                    // vertex's label: they are never kept.
+                    let keep = _mm512_cmpgt_epu32_mask(labels, _mm512_set1_epi32(c as i32))
+                        & _mm512_cmplt_epu32_mask(labels, core_lanes);
+                    _mm512_storeu_si512(
+                        higher.as_mut_ptr().add(len).cast::<__m512i>(),
+                        _mm512_maskz_compress_epi32(keep, labels),
+                    );
+                    len += keep.count_ones() as usize;
+                }
+            } else {
+                for &w in &lists[start..end] {
+                    let d = to_canonical[w as usize];
+                    higher[len] = d;
+                    len += usize::from(d > c && d < core);
+                }
+            }
+            runs[(c as usize).min(core as usize)] = (from as u32, (len - from) as u32);
+        }
+        higher
+    }
+
+    /// Lists of at most this many neighbours are collected in registers.
+    const WIDE_LIST: usize = 16;
 
     /// A bitonic sorting network on 16 lanes, stage by stage: each lane's
     /// partner, and the lanes that take the larger of the pair (bit `i`
