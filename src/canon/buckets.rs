@@ -1,9 +1,26 @@
 //! The two sorts refinement needs: grouping by small integer keys in two
 //! passes (a counting sort), and sorting by 64-bit hashes, by a radix sort
 //! of their top bits alone, where one of all 64 bits would read the items
-//! many more times.
+//! many more times; and listing the vertices that pass a test without a
+//! branch on it.
 
-use crate::solver::graph::prefetch_at;
+use crate::solver::graph::{Vertex, prefetch_at};
+
+/// The vertices below `n` for which `keep` holds, ascending, with one
+/// slot to spare past them (capacity `n + 1`). Every vertex is written and
+/// kept by a count: the canonicaliser's tests (in the core or not, peeled
+/// or not, with children or not) vary at random from vertex to vertex on
+/// a sparse graph, and a branch on them was mispredicted at each.
+pub fn vertices_where(n: usize, keep: impl Fn(usize) -> bool) -> Vec<Vertex> {
+    let mut vertices = vec![0; n + 1];
+    let mut len = 0;
+    for v in 0..n {
+        vertices[len] = v as Vertex;
+        len += usize::from(keep(v));
+    }
+    vertices.truncate(len);
+    vertices
+}
 
 /// How many items ahead [`group_by_bucket`] asks for the counts and slots
 /// it will touch (twice as far for a cursor whose value names a slot).
@@ -136,6 +153,14 @@ mod tests {
     use proptest::prelude::*;
 
     proptest! {
+        #[test]
+        fn vertices_where_lists_those_that_pass(keep in prop::collection::vec(any::<bool>(), 0..300)) {
+            let expected: Vec<Vertex> = (0..keep.len() as Vertex).filter(|&v| keep[v as usize]).collect();
+            let listed = vertices_where(keep.len(), |v| keep[v]);
+            prop_assert!(listed.capacity() > keep.len());
+            prop_assert_eq!(listed, expected);
+        }
+
         #[test]
         fn grouping_is_a_stable_sort_by_bucket(items in prop::collection::vec((0usize..7, any::<u16>()), 0..200)) {
             let (grouped, starts) = group_by_bucket(&items, 7, |&(b, _)| b);

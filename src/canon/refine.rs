@@ -39,7 +39,7 @@
 
 use std::time::Instant;
 
-use super::buckets::{group_by_bucket, sort_by_hash};
+use super::buckets::{group_by_bucket, sort_by_hash, vertices_where};
 use crate::solver::graph::{Graph, Vertex, prefetch_at};
 use crate::splitmix::{GAMMA, mix};
 
@@ -97,17 +97,7 @@ pub fn refine(
             mixed[v as usize] = cell_value;
         }
     }
-    // The core in vertex order, every vertex written and kept only if it
-    // is in the core: on a sparse graph the vertices outside it (the
-    // trees) are scattered among the others, and a branch on it was
-    // mispredicted at each.
-    let mut active: Vec<Vertex> = vec![0; n + 1];
-    let mut core_len = 0;
-    for (v, &cell) in cell_of.iter().enumerate() {
-        active[core_len] = v as Vertex;
-        core_len += usize::from(cell != NO_CELL);
-    }
-    active.truncate(core_len);
+    let mut active = vertices_where(n, |v| cell_of[v] != NO_CELL);
     let core_edge_ends: usize = active.iter().map(|&v| core_degree(v) as usize).sum();
     let mut next = vec![0u64; n];
     let mut by_colour: Vec<Item> = Vec::new();

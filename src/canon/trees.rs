@@ -36,6 +36,7 @@
 use std::os::raw::c_int;
 use std::time::{Duration, Instant};
 
+use super::buckets::vertices_where;
 use super::refine::{self, Refined};
 use super::traces::{self, Outcome, Sparse};
 use super::{Form, runs};
@@ -287,6 +288,7 @@ pub fn canonical_order(graph: &Graph, distinguished: &[Vertex], budget: Duration
     // `link` is started from the peeled neighbours only and completed with
     // the others when the vertex is peeled, instead of reading every edge
     // here for it.
+    let lists = graph.neighbor_lists();
     let lazy_links = 2 * graph.edge_count() >= 3 * n;
     let lazy_link = |v: Vertex| lazy_links && graph.degree(v) >= 2;
     let xor_of_neighbours = |v: Vertex| graph.neighbors(v).iter().fold(0, |link, &w| link ^ w);
@@ -300,7 +302,6 @@ pub fn canonical_order(graph: &Graph, distinguished: &[Vertex], budget: Duration
     let running_xor: Vec<Vertex> = if lazy_links {
         Vec::new()
     } else {
-        let lists = graph.neighbor_lists();
         let mut running = Vec::with_capacity(lists.len() + 1);
         running.push(0);
         running.extend(lists.iter().scan(0, |xor, &w| {
@@ -309,7 +310,6 @@ pub fn canonical_order(graph: &Graph, distinguished: &[Vertex], budget: Duration
         }));
         running
     };
-    let lists = graph.neighbor_lists();
     let mut list_end = 0;
     let mut node: Vec<Node> = (0..n as Vertex)
         .map(|v| {
@@ -348,12 +348,9 @@ pub fn canonical_order(graph: &Graph, distinguished: &[Vertex], budget: Duration
     // whether or not it is now down to one neighbour, and kept only if it
     // is: a branch on that was mispredicted about once in three vertices
     // on a random tree.
-    let mut peeled: Vec<Vertex> = vec![0; n + 1];
-    let mut peeled_len = 0;
-    for v in 0..n as Vertex {
-        peeled[peeled_len] = v;
-        peeled_len += usize::from(node[v as usize].round == 0);
-    }
+    let mut peeled = vertices_where(n, |v| node[v].round == 0);
+    let mut peeled_len = peeled.len();
+    peeled.resize(n + 1, 0);
     let mut round_ends = Vec::new();
     let mut start = 0;
     while start < peeled_len {
@@ -477,10 +474,9 @@ pub fn canonical_order(graph: &Graph, distinguished: &[Vertex], budget: Duration
     keys.clear();
     spans.clear();
     // The core vertices with no children (`bare`) and with some
-    // (`parents`), in vertex order: every vertex is written to both and
-    // kept by a count in each, as core vertices with and without trees and
-    // the tree vertices themselves are mixed at random, and branches on
-    // them were mispredicted at most vertices.
+    // (`parents`), in vertex order: as `vertices_where` lists them, but
+    // both in one pass, every vertex written to both and kept by a count
+    // in each.
     let mut bare: Vec<Vertex> = vec![0; n + 1];
     let mut parents: Vec<Vertex> = vec![0; n + 1];
     let (mut bare_len, mut parents_len) = (0, 0);
