@@ -23,7 +23,7 @@ fn compile_nauty<K: AsRef<str>, V: AsRef<str>>(
     defines: &HashMap<K, Option<V>>,
 ) {
     const NAUTY_DIR: &str = "nauty2_9_3";
-    const NAUTY_HEADERS: [&str; 16] = [
+    const NAUTY_HEADERS: [&str; 15] = [
         "gtools.h",
         "gutils.h",
         "naugroup.h",
@@ -36,7 +36,6 @@ fn compile_nauty<K: AsRef<str>, V: AsRef<str>>(
         "nautycliquer.h",
         "nauty.h",
         "planarity.h",
-        "rng.h",
         "schreier.h",
         "traces.h",
         "sorttemplates.c",
