@@ -18,7 +18,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     tonic_prost_build::configure()
         .build_client(true)
         .build_server(true)
-        .codec_path("crate::service::codec::WireCodec")
+        .codec_path("crate::api::codec::WireCodec")
         .compile_fds(fds)?;
     Ok(())
 }

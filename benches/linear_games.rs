@@ -16,8 +16,8 @@ use std::io::Write;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use puzzled::graph_file::{self, Numbering};
-use puzzled::solver::graph::{Graph, Vertex};
+use puzzled::graph::{self, file::Numbering};
+use puzzled::graph::{Graph, Vertex};
 use puzzled::solver::{bipartite_edge, tree_paint};
 
 /// splitmix64: a small deterministic generator, so the inputs do not depend
@@ -122,9 +122,9 @@ fn median(mut times: Vec<Duration>) -> Duration {
 /// Reads `path` with `parse` and builds the graph.
 fn read_graph(
     path: &Path,
-    parse: fn(&[u8], Numbering) -> Result<graph_file::EdgeListFile, graph_file::GraphFileError>,
+    parse: fn(&[u8], Numbering) -> Result<graph::file::EdgeListFile, graph::file::GraphFileError>,
 ) -> Graph {
-    let file = graph_file::read(path, |text| parse(text, Numbering::OneBased)).expect("read");
+    let file = graph::file::read(path, |text| parse(text, Numbering::OneBased)).expect("read");
     Graph::from_flat_edges(file.vertex_count, &file.edges).expect("valid graph")
 }
 
@@ -142,7 +142,7 @@ fn measure(
     name: &str,
     path: &Path,
     reps: usize,
-    parse: fn(&[u8], Numbering) -> Result<graph_file::EdgeListFile, graph_file::GraphFileError>,
+    parse: fn(&[u8], Numbering) -> Result<graph::file::EdgeListFile, graph::file::GraphFileError>,
     solve: impl Fn(&Graph) -> String,
 ) -> Row {
     let (mut reads, mut solves) = (Vec::new(), Vec::new());
@@ -198,7 +198,7 @@ fn main() {
             name,
             &path,
             reps,
-            graph_file::parse_edge_list,
+            graph::file::parse_edge_list,
             bipartite_solve,
         ));
         std::fs::remove_file(&path).ok();
@@ -232,7 +232,7 @@ fn main() {
             name,
             &path,
             reps,
-            graph_file::parse_tree,
+            graph::file::parse_tree,
             paint_solve,
         ));
         std::fs::remove_file(&path).ok();

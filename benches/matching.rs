@@ -29,9 +29,9 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use puzzled::graph_file::{self, Numbering};
+use puzzled::graph::Graph;
+use puzzled::graph::{self, file::Numbering};
 use puzzled::solver::geography::{self, GeographyOptions};
-use puzzled::solver::graph::Graph;
 use puzzled::solver::matching::MatchingAnalysis;
 
 mod families;
@@ -375,8 +375,8 @@ fn millis(since: Instant) -> f64 {
 }
 
 fn read_graph(file: &str) -> Graph {
-    let parsed = graph_file::read(Path::new(file), |t| {
-        graph_file::parse_edge_list(t, Numbering::ZeroBased)
+    let parsed = graph::file::read(Path::new(file), |t| {
+        graph::file::parse_edge_list(t, Numbering::ZeroBased)
     })
     .unwrap_or_else(|e| panic!("{file}: {e}"));
     Graph::from_flat_edges(parsed.vertex_count, &parsed.edges)

@@ -25,12 +25,12 @@
 use std::path::Path;
 use std::time::Instant;
 
-use puzzled::graph_file::{self, Numbering};
-use puzzled::report::{self, Labels};
+use puzzled::cli::report::{self, Labels};
+use puzzled::graph::{self, file::Numbering};
+use puzzled::graph::{Graph, Vertex};
 use puzzled::solver::Player;
 use puzzled::solver::cancel::Cancel;
 use puzzled::solver::geography::{self, GeographyOptions};
-use puzzled::solver::graph::{Graph, Vertex};
 use puzzled::solver::matching::{self, MatchingAnalysis, VertexClass};
 
 #[derive(clap::Parser)]
@@ -114,8 +114,8 @@ fn main() {
 /// `mates_file`, each line with the exposed vertices it starts from and
 /// the median time over `reps` runs.
 fn compare_starts(file: &str, mates_file: &str, reps: usize) {
-    let parsed = graph_file::read(Path::new(file), |text| {
-        graph_file::parse_edge_list(text, Numbering::ZeroBased)
+    let parsed = graph::file::read(Path::new(file), |text| {
+        graph::file::parse_edge_list(text, Numbering::ZeroBased)
     })
     .unwrap_or_else(|e| panic!("{file}: {e}"));
     let graph = Graph::from_flat_edges(parsed.vertex_count, &parsed.edges)
@@ -167,10 +167,10 @@ fn phases(file: &str, start: Vertex) -> (Vec<f64>, String, Vec<String>) {
     matching::stats::take();
     let mut times = Vec::new();
     let t = Instant::now();
-    let text = graph_file::read_bytes(Path::new(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
+    let text = graph::file::read_bytes(Path::new(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
     times.push(millis(t));
     let t = Instant::now();
-    let parsed = graph_file::parse_edge_list(&text, Numbering::ZeroBased)
+    let parsed = graph::file::parse_edge_list(&text, Numbering::ZeroBased)
         .unwrap_or_else(|e| panic!("{file}: {e}"));
     drop(text);
     times.push(millis(t));

@@ -13,10 +13,10 @@
 
 use std::time::{Duration, Instant};
 
+use puzzled::graph::{Graph, Vertex};
 use puzzled::solver::Player;
 use puzzled::solver::cancel::Cancel;
 use puzzled::solver::geography::{self, GeographyOptions};
-use puzzled::solver::graph::{Graph, Vertex};
 use puzzled::solver::matching::mates_of;
 use puzzled::solver::play::Game;
 use puzzled::solver::position::{GameSetup, Move, geography_position_from};

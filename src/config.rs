@@ -8,11 +8,13 @@ use std::time::Duration;
 pub const DEFAULT_LISTEN: &str = "127.0.0.1:50051";
 /// Default store: a SQLite file in the working directory.
 pub const DEFAULT_DATABASE_URL: &str = "sqlite://puzzled.db";
-/// Default number of connections the store keeps to its database.
-pub const DEFAULT_DATABASE_POOL_SIZE: u32 = crate::store::PoolSettings::DEFAULT_MAX_CONNECTIONS;
-/// Default time a call waits for a free database connection.
-pub const DEFAULT_DATABASE_ACQUIRE_TIMEOUT_MS: u64 =
-    crate::store::PoolSettings::DEFAULT_ACQUIRE_TIMEOUT_MS;
+/// Default number of connections the store keeps to its database: a few,
+/// since SQLite writes one at a time and readers in WAL mode do not wait
+/// for the writer, and each PostgreSQL replica takes this many of the
+/// database server's `max_connections`.
+pub const DEFAULT_DATABASE_POOL_SIZE: u32 = 4;
+/// Default time a call waits for a free database connection (sqlx's own).
+pub const DEFAULT_DATABASE_ACQUIRE_TIMEOUT_MS: u64 = 30_000;
 /// Default limit on vertices per puzzle.
 pub const DEFAULT_MAX_VERTICES: u64 = 10_000_000;
 /// Default limit on edges per puzzle.
@@ -26,7 +28,7 @@ pub const DEFAULT_SOLVE_QUEUE: usize = 64;
 /// Default memory for cached verdicts.
 pub const DEFAULT_CACHE_BYTES: u64 = 256 * 1024 * 1024;
 /// Default disk budget for stored verdicts.
-pub const DEFAULT_VERDICT_STORE_BYTES: u64 = crate::store::DEFAULT_VERDICT_BYTES;
+pub const DEFAULT_VERDICT_STORE_BYTES: u64 = 1 << 30;
 /// Default time canonical labelling may take per puzzle.
 pub const DEFAULT_CANON_BUDGET_MS: u64 = 10_000;
 /// Default bound on draining in-flight requests at shutdown.
@@ -199,12 +201,9 @@ impl Default for Config {
 }
 
 impl Config {
-    /// The store's connection pool.
-    pub fn pool_settings(&self) -> crate::store::PoolSettings {
-        crate::store::PoolSettings {
-            max_connections: self.database_pool_size,
-            acquire_timeout: Duration::from_millis(self.database_acquire_timeout_ms),
-        }
+    /// The time a call waits for a free database connection.
+    pub fn database_acquire_timeout(&self) -> Duration {
+        Duration::from_millis(self.database_acquire_timeout_ms)
     }
 
     /// The time canonical labelling may take per puzzle.
@@ -228,13 +227,6 @@ impl Config {
                 .unwrap_or(usize::MAX)
                 .saturating_add(MESSAGE_SLACK_BYTES)
         })
-    }
-
-    /// The admission budget in vertices + edges: as configured, else a
-    /// share of this machine's memory.
-    pub fn admission_budget(&self) -> u64 {
-        self.admission_budget
-            .unwrap_or_else(crate::service::admission::default_budget)
     }
 
     /// The bound on draining at shutdown.

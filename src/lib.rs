@@ -1,19 +1,24 @@
 //! puzzled: stores graph-game puzzles, solves them exactly with proofs
 //! attached, and serves them over gRPC.
 //!
-//! `solver` is pure (no async, no I/O, no proto, no SQL) and depends on
-//! nothing else in the crate. `puzzle` is the domain the service speaks,
-//! `canon` makes cache keys, `store` is the only module that writes SQL and
-//! `service` the only one that sees proto types.
+//! The layers, each importing only those listed before it (docs/design.md
+//! has the map and the rules): `graph` checks input; `solver` is pure (no
+//! async, no I/O, no proto, no SQL); `canon` makes cache keys; `puzzle` is
+//! the domain the service speaks; `store` is the only module that writes
+//! SQL; `app` is the application core (no proto, no transport); `api` is
+//! the only module that sees proto types; `server` runs it all; `cli` is
+//! the command line. `config` and `metrics` are read by every layer that
+//! needs them and import none.
 
+pub mod api;
+pub mod app;
 pub mod canon;
+pub mod cli;
 pub mod config;
-pub mod graph6;
-pub mod graph_file;
+pub mod graph;
 pub mod metrics;
 pub mod puzzle;
-pub mod report;
-pub mod service;
+pub mod server;
 pub mod solver;
 pub mod splitmix;
 pub mod store;

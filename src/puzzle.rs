@@ -6,9 +6,9 @@ use std::time::{Duration, SystemTime};
 
 use serde::{Deserialize, Serialize};
 
+use crate::graph::{Graph, GraphError, Vertex, VertexFieldError, check_vertex};
 use crate::solver::Player;
 use crate::solver::bipartite_edge::{self, BipartiteEdgeError};
-use crate::solver::graph::{Graph, GraphError, Vertex, VertexFieldError, check_vertex};
 use crate::solver::tree_paint::{self, NotATree};
 
 /// The three games (GAMES.md).

@@ -368,11 +368,11 @@ fn graph6_and_sparse6_streams_get_one_json_line_per_graph() {
         .collect();
     let graph6: String = graphs
         .iter()
-        .map(|g| puzzled::graph6::to_graph6(5, g.iter().copied()) + "\n")
+        .map(|g| puzzled::graph::graph6::to_graph6(5, g.iter().copied()) + "\n")
         .collect();
     let sparse6: String = graphs
         .iter()
-        .map(|g| puzzled::graph6::to_sparse6(5, g.iter().copied()) + "\n")
+        .map(|g| puzzled::graph::graph6::to_sparse6(5, g.iter().copied()) + "\n")
         .collect();
     let args = |format| {
         [

@@ -7,9 +7,9 @@ mod checker;
 
 use checker::{PlainGraph, Winner, check_geography};
 use proptest::prelude::*;
+use puzzled::graph::Graph;
 use puzzled::solver::Player;
 use puzzled::solver::geography::{self, GeographyOptions};
-use puzzled::solver::graph::Graph;
 use puzzled::solver::matching::{MatchingAnalysis, VertexClass};
 
 /// Memoised game-tree search over (visited set, token vertex): does the

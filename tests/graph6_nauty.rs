@@ -17,7 +17,7 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use puzzled::canon::{self, TRACES};
-use puzzled::graph6::{parse_graph6, parse_sparse6, to_graph6, to_sparse6};
+use puzzled::graph::graph6::{parse_graph6, parse_sparse6, to_graph6, to_sparse6};
 use puzzled::puzzle::{Game, Limits, RawSpec, Spec};
 
 const ENABLE: &str = "PUZZLED_TEST_NAUTY";

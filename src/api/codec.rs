@@ -9,7 +9,7 @@ use tonic::Status;
 use tonic::codec::{BufferSettings, Codec, DecodeBuf, Decoder};
 use tonic_prost::{ProstDecoder, ProstEncoder};
 
-use super::error::ApiError;
+use crate::app::AppError;
 
 /// `ProstCodec` with client-fault decode errors.
 #[derive(Debug, Clone)]
@@ -51,7 +51,7 @@ impl<U: prost::Message + Default> Decoder for WireDecoder<U> {
     fn decode(&mut self, buf: &mut DecodeBuf<'_>) -> Result<Option<U>, Status> {
         self.0.decode(buf).map_err(|status| {
             // No field to name: the message as a whole did not decode.
-            ApiError::invalid(
+            AppError::invalid(
                 "",
                 "MALFORMED_MESSAGE",
                 format!("the message cannot be decoded: {}", status.message()),

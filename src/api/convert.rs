@@ -4,32 +4,31 @@
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use super::error::ApiError;
 use super::proto;
-use super::solving::Solved;
+use crate::app::{AppError, Solved};
+use crate::graph::Vertex;
 use crate::puzzle::{
     EdgeClass, Evidence, Game, Limits, Move, RawSpec, Spec, Verdict, WinningMoves,
 };
 use crate::solver::Player;
 use crate::solver::bipartite_edge::LegalMoveClass;
-use crate::solver::graph::Vertex;
 use crate::solver::position::PlayPosition;
 use crate::solver::position::{PositionAnalysis, PositionEvidence};
 use crate::store::{PuzzleRecord, is_well_formed_id};
 
 /// The game of a request field; unset and unknown numbers are errors, never
 /// a default.
-pub fn game_from_proto(value: i32, field: &str) -> Result<Game, ApiError> {
+pub fn game_from_proto(value: i32, field: &str) -> Result<Game, AppError> {
     match proto::Game::try_from(value) {
         Ok(proto::Game::Geography) => Ok(Game::Geography),
         Ok(proto::Game::BipartiteEdge) => Ok(Game::BipartiteEdge),
         Ok(proto::Game::TreePaint) => Ok(Game::TreePaint),
-        Ok(proto::Game::Unspecified) => Err(ApiError::invalid(
+        Ok(proto::Game::Unspecified) => Err(AppError::invalid(
             field,
             "GAME_UNSPECIFIED",
             format!("{field} is required: GAME_GEOGRAPHY, GAME_BIPARTITE_EDGE or GAME_TREE_PAINT"),
         )),
-        Err(_) => Err(ApiError::invalid(
+        Err(_) => Err(AppError::invalid(
             field,
             "UNKNOWN_GAME",
             format!("{field}: {value} is not a game this server knows"),
@@ -38,7 +37,7 @@ pub fn game_from_proto(value: i32, field: &str) -> Result<Game, ApiError> {
 }
 
 /// The game filter of a list request: unset lists all games.
-pub fn game_filter_from_proto(value: i32, field: &str) -> Result<Option<Game>, ApiError> {
+pub fn game_filter_from_proto(value: i32, field: &str) -> Result<Option<Game>, AppError> {
     if value == proto::Game::Unspecified as i32 {
         Ok(None)
     } else {
@@ -73,8 +72,8 @@ pub fn spec_from_proto(
     spec: Option<proto::PuzzleSpec>,
     prefix: &str,
     limits: Limits,
-) -> Result<Spec, ApiError> {
-    let spec = spec.ok_or_else(|| ApiError::missing(prefix))?;
+) -> Result<Spec, AppError> {
+    let spec = spec.ok_or_else(|| AppError::missing(prefix))?;
     let proto::PuzzleSpec {
         game,
         graph,
@@ -99,16 +98,7 @@ pub fn spec_from_proto(
         title,
         author,
     };
-    Spec::validate(raw, limits).map_err(|e| ApiError::from_spec(e, prefix))
-}
-
-/// The spec of a stored puzzle, validated again (without size limits: it
-/// passed the limits in force when it was stored).
-pub fn spec_from_record(record: &PuzzleRecord) -> Result<Spec, ApiError> {
-    Spec::validate(record.spec.clone(), Limits::NONE).map_err(|e| {
-        tracing::error!(id = %record.id, error = %e, "stored puzzle no longer validates");
-        ApiError::internal("the stored puzzle is invalid; see the server log")
-    })
+    Spec::validate(raw, limits).map_err(|e| AppError::from_spec(e, prefix))
 }
 
 pub fn puzzle_to_proto(record: PuzzleRecord) -> proto::Puzzle {
@@ -138,7 +128,7 @@ pub fn puzzle_to_proto(record: PuzzleRecord) -> proto::Puzzle {
             Some(labels) => labels.get(v as usize).copied().unwrap_or(v),
             None => v,
         };
-        crate::graph6::to_sparse6(
+        crate::graph::graph6::to_sparse6(
             vertex_count as u32,
             edges.chunks_exact(2).map(|e| (label(e[0]), label(e[1]))),
         )
@@ -180,12 +170,12 @@ pub enum View {
 }
 
 /// The view asked for in `field`, `default` when unspecified.
-pub fn view_from_proto(value: i32, field: &str, default: View) -> Result<View, ApiError> {
+pub fn view_from_proto(value: i32, field: &str, default: View) -> Result<View, AppError> {
     match proto::PuzzleView::try_from(value) {
         Ok(proto::PuzzleView::Unspecified) => Ok(default),
         Ok(proto::PuzzleView::Basic) => Ok(View::Basic),
         Ok(proto::PuzzleView::Full) => Ok(View::Full),
-        Err(_) => Err(ApiError::invalid(
+        Err(_) => Err(AppError::invalid(
             field,
             "UNKNOWN_VIEW",
             format!("{field}: {value} is not a PuzzleView"),
@@ -194,10 +184,10 @@ pub fn view_from_proto(value: i32, field: &str, default: View) -> Result<View, A
 }
 
 /// The id in a resource name `puzzles/{id}`.
-pub fn id_from_name<'a>(name: &'a str, field: &str) -> Result<&'a str, ApiError> {
+pub fn id_from_name<'a>(name: &'a str, field: &str) -> Result<&'a str, AppError> {
     match name.strip_prefix("puzzles/") {
         Some(id) if is_well_formed_id(id) => Ok(id),
-        _ => Err(ApiError::invalid(
+        _ => Err(AppError::invalid(
             field,
             "MALFORMED_NAME",
             format!(
@@ -264,14 +254,14 @@ pub fn move_to_proto(m: Move) -> proto::Move {
 /// vertex for Geography and tree painting, an edge for the edge game. A
 /// move of the other shape is passed on as it is, for the game's replay to
 /// name it (reason `WRONG_MOVE_KIND`, in order with the other moves).
-pub fn move_from_proto(m: proto::Move, game: Game, field: &str) -> Result<Move, ApiError> {
+pub fn move_from_proto(m: proto::Move, game: Game, field: &str) -> Result<Move, AppError> {
     match m.r#move {
         Some(proto::r#move::Move::Vertex(v)) => Ok(match game {
             Game::TreePaint => Move::Paint(v),
             Game::Geography | Game::BipartiteEdge => Move::Geography(v),
         }),
         Some(proto::r#move::Move::Edge(proto::Edge { u, v })) => Ok(Move::Edge(u, v)),
-        None => Err(ApiError::invalid(
+        None => Err(AppError::invalid(
             field,
             "MOVE_REQUIRED",
             format!("{field}: empty move; set `vertex` or `edge`"),
@@ -280,11 +270,11 @@ pub fn move_from_proto(m: proto::Move, game: Game, field: &str) -> Result<Move, 
 }
 
 /// The side a Play client takes; unset means the first player.
-pub fn player_from_proto(value: i32, field: &str) -> Result<Player, ApiError> {
+pub fn player_from_proto(value: i32, field: &str) -> Result<Player, AppError> {
     match proto::Player::try_from(value) {
         Ok(proto::Player::Unspecified | proto::Player::First) => Ok(Player::First),
         Ok(proto::Player::Second) => Ok(Player::Second),
-        Err(_) => Err(ApiError::invalid(
+        Err(_) => Err(AppError::invalid(
             field,
             "UNKNOWN_PLAYER",
             format!("{field}: {value} is not PLAYER_FIRST or PLAYER_SECOND"),
@@ -300,7 +290,7 @@ fn edge_class_to_proto(class: LegalMoveClass) -> proto::WinningEdgeClass {
         wins: _,
     } = class;
     proto::WinningEdgeClass {
-        class: super::games::move_class_name(class),
+        class: crate::app::games::move_class_name(class),
         edge_count,
         example: Some(edge(u, v)),
     }
@@ -516,7 +506,7 @@ pub fn solved_to_proto(solved: Solved) -> proto::Solution {
 pub fn hash_filter_from_proto<'a>(
     value: &'a str,
     field: &str,
-) -> Result<Option<&'a str>, ApiError> {
+) -> Result<Option<&'a str>, AppError> {
     if value.is_empty() {
         return Ok(None);
     }
@@ -530,7 +520,7 @@ pub fn hash_filter_from_proto<'a>(
     if well_formed {
         Ok(Some(value))
     } else {
-        Err(ApiError::invalid(
+        Err(AppError::invalid(
             field,
             "MALFORMED_CANONICAL_HASH",
             format!(
@@ -583,12 +573,12 @@ pub mod page_token {
     }
 
     /// The position in `token`, checked against the request's filter.
-    pub fn decode(token: &str, filter: ListFilter<'_>) -> Result<Option<i64>, ApiError> {
+    pub fn decode(token: &str, filter: ListFilter<'_>) -> Result<Option<i64>, AppError> {
         if token.is_empty() {
             return Ok(None);
         }
         let malformed = || {
-            ApiError::invalid(
+            AppError::invalid(
                 "page_token",
                 "MALFORMED_PAGE_TOKEN",
                 "page_token: not a token this server issued (pass next_page_token unchanged)",
@@ -610,7 +600,7 @@ pub mod page_token {
         }
         let same_filter = game == filter.game && bytes[10..18] == hash_bytes(filter.canonical_hash);
         if !same_filter {
-            return Err(ApiError::invalid(
+            return Err(AppError::invalid(
                 "page_token",
                 "PAGE_TOKEN_FILTER_MISMATCH",
                 "page_token: it was issued for another filter than this request's",
@@ -656,7 +646,7 @@ mod tests {
         let mismatch = page_token::decode(&token, games(None)).unwrap_err();
         assert!(matches!(
             mismatch,
-            ApiError::InvalidArgument {
+            AppError::InvalidArgument {
                 reason: "PAGE_TOKEN_FILTER_MISMATCH",
                 ..
             }
@@ -698,7 +688,7 @@ mod tests {
             assert!(
                 matches!(
                     err,
-                    ApiError::InvalidArgument {
+                    AppError::InvalidArgument {
                         reason: "MALFORMED_PAGE_TOKEN",
                         ..
                     }

@@ -12,16 +12,15 @@ use tokio_stream::Stream;
 use tokio_stream::wrappers::ReceiverStream;
 use tonic::{Request, Response, Status, Streaming};
 
-use super::admission::Admission;
 use super::convert::{self, View};
-use super::error::ApiError;
-use super::middleware::{
-    check_admin, check_deadline, deadline, record_name, record_solution, within,
-};
 use super::positions::{Positions, PuzzleRef};
 use super::proto;
 use super::proto::puzzle_service_server::PuzzleService;
-use super::solving::{Solver, StoredPuzzle, off_runtime_if_large};
+use super::request::{check_admin, deadline, record_name, record_solution};
+use crate::app::admission::Admission;
+use crate::app::deadline::{check_deadline, within};
+use crate::app::pool::off_runtime_if_large;
+use crate::app::{AppError, Solver, StoredPuzzle};
 use crate::puzzle::{Limits, SolveOptions, Spec};
 use crate::solver::SOLVER_VERSION;
 use crate::store::{ListFilter, NewPuzzle, Store, StoreError};
@@ -54,7 +53,7 @@ pub struct PuzzleApi {
 }
 
 impl PuzzleApi {
-    pub(super) fn new(
+    pub fn new(
         store: Store,
         solver: Solver,
         limits: Limits,
@@ -86,7 +85,7 @@ impl PuzzleApi {
     ) -> Result<Response<M>, Status> {
         let size = message.encoded_len();
         if size > self.max_message_bytes {
-            return Err(ApiError::ResponseTooLarge {
+            return Err(AppError::ResponseTooLarge {
                 message: format!(
                     "{what} is {size} bytes, over the {}-byte message limit \
                      (--max-message-bytes){hint}",
@@ -116,7 +115,7 @@ impl PuzzleApi {
 
     /// Sets `cached_winner` on each of `puzzles` whose verdict is stored
     /// (by this solver version); one query for them all.
-    async fn fill_cached_winners(&self, puzzles: &mut [proto::Puzzle]) -> Result<(), ApiError> {
+    async fn fill_cached_winners(&self, puzzles: &mut [proto::Puzzle]) -> Result<(), AppError> {
         let ids: Vec<&str> = puzzles
             .iter()
             .filter_map(|p| p.name.strip_prefix("puzzles/"))
@@ -136,7 +135,7 @@ impl PuzzleApi {
         spec: Arc<Spec>,
         options: SolveOptions,
         deadline: Option<Instant>,
-    ) -> Result<proto::Solution, ApiError> {
+    ) -> Result<proto::Solution, AppError> {
         check_deadline(deadline)?;
         let started = Instant::now();
         let solved = self.solver.solve(spec, options, deadline).await?;
@@ -153,7 +152,7 @@ impl PuzzleService for PuzzleApi {
         request: Request<proto::CreatePuzzleRequest>,
     ) -> Result<Response<proto::Puzzle>, Status> {
         let proto::CreatePuzzleRequest { puzzle, request_id } = request.into_inner();
-        let puzzle = puzzle.ok_or_else(|| ApiError::missing("puzzle"))?;
+        let puzzle = puzzle.ok_or_else(|| AppError::missing("puzzle"))?;
         // Output-only fields are ignored, as AIP-203 asks.
         let proto::Puzzle {
             name: _,
@@ -167,7 +166,7 @@ impl PuzzleService for PuzzleApi {
             cached_winner: _,
         } = puzzle;
         if request_id.chars().count() > MAX_REQUEST_ID_CHARS {
-            return Err(ApiError::invalid(
+            return Err(AppError::invalid(
                 "request_id",
                 "TEXT_TOO_LONG",
                 format!("request_id: more than {MAX_REQUEST_ID_CHARS} characters"),
@@ -201,7 +200,7 @@ impl PuzzleService for PuzzleApi {
                 request_id: Some(request_id.as_str()).filter(|r| !r.is_empty()),
             })
             .await
-            .map_err(ApiError::from)?;
+            .map_err(AppError::from)?;
         let mut puzzle = self.fit_export(convert::puzzle_to_proto(record), 0);
         self.fill_cached_winners(std::slice::from_mut(&mut puzzle))
             .await?;
@@ -221,7 +220,7 @@ impl PuzzleService for PuzzleApi {
             View::Full => self.store.get_puzzle(id).await,
             View::Basic => self.store.get_puzzle_summary(id).await,
         }
-        .map_err(ApiError::from)?;
+        .map_err(AppError::from)?;
         let mut puzzle = self.fit_export(convert::puzzle_to_proto(record), 0);
         self.fill_cached_winners(std::slice::from_mut(&mut puzzle))
             .await?;
@@ -248,7 +247,7 @@ impl PuzzleService for PuzzleApi {
         let page_size = match page_size {
             0 => DEFAULT_PAGE_SIZE,
             n if n < 0 => {
-                return Err(ApiError::invalid(
+                return Err(AppError::invalid(
                     "page_size",
                     "NEGATIVE_PAGE_SIZE",
                     format!("page_size: {n} is negative"),
@@ -262,7 +261,7 @@ impl PuzzleService for PuzzleApi {
             .store
             .list_puzzles(filter, before, page_size)
             .await
-            .map_err(ApiError::from)?;
+            .map_err(AppError::from)?;
         let mut next_before = page.next_before;
         let mut puzzles: Vec<proto::Puzzle> = Vec::with_capacity(page.puzzles.len());
         match view {
@@ -277,14 +276,14 @@ impl PuzzleService for PuzzleApi {
                     let record = match self.store.get_puzzle(&record.id).await {
                         Ok(full) => full,
                         Err(StoreError::NotFound(_)) => continue,
-                        Err(e) => return Err(ApiError::from(e).into()),
+                        Err(e) => return Err(AppError::from(e).into()),
                     };
                     let puzzle = self.fit_export(convert::puzzle_to_proto(record), 1024);
                     // Its size inside the response: the field tag and length.
                     let size = puzzle.encoded_len() as u64 + 8;
                     if used + size > budget {
                         if puzzles.is_empty() {
-                            return Err(ApiError::ResponseTooLarge {
+                            return Err(AppError::ResponseTooLarge {
                                 message: format!(
                                     "{}: its edge list ({} edges) does not fit in the \
                                      {}-byte message limit; list with view \
@@ -321,7 +320,7 @@ impl PuzzleService for PuzzleApi {
         let proto::DeletePuzzleRequest { name } = request.into_inner();
         record_name(&name);
         let id = convert::id_from_name(&name, "name")?;
-        self.store.delete_puzzle(id).await.map_err(ApiError::from)?;
+        self.store.delete_puzzle(id).await.map_err(AppError::from)?;
         Ok(Response::new(()))
     }
 

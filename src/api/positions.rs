@@ -14,16 +14,17 @@ use std::time::{Duration, Instant};
 use tokio::sync::{Semaphore, mpsc, watch};
 use tonic::{Status, Streaming};
 
-use super::admission::{Admission, Admitted};
 use super::convert;
-use super::error::ApiError;
-use super::games::{opening_from_verdict, setup_of};
-use super::middleware::within;
 use super::proto;
-use super::solving::{Gauge, Solver, load_stored, off_runtime_if_large};
+use crate::app::admission::{Admission, Admitted};
+use crate::app::deadline::within;
+use crate::app::games::{opening_from_verdict, setup_of};
+use crate::app::pool::off_runtime_if_large;
+use crate::app::solving::load_stored;
+use crate::app::{AppError, Gauge, Solver};
+use crate::graph::Vertex;
 use crate::puzzle::{Evidence, Game, Limits, Move, SolveOptions, Spec, Verdict};
 use crate::solver::cancel::Cancel;
-use crate::solver::graph::Vertex;
 use crate::solver::matching::mates_of;
 use crate::solver::play::{Exchange, Game as PlayedGame};
 use crate::solver::position::PositionError;
@@ -117,9 +118,9 @@ impl Positions {
         prefix: &str,
         deadline: Option<Instant>,
         wants_verdict: impl FnOnce(Game) -> bool,
-    ) -> Result<OpenPuzzle, ApiError> {
+    ) -> Result<OpenPuzzle, AppError> {
         let missing = || {
-            ApiError::invalid(
+            AppError::invalid(
                 format!("{prefix}puzzle"),
                 "FIELD_REQUIRED",
                 format!(
@@ -178,7 +179,7 @@ impl Positions {
         puzzle: Option<PuzzleRef>,
         moves: Vec<proto::Move>,
         deadline: Option<Instant>,
-    ) -> Result<proto::PositionAnalysis, ApiError> {
+    ) -> Result<proto::PositionAnalysis, AppError> {
         // The verdict serves the opening (not the edge game's: its legal
         // classes are not in a verdict) and warms Geography's positions.
         let opening = moves.is_empty();
@@ -189,7 +190,7 @@ impl Positions {
             .into_iter()
             .enumerate()
             .map(|(i, m)| convert::move_from_proto(m, game, &format!("moves[{i}]")))
-            .collect::<Result<Vec<Move>, ApiError>>()?;
+            .collect::<Result<Vec<Move>, AppError>>()?;
         let n = open.spec.graph().vertex_count();
         let warm = match open.verdict {
             Some(verdict) if opening => match opening_from_verdict(&open.spec, verdict) {
@@ -225,12 +226,12 @@ impl Positions {
         &self,
         inbound: &mut Streaming<proto::PlayRequest>,
         outbound: &mpsc::Sender<Result<proto::PlayResponse, Status>>,
-    ) -> Result<(), ApiError> {
+    ) -> Result<(), AppError> {
         let Some(first) = self.next_message(inbound).await? else {
             return Ok(());
         };
         let Some(proto::play_request::Request::Start(start)) = first.request else {
-            return Err(ApiError::invalid(
+            return Err(AppError::invalid(
                 "start",
                 "START_REQUIRED",
                 "the first message of a Play call must be `start`, naming the puzzle",
@@ -240,7 +241,7 @@ impl Positions {
             .games
             .clone()
             .try_acquire_owned()
-            .map_err(|_| ApiError::Busy {
+            .map_err(|_| AppError::Busy {
                 reason: "TOO_MANY_GAMES",
                 message: format!(
                     "the server already runs {} games (--max-games); try again later",
@@ -278,7 +279,7 @@ impl Positions {
                 Some(proto::play_request::Request::Move(m)) => {
                     convert::move_from_proto(m, open.spec.game(), "move")
                 }
-                _ => Err(ApiError::invalid(
+                _ => Err(AppError::invalid(
                     "move",
                     "NOT_A_MOVE",
                     "the game has started: send a `move`",
@@ -306,7 +307,7 @@ impl Positions {
                         Err(other) => return Err(other.into()),
                     }
                 }
-                Err(ApiError::InvalidArgument {
+                Err(AppError::InvalidArgument {
                     reason, message, ..
                 }) => (rejection(&game, reason, message), false),
                 Err(other) => return Err(other),
@@ -323,12 +324,12 @@ impl Positions {
     async fn next_message(
         &self,
         inbound: &mut Streaming<proto::PlayRequest>,
-    ) -> Result<Option<proto::PlayRequest>, ApiError> {
+    ) -> Result<Option<proto::PlayRequest>, AppError> {
         let mut closing = self.closing.clone();
         let next = tokio::select! {
             next = tokio::time::timeout(self.play.idle, inbound.message()) => next,
             _ = closing.wait_for(|&closing| closing) => {
-                return Err(ApiError::Unavailable {
+                return Err(AppError::Unavailable {
                     reason: "SHUTTING_DOWN",
                     message: "the server is shutting down; the game is closed".into(),
                 });
@@ -341,7 +342,7 @@ impl Positions {
                 tracing::debug!(%status, "a Play stream broke");
                 Ok(None)
             }
-            Err(_) => Err(ApiError::GameIdle {
+            Err(_) => Err(AppError::GameIdle {
                 seconds: self.play.idle.as_secs(),
             }),
         }
@@ -353,10 +354,10 @@ impl Positions {
         &self,
         outbound: &mpsc::Sender<Result<proto::PlayResponse, Status>>,
         f: impl FnOnce(&Cancel) -> T + Send + 'static,
-    ) -> Result<T, ApiError> {
+    ) -> Result<T, AppError> {
         tokio::select! {
             result = self.solver.run_position_work(f) => result,
-            () = outbound.closed() => Err(ApiError::DeadlineExceeded),
+            () = outbound.closed() => Err(AppError::DeadlineExceeded),
         }
     }
 }

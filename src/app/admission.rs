@@ -15,8 +15,8 @@ use std::sync::Arc;
 
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, TryAcquireError};
 
-use super::error::ApiError;
-use super::solving::{Counted, Gauge};
+use super::error::AppError;
+use super::pool::{Counted, Gauge};
 
 /// The memory one unit (a vertex or an edge) of an admitted request may
 /// hold at its peak. Measured (README, "Admission by size"): 33 bytes per
@@ -76,9 +76,9 @@ impl Admission {
 
     /// Takes `units` from the budget, waiting for them if need be. `what`
     /// names the request's puzzle in errors (e.g. `"spec"`).
-    pub async fn admit(&self, units: u64, what: &str) -> Result<Admitted, ApiError> {
+    pub async fn admit(&self, units: u64, what: &str) -> Result<Admitted, AppError> {
         if units > u64::from(self.budget) {
-            return Err(ApiError::Busy {
+            return Err(AppError::Busy {
                 reason: "ADMISSION_BUDGET_EXCEEDED",
                 message: format!(
                     "{what}: {units} vertices + edges is more than this server's admission \
@@ -92,10 +92,10 @@ impl Admission {
         let asked = std::time::Instant::now();
         let permit = match self.permits.clone().try_acquire_many_owned(grant) {
             Ok(permit) => permit,
-            Err(TryAcquireError::Closed) => return Err(ApiError::internal("admission closed")),
+            Err(TryAcquireError::Closed) => return Err(AppError::internal("admission closed")),
             Err(TryAcquireError::NoPermits) => {
                 let Some(_waiting) = self.waiting.try_enter(self.max_waiting) else {
-                    return Err(ApiError::Busy {
+                    return Err(AppError::Busy {
                         reason: "ADMISSION_QUEUE_FULL",
                         message: format!(
                             "the admission budget of {} vertices + edges is in use and {} \
@@ -108,7 +108,7 @@ impl Admission {
                     .clone()
                     .acquire_many_owned(grant)
                     .await
-                    .map_err(|_| ApiError::internal("admission closed"))?
+                    .map_err(|_| AppError::internal("admission closed"))?
             }
         };
         crate::metrics::metrics()
@@ -185,7 +185,7 @@ mod tests {
         let refused = admission.admit(1, "spec").await.unwrap_err();
         assert!(matches!(
             refused,
-            ApiError::Busy {
+            AppError::Busy {
                 reason: "ADMISSION_QUEUE_FULL",
                 ..
             }
@@ -200,7 +200,7 @@ mod tests {
     async fn a_request_larger_than_the_budget_is_refused_at_once() {
         let admission = Admission::new(10, 4);
         let refused = admission.admit(11, "spec").await.unwrap_err();
-        let ApiError::Busy { reason, message } = refused else {
+        let AppError::Busy { reason, message } = refused else {
             panic!("{refused:?}")
         };
         assert_eq!(reason, "ADMISSION_BUDGET_EXCEEDED");

@@ -4,10 +4,10 @@
 
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
+use crate::graph::{Graph, Vertex};
 use crate::puzzle::{EdgeClass, Evidence, Game, Move, SolveOptions, Spec, Verdict, WinningMoves};
 use crate::solver::Player;
 use crate::solver::cancel::{Cancel, Cancelled};
-use crate::solver::graph::{Graph, Vertex};
 use crate::solver::position::{GameSetup, PlayPosition, PositionAnalysis, PositionEvidence};
 use crate::solver::{SOLVER_VERSION, bipartite_edge, geography, tree_paint};
 

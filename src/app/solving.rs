@@ -1,11 +1,11 @@
 //! Verdicts through three levels: a bounded in-memory cache, then the
 //! store's verdicts table, then the solver on a bounded blocking pool.
 //!
-//! Identical concurrent misses share one *flight*: a task that looks in the
-//! store and solves, whose outcome every waiter receives. Each waiter's
-//! deadline bounds its own wait alone; the flight stops (cooperatively, see
-//! `solver::cancel`) when its last waiter has gone, frees its worker within
-//! milliseconds, and stores nothing.
+//! Identical concurrent misses share one *flight* (`app::flights`): a task
+//! that looks in the store and solves, whose outcome every waiter
+//! receives. Each waiter's deadline bounds its own wait alone; the flight
+//! stops (cooperatively, see `solver::cancel`) when its last waiter has
+//! gone, frees its worker, and stores nothing.
 //!
 //! Verdicts are kept in canonical labels and answered in each caller's: a
 //! puzzle is solved in its own labels, its verdict translated into
@@ -20,17 +20,17 @@
 //! puzzle whose hash keeps its labels (sorted-edges-v1) is served on its
 //! stored hash alone, so that its hit never reads its edges.
 
-use std::collections::HashMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use moka::future::Cache;
-use tokio::sync::{Notify, Semaphore, TryAcquireError, watch};
 
-use super::error::ApiError;
+use super::claims::{CLAIM_POLL, SolveClaim};
+use super::deadline::within;
+use super::error::AppError;
+use super::flights::{Flight, Flights, Joined, Waiter};
 use super::games::{self, GameError};
-use super::middleware::within;
+use super::pool::{Gauge, Pool, off_runtime, off_runtime_if_large};
 use crate::canon::{self, Canonical, Labelling};
 use crate::metrics::metrics;
 use crate::puzzle::{Evidence, Game, SolveOptions, Spec, Verdict};
@@ -76,6 +76,10 @@ enum Source {
     Stored { id: String },
 }
 
+/// What a flight lands with: the verdict in canonical labels, or why
+/// there is none.
+type FlightOutcome = Result<Arc<Entry>, AppError>;
+
 /// The result of one solve request, in the request's labels.
 #[derive(Debug)]
 pub struct Solved {
@@ -93,62 +97,9 @@ pub struct Solver {
     store: Store,
     pool: Arc<Pool>,
     /// Solves running or queued now, by cache key.
-    flights: Flights,
-    callers_waiting: Gauge,
+    flights: Flights<FlightOutcome>,
     /// The time canonical labelling may take per puzzle.
     canon_budget: Duration,
-}
-
-struct Pool {
-    permits: Arc<Semaphore>,
-    waiting: Gauge,
-    max_waiting: usize,
-    /// Solves holding a worker (queued ones not counted).
-    running: Gauge,
-}
-
-/// A live count the solver keeps (solves holding a worker, callers waiting
-/// for a solve), readable from outside: lets a test or a metrics probe see
-/// what the server is doing. Clones share the count.
-#[derive(Clone, Debug, Default)]
-pub struct Gauge(Arc<AtomicUsize>);
-
-impl Gauge {
-    pub fn get(&self) -> usize {
-        self.0.load(Ordering::SeqCst)
-    }
-
-    /// Counts one more until the returned guard is dropped.
-    pub(super) fn enter(&self) -> Counted {
-        self.enter_many(1)
-    }
-
-    /// Counts one more until the returned guard is dropped, unless the
-    /// count has already reached `limit` (a bounded queue's admission).
-    pub(super) fn try_enter(&self, limit: usize) -> Option<Counted> {
-        self.0
-            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
-                (n < limit).then_some(n + 1)
-            })
-            .ok()?;
-        Some(Counted(self.0.clone(), 1))
-    }
-
-    /// Counts `amount` more until the returned guard is dropped.
-    pub(super) fn enter_many(&self, amount: usize) -> Counted {
-        self.0.fetch_add(amount, Ordering::SeqCst);
-        Counted(self.0.clone(), amount)
-    }
-}
-
-/// Units of a [`Gauge`], counted while this lives.
-#[derive(Debug)]
-pub(super) struct Counted(Arc<AtomicUsize>, usize);
-
-impl Drop for Counted {
-    fn drop(&mut self) {
-        self.0.fetch_sub(self.1, Ordering::SeqCst);
-    }
 }
 
 /// Every combination of extras a verdict may have been computed with.
@@ -220,14 +171,8 @@ impl Solver {
                 })
                 .build(),
             store,
-            pool: Arc::new(Pool {
-                permits: Arc::new(Semaphore::new(workers.max(1))),
-                waiting: Gauge::default(),
-                max_waiting,
-                running: Gauge::default(),
-            }),
-            flights: Arc::default(),
-            callers_waiting: Gauge::default(),
+            pool: Arc::new(Pool::new(workers, max_waiting)),
+            flights: Flights::default(),
             canon_budget,
         }
     }
@@ -236,7 +181,7 @@ impl Solver {
     /// off the async workers: even a small graph can keep Traces searching
     /// up to the budget (a few hundred disjoint copies of one small graph),
     /// or wait for a Traces thread another search holds.
-    pub async fn canonicalize(&self, spec: Arc<Spec>) -> Result<Canonical, ApiError> {
+    pub async fn canonicalize(&self, spec: Arc<Spec>) -> Result<Canonical, AppError> {
         let budget = self.canon_budget;
         off_runtime(move || canon::canonicalize(&spec, budget)).await
     }
@@ -249,7 +194,7 @@ impl Solver {
         id: &str,
         options: SolveOptions,
         deadline: Option<Instant>,
-    ) -> Result<(Arc<Spec>, Solved), ApiError> {
+    ) -> Result<(Arc<Spec>, Solved), AppError> {
         let (spec, canonical) = within(deadline, load_stored_canonical(&self.store, id)).await?;
         let options = games::effective_options(spec.game(), options);
         let solved = self
@@ -264,7 +209,7 @@ impl Solver {
     pub async fn run_position_work<T: Send + 'static>(
         &self,
         f: impl FnOnce(&Cancel) -> T + Send + 'static,
-    ) -> Result<T, ApiError> {
+    ) -> Result<T, AppError> {
         /// Fires its handle when dropped.
         struct FireOnDrop(Cancel);
         impl Drop for FireOnDrop {
@@ -279,21 +224,18 @@ impl Solver {
 
     /// The live count of solves that hold a worker.
     pub fn solves_running(&self) -> Gauge {
-        self.pool.running.clone()
+        self.pool.running()
     }
 
     /// The live count of callers waiting for a solve (queued or running).
     pub fn callers_waiting(&self) -> Gauge {
-        self.callers_waiting.clone()
+        self.flights.waiting()
     }
 
     /// Stops every solve still running or queued; their callers get
     /// UNAVAILABLE. For shutdown, once the grace period is over.
     pub fn cancel_all(&self) {
-        let flights = std::mem::take(&mut *lock(&self.flights));
-        for (_, slot) in flights {
-            slot.flight.abandon();
-        }
+        self.flights.abandon_all();
     }
 
     /// The verdict for `spec`, from the cache when it has one. `deadline`
@@ -305,7 +247,7 @@ impl Solver {
         spec: Arc<Spec>,
         options: SolveOptions,
         deadline: Option<Instant>,
-    ) -> Result<Solved, ApiError> {
+    ) -> Result<Solved, AppError> {
         let options = games::effective_options(spec.game(), options);
         let canonical = self.canonicalize(spec.clone()).await?;
         self.solve_canonical(spec, canonical, options, deadline)
@@ -320,9 +262,9 @@ impl Solver {
         canonical: Canonical,
         options: SolveOptions,
         deadline: Option<Instant>,
-    ) -> Result<Solved, ApiError> {
+    ) -> Result<Solved, AppError> {
         if deadline.is_some_and(|d| Instant::now() >= d) {
-            return Err(ApiError::DeadlineExceeded);
+            return Err(AppError::DeadlineExceeded);
         }
         let key = format!("{}#{}", canonical.hash, options_key(options));
         let work = self.lookup_inline(&spec, &canonical, &key, options);
@@ -341,7 +283,7 @@ impl Solver {
     /// under its old hash over (translated into the new canonical labels). Runs in
     /// the background after start-up; until a puzzle's turn comes it keeps
     /// working under its old hash. Returns how many puzzles it rehashed.
-    pub async fn rehash_stored_puzzles(&self) -> Result<u64, ApiError> {
+    pub async fn rehash_stored_puzzles(&self) -> Result<u64, AppError> {
         let mut rehashed = 0;
         loop {
             let ids = self.store.puzzles_to_rehash(64).await?;
@@ -355,7 +297,7 @@ impl Solver {
         }
     }
 
-    async fn rehash_stored_puzzle(&self, id: &str) -> Result<(), ApiError> {
+    async fn rehash_stored_puzzle(&self, id: &str) -> Result<(), AppError> {
         let record = match self.store.get_puzzle(id).await {
             Ok(record) => record,
             // Deleted since it was listed.
@@ -365,7 +307,7 @@ impl Solver {
         let old_hash = record.canonical_hash.clone();
         // Without the labels of the old hash no verdict is carried over.
         let old_labelling = stored_labelling(&record);
-        let spec = match super::convert::spec_from_record(&record) {
+        let spec = match spec_of(&record) {
             Ok(spec) => Arc::new(spec),
             Err(_) => {
                 // Logged by spec_from_record; keep its hash, stop retrying.
@@ -432,7 +374,7 @@ impl Solver {
         stored: StoredPuzzle,
         options: SolveOptions,
         deadline: Option<Instant>,
-    ) -> Result<Solved, ApiError> {
+    ) -> Result<Solved, AppError> {
         let options = games::effective_options(stored.game, options);
         if !canon::keeps_labels(&stored.canonical_hash) {
             // Its verdict may come from another copy, in other labels: read
@@ -481,7 +423,7 @@ impl Solver {
         canonical: &Canonical,
         key: &str,
         options: SolveOptions,
-    ) -> Result<(Verdict, bool), ApiError> {
+    ) -> Result<(Verdict, bool), AppError> {
         let labelling = &canonical.labelling;
         let in_memory = self.cache.get(key).await;
         metrics().cache_lookup("memory", in_memory.is_some());
@@ -526,7 +468,7 @@ impl Solver {
         &self,
         spec: Arc<Spec>,
         options: SolveOptions,
-    ) -> Result<Verdict, ApiError> {
+    ) -> Result<Verdict, AppError> {
         let cancel = Cancel::new();
         let game = spec.game();
         self.pool
@@ -545,39 +487,14 @@ impl Solver {
         shape: (u64, u64),
         options: SolveOptions,
         source: Source,
-    ) -> (Waiter, bool) {
-        let mut flights = lock(&self.flights);
-        if let Some(slot) = flights.get_mut(key) {
-            slot.waiters += 1;
-            let waiter = Waiter {
-                flights: self.flights.clone(),
-                key: key.to_owned(),
-                flight: slot.flight.clone(),
-                _counted: self.callers_waiting.enter(),
-            };
-            return (waiter, false);
+    ) -> (Waiter<FlightOutcome>, bool) {
+        match self.flights.join(key) {
+            Joined::Joined(waiter) => (waiter, false),
+            Joined::Started(waiter, flight) => {
+                self.spawn_flight(key, hash, shape, options, source, flight);
+                (waiter, true)
+            }
         }
-        let flight = Arc::new(Flight {
-            outcome: watch::channel(None).0,
-            cancel: Cancel::new(),
-            abandoned: Notify::new(),
-        });
-        flights.insert(
-            key.to_owned(),
-            Slot {
-                flight: flight.clone(),
-                waiters: 1,
-            },
-        );
-        drop(flights);
-        self.spawn_flight(key, hash, shape, options, source, flight.clone());
-        let waiter = Waiter {
-            flights: self.flights.clone(),
-            key: key.to_owned(),
-            flight,
-            _counted: self.callers_waiting.enter(),
-        };
-        (waiter, true)
     }
 
     /// The miss path in a task of its own: the store's verdict if it is for
@@ -590,7 +507,7 @@ impl Solver {
         (vertex_count, edge_count): (u64, u64),
         options: SolveOptions,
         source: Source,
-        flight: Arc<Flight>,
+        flight: Arc<Flight<FlightOutcome>>,
     ) {
         let store = self.store.clone();
         let pool = self.pool.clone();
@@ -629,7 +546,7 @@ impl Solver {
                         };
                         if canonical.hash != hash {
                             tracing::error!(%id, stored = %hash, computed = %canonical.hash, "a stored puzzle's hash does not match its graph");
-                            return Err(ApiError::internal(
+                            return Err(AppError::internal(
                                 "the stored puzzle's hash does not match it; see the server log",
                             ));
                         }
@@ -676,7 +593,7 @@ impl Solver {
                 };
                 let game = spec.game();
                 let distinguished = spec.distinguished();
-                let cancel = flight.cancel.clone();
+                let cancel = flight.cancel().clone();
                 let solve_spec = spec.clone();
                 let verdict = pool
                     .run(move || {
@@ -723,110 +640,26 @@ impl Solver {
             };
             let outcome = tokio::select! {
                 outcome = work => outcome,
-                () = flight.abandoned.notified() => Err(ApiError::ShuttingDown),
+                () = flight.abandoned() => Err(AppError::ShuttingDown),
             };
             if let Ok(entry) = &outcome {
                 cache.insert(key.clone(), entry.clone()).await;
             }
-            // Leave the map only now: a caller arriving from here on finds
-            // the verdict in the cache (or starts afresh after an error).
-            let mut map = lock(&flights);
-            if map
-                .get(&key)
-                .is_some_and(|slot| Arc::ptr_eq(&slot.flight, &flight))
-            {
-                map.remove(&key);
-            }
-            drop(map);
-            flight.outcome.send_replace(Some(outcome));
+            // Land only now: a caller arriving from here on finds the
+            // verdict in the cache (or starts afresh after an error).
+            flights.land(&key, &flight, outcome);
         });
-    }
-}
-
-/// How long a claim on computing a verdict lasts unless renewed: a server
-/// that dies mid-solve holds the others up at most this long.
-const CLAIM_TTL: Duration = Duration::from_secs(30);
-/// How often a solving server renews its claim.
-const CLAIM_RENEWAL: Duration = Duration::from_secs(10);
-/// How often a server waiting for another's verdict looks for it.
-const CLAIM_POLL: Duration = Duration::from_millis(100);
-
-/// This server's claim on computing one verdict, renewed in the background
-/// while it is held; dropped (the flight abandoned) it is released too.
-struct SolveClaim {
-    store: Store,
-    hash: Arc<str>,
-    options: &'static str,
-    renewing: Option<tokio::task::JoinHandle<()>>,
-}
-
-impl SolveClaim {
-    /// The claim on the verdict of `hash` with `options`, or `None` while
-    /// another server holds it. A store that cannot record claims (a
-    /// failing disk) does not stop the solve: this server then computes
-    /// without one.
-    async fn take(store: &Store, hash: &str, options: &'static str) -> Option<SolveClaim> {
-        let hash: Arc<str> = hash.into();
-        match store.claim_solve(&hash, options, CLAIM_TTL).await {
-            Ok(false) => return None,
-            Ok(true) => {}
-            Err(error) => {
-                tracing::warn!(%error, "could not claim a solve; computing it without a claim");
-            }
-        }
-        let renewing = tokio::spawn({
-            let (store, hash) = (store.clone(), hash.clone());
-            async move {
-                let mut every = tokio::time::interval(CLAIM_RENEWAL);
-                every.tick().await;
-                loop {
-                    every.tick().await;
-                    if let Err(error) = store.claim_solve(&hash, options, CLAIM_TTL).await {
-                        tracing::warn!(%error, "could not renew a solve claim");
-                    }
-                }
-            }
-        });
-        Some(SolveClaim {
-            store: store.clone(),
-            hash,
-            options,
-            renewing: Some(renewing),
-        })
-    }
-
-    /// Releases the claim now (the verdict is stored).
-    async fn release(mut self) {
-        if let Some(renewing) = self.renewing.take() {
-            renewing.abort();
-        }
-        if let Err(error) = self.store.release_claim(&self.hash, self.options).await {
-            tracing::debug!(%error, "could not release a solve claim; it expires by itself");
-        }
-    }
-}
-
-impl Drop for SolveClaim {
-    fn drop(&mut self) {
-        // Abandoned before `release`: stop renewing and release on the side.
-        if let Some(renewing) = self.renewing.take() {
-            renewing.abort();
-            let (store, hash, options) = (self.store.clone(), self.hash.clone(), self.options);
-            tokio::spawn(async move {
-                let _ = store.release_claim(&hash, options).await;
-            });
-        }
     }
 }
 
 /// The API's answer to a solver that did not finish.
-fn solve_error(error: GameError) -> ApiError {
+fn solve_error(error: GameError) -> AppError {
     match error {
         GameError::Rejected(message) => {
             tracing::error!(%message, "the solver rejected a validated puzzle");
-            ApiError::internal(format!("the solver rejected this puzzle: {message}"))
+            AppError::internal(format!("the solver rejected this puzzle: {message}"))
         }
-        GameError::Cancelled(_) => ApiError::ShuttingDown,
+        GameError::Cancelled(_) => AppError::ShuttingDown,
     }
 }
 
@@ -850,17 +683,17 @@ fn stored_labelling(record: &PuzzleRecord) -> Option<Labelling> {
 async fn load_stored_canonical(
     store: &Store,
     id: &str,
-) -> Result<(Arc<Spec>, Canonical), ApiError> {
+) -> Result<(Arc<Spec>, Canonical), AppError> {
     let mut record = store.get_puzzle(id).await?;
     let labelling = stored_labelling(&record).ok_or_else(|| {
         tracing::error!(%id, "a stored puzzle's canonical labels are missing or damaged");
-        ApiError::internal("the stored puzzle's canonical labels are damaged; see the server log")
+        AppError::internal("the stored puzzle's canonical labels are damaged; see the server log")
     })?;
     record.canonical_labels = None;
     let n = record.spec.vertex_count;
     let hash = std::mem::take(&mut record.canonical_hash);
     let edge_count = record.edge_count;
-    let spec = off_runtime(move || super::convert::spec_from_record(&record)).await??;
+    let spec = off_runtime(move || spec_of(&record)).await??;
     // A hash of an older canonicaliser not rehashed yet names its own.
     let canonicaliser = canon::known_canonicaliser_of(&hash);
     let canonical = Canonical {
@@ -873,80 +706,21 @@ async fn load_stored_canonical(
     Ok((Arc::new(spec), canonical))
 }
 
+/// The spec of a stored puzzle, validated again. One that no longer
+/// validates is the server's fault (its rules changed under stored data),
+/// so the caller is told INTERNAL and the log says which puzzle.
+fn spec_of(record: &PuzzleRecord) -> Result<Spec, AppError> {
+    record.validated_spec().map_err(|e| {
+        tracing::error!(id = %record.id, error = %e, "stored puzzle no longer validates");
+        AppError::internal("the stored puzzle is invalid; see the server log")
+    })
+}
+
 /// Reads the stored puzzle `id` and validates it.
-pub(super) async fn load_stored(store: &Store, id: &str) -> Result<Arc<Spec>, ApiError> {
+pub async fn load_stored(store: &Store, id: &str) -> Result<Arc<Spec>, AppError> {
     let record = store.get_puzzle(id).await?;
-    let spec = off_runtime(move || super::convert::spec_from_record(&record)).await??;
+    let spec = off_runtime(move || spec_of(&record)).await??;
     Ok(Arc::new(spec))
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-/// One solve in progress, shared by every caller that asks for its key
-/// while it runs.
-struct Flight {
-    outcome: watch::Sender<Option<Result<Arc<Entry>, ApiError>>>,
-    /// Fired, with `abandoned` notified, when the last waiter leaves.
-    cancel: Cancel,
-    abandoned: Notify,
-}
-
-impl Flight {
-    fn abandon(&self) {
-        self.cancel.fire();
-        self.abandoned.notify_one();
-    }
-}
-
-/// A flight and how many callers wait for it. Invariant: `waiters` counts
-/// the live [`Waiter`]s of `flight`; both change under the map's lock.
-struct Slot {
-    flight: Arc<Flight>,
-    waiters: usize,
-}
-
-type Flights = Arc<Mutex<HashMap<String, Slot>>>;
-
-/// One caller waiting for a flight. Dropping it (the call finished, its
-/// deadline passed, or the client went away) leaves the flight; the last
-/// one to leave stops it.
-struct Waiter {
-    flights: Flights,
-    key: String,
-    flight: Arc<Flight>,
-    _counted: Counted,
-}
-
-impl Waiter {
-    async fn outcome(&self) -> Result<Arc<Entry>, ApiError> {
-        let mut outcome = self.flight.outcome.subscribe();
-        outcome
-            .wait_for(Option::is_some)
-            .await
-            .map_err(|_| ApiError::internal("the solve task ended without a result"))?
-            .clone()
-            .expect("waited for an outcome")
-    }
-}
-
-impl Drop for Waiter {
-    fn drop(&mut self) {
-        let mut flights = lock(&self.flights);
-        let Some(slot) = flights.get_mut(&self.key) else {
-            return;
-        };
-        if !Arc::ptr_eq(&slot.flight, &self.flight) {
-            return;
-        }
-        slot.waiters -= 1;
-        if slot.waiters == 0 {
-            flights.remove(&self.key);
-            drop(flights);
-            self.flight.abandon();
-        }
-    }
 }
 
 /// Whether [`in_request_labels`] checks the witness against the graph.
@@ -964,7 +738,7 @@ async fn in_request_labels(
     labelling: &Labelling,
     spec: &Arc<Spec>,
     check: Check,
-) -> Result<Option<Verdict>, ApiError> {
+) -> Result<Option<Verdict>, AppError> {
     let units = spec.graph().vertex_count() + spec.graph().edge_count();
     let (entry, spec, labelling) = (entry.clone(), spec.clone(), labelling.clone());
     off_runtime_if_large(units as u64, move || {
@@ -975,104 +749,4 @@ async fn in_request_labels(
         (check == Check::Trusted || verdict.fits(spec.graph())).then_some(verdict)
     })
     .await
-}
-
-/// Puzzles up to this many vertices + edges are validated and checked on
-/// the async worker itself: a few microseconds of work, less
-/// than the hand-off to the blocking pool and back costs (which made a
-/// cached Solve of a small puzzle cost several times a health check).
-pub const INLINE_UNITS: u64 = 4096;
-
-/// [`off_runtime`] for work on a puzzle of `units` vertices + edges, run
-/// in place when the puzzle is small (see [`INLINE_UNITS`]).
-pub async fn off_runtime_if_large<T: Send + 'static>(
-    units: u64,
-    f: impl FnOnce() -> T + Send + 'static,
-) -> Result<T, ApiError> {
-    if units <= INLINE_UNITS {
-        Ok(f())
-    } else {
-        off_runtime(f).await
-    }
-}
-
-/// Runs CPU work that scales with the input (validation, canonical forms)
-/// on the blocking pool, off the async workers, at most one such job per
-/// core at once. The bound matters under a burst of large requests: run
-/// all together they would time-slice the machine (a small request then
-/// waits behind all of them), and work that has not started yet is simply
-/// dropped when its caller leaves, whereas started work runs to its end.
-pub async fn off_runtime<T: Send + 'static>(
-    f: impl FnOnce() -> T + Send + 'static,
-) -> Result<T, ApiError> {
-    static SLOTS: std::sync::OnceLock<Arc<Semaphore>> = std::sync::OnceLock::new();
-    let slots = SLOTS.get_or_init(|| {
-        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
-        Arc::new(Semaphore::new(cores))
-    });
-    let slot = slots
-        .clone()
-        .acquire_owned()
-        .await
-        .map_err(|_| ApiError::internal("the CPU slots are closed"))?;
-    // The slot is held by the job itself, until it has really finished.
-    on_blocking_pool(move || {
-        let _slot = slot;
-        f()
-    })
-    .await
-}
-
-/// Runs `f` on tokio's blocking pool, in the caller's tracing span.
-async fn on_blocking_pool<T: Send + 'static>(
-    f: impl FnOnce() -> T + Send + 'static,
-) -> Result<T, ApiError> {
-    let span = tracing::Span::current();
-    tokio::task::spawn_blocking(move || {
-        let _span = span.enter();
-        f()
-    })
-    .await
-    .map_err(|e| {
-        tracing::error!(error = %e, "blocking work panicked");
-        ApiError::internal("the server failed on this input; see the server log")
-    })
-}
-
-impl Pool {
-    /// Runs `f` on the blocking pool once a worker is free; refuses when too
-    /// many solves already wait. Dropping the future while it waits leaves
-    /// the queue; once `f` runs, only its own cancellation stops it.
-    async fn run<T: Send + 'static>(
-        &self,
-        f: impl FnOnce() -> T + Send + 'static,
-    ) -> Result<T, ApiError> {
-        let permit = match self.permits.clone().try_acquire_owned() {
-            Ok(permit) => permit,
-            Err(TryAcquireError::Closed) => return Err(ApiError::internal("solver pool closed")),
-            Err(TryAcquireError::NoPermits) => {
-                let Some(_waiting) = self.waiting.try_enter(self.max_waiting) else {
-                    return Err(ApiError::Busy {
-                        reason: "SOLVE_QUEUE_FULL",
-                        message: format!(
-                            "every solver is busy and {} solves are already waiting; try again later",
-                            self.max_waiting
-                        ),
-                    });
-                };
-                self.permits
-                    .clone()
-                    .acquire_owned()
-                    .await
-                    .map_err(|_| ApiError::internal("solver pool closed"))?
-            }
-        };
-        let running = self.running.enter();
-        on_blocking_pool(move || {
-            let _permit = permit;
-            let _running = running;
-            f()
-        })
-        .await
-    }
 }

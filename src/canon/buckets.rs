@@ -4,7 +4,7 @@
 //! many more times; and listing the vertices that pass a test without a
 //! branch on it.
 
-use crate::solver::graph::{Vertex, prefetch_at};
+use crate::graph::{Vertex, prefetch_at};
 
 /// The vertices below `n` for which `keep` holds, ascending, with one
 /// slot to spare past them (capacity `n + 1`). Every vertex is written and

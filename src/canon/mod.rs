@@ -40,8 +40,8 @@ use std::time::{Duration, Instant};
 
 use sha2::{Digest, Sha256};
 
+use crate::graph::{Graph, Vertex};
 use crate::puzzle::Spec;
-use crate::solver::graph::{Graph, Vertex};
 
 /// The isomorphism-invariant canonicaliser. Bump its version whenever the
 /// bundled nauty changes or the colouring convention does: canonical forms

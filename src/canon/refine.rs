@@ -40,7 +40,7 @@
 use std::time::Instant;
 
 use super::buckets::{group_by_bucket, sort_by_hash, vertices_where};
-use crate::solver::graph::{Graph, Vertex, prefetch_at};
+use crate::graph::{Graph, Vertex, prefetch_at};
 use crate::splitmix::{GAMMA, mix};
 
 /// What refinement gave.

@@ -2,7 +2,7 @@
 //! into the hashed form: the form's inner loop on graphs whose core holds
 //! most edges.
 
-use crate::solver::graph::Vertex;
+use crate::graph::Vertex;
 
 /// Sorts a core vertex's higher neighbours. A run holds about half the
 /// vertex's degree, a few labels in random order, and a comparison sort's
@@ -99,7 +99,7 @@ mod wide {
     };
 
     use super::{Vertex, WIDE_RUN_BYTES, WIDE_RUN_MAX};
-    use crate::solver::graph::Graph;
+    use crate::graph::Graph;
 
     /// The core's edges in canonical labels, as `Order::core_edges` gives
     /// them, collected in the graph's vertex order a list at a time in

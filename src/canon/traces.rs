@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 
 use nauty_Traces_sys::{NAUKILLED, Traces, TracesOptions, TracesStats, sparsegraph};
 
-use crate::solver::graph::Vertex;
+use crate::graph::Vertex;
 
 unsafe extern "C" {
     /// nauty's stop request (nautil.c), deliberately not thread-local.
@@ -58,7 +58,7 @@ pub struct Sparse {
 impl Sparse {
     /// `graph` as it is.
     #[cfg(test)]
-    pub fn of(graph: &crate::solver::graph::Graph) -> Sparse {
+    pub fn of(graph: &crate::graph::Graph) -> Sparse {
         let n = graph.vertex_count();
         let mut offsets = Vec::with_capacity(n);
         let mut degrees = Vec::with_capacity(n);

@@ -40,7 +40,7 @@ use super::buckets::vertices_where;
 use super::refine::{self, Refined};
 use super::traces::{self, Outcome, Sparse};
 use super::{Form, runs};
-use crate::solver::graph::{Graph, Vertex, prefetch_at};
+use crate::graph::{Graph, Vertex, prefetch_at};
 
 /// The round of a vertex that is never peeled.
 const CORE: u32 = u32::MAX;

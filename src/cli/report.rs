@@ -4,11 +4,11 @@
 
 use serde_json::{Value, json};
 
-use crate::graph_file::Numbering;
+use crate::graph::file::Numbering;
+use crate::graph::{Graph, GraphError, Vertex};
 use crate::solver::Player;
 use crate::solver::bipartite_edge::{BipartiteEdgeError, BipartiteEdgeSolution};
 use crate::solver::geography::GeographySolution;
-use crate::solver::graph::{Graph, GraphError, Vertex};
 use crate::solver::position::PlayPosition;
 use crate::solver::position::{Move, PositionAnalysis, PositionEvidence};
 use crate::solver::tree_paint::{NotATree, TreePaintError, TreePaintSolution};

@@ -20,7 +20,7 @@ pub enum Numbering {
 }
 
 /// A parsed file: the vertex count and the flattened 0-based edge list, ready
-/// for [`crate::solver::graph::Graph::from_flat_edges`].
+/// for [`crate::graph::Graph::from_flat_edges`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EdgeListFile {
     pub vertex_count: u64,

@@ -16,7 +16,7 @@
 //! byte against nauty's own `showg`/`listg`/`copyg` and must stream lines of
 //! any size without a graph library's types in between.
 
-use crate::graph_file::EdgeListFile;
+use crate::graph::file::EdgeListFile;
 
 /// Which of the two line formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -8,6 +8,13 @@
 //!
 //! Memory: `4·(n + 1) + 8·m` bytes for `n` vertices and `m` edges (each edge
 //! is stored once per endpoint as a `u32`).
+//!
+//! - `file`: edge-list and tree files (the contest formats) and reading
+//!   them;
+//! - `graph6`: nauty's graph6 and sparse6 lines.
+
+pub mod file;
+pub mod graph6;
 
 use std::fmt;
 

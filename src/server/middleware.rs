@@ -1,28 +1,24 @@
 //! What every call goes through around its handler: its id and span, the
 //! time it arrived and the deadline counted from there, the size of each
-//! request message, and the admin token.
+//! request message.
 
 use std::convert::Infallible;
 use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll, ready};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use bytes::Bytes;
 use http_body::Frame;
+use tonic::Status;
 use tonic::body::Body;
-use tonic::{Request, Status};
 
-use super::error::ApiError;
+use crate::api::request::{Arrival, parse_grpc_timeout};
+use crate::app::AppError;
 
 type HttpRequest = http::Request<Body>;
 type HttpResponse = http::Response<Body>;
 type Answer = Pin<Box<dyn Future<Output = Result<HttpResponse, Infallible>> + Send>>;
-
-/// When a call arrived, before its message was read and decoded: the
-/// client's deadline counts from here.
-#[derive(Debug, Clone, Copy)]
-struct Arrival(Instant);
 
 /// Stamps each call with its arrival and holds it to the client's deadline
 /// (`grpc-timeout`): a call still unanswered when the deadline passes is
@@ -56,7 +52,7 @@ where
         match deadline {
             None => Box::pin(self.0.call(request)),
             Some(d) if Instant::now() >= d => {
-                Box::pin(async { Ok(Status::from(ApiError::DeadlineExceeded).into_http()) })
+                Box::pin(async { Ok(Status::from(AppError::DeadlineExceeded).into_http()) })
             }
             Some(d) => {
                 let call = self.0.call(request);
@@ -64,7 +60,7 @@ where
                     tokio::time::timeout_at(d.into(), call)
                         .await
                         .unwrap_or_else(
-                            |_| Ok(Status::from(ApiError::DeadlineExceeded).into_http()),
+                            |_| Ok(Status::from(AppError::DeadlineExceeded).into_http()),
                         )
                 })
             }
@@ -177,7 +173,7 @@ impl http_body::Body for LimitedBody {
         if let Some(size) = oversize {
             this.refused = true;
             let limit = this.limit;
-            return Poll::Ready(Some(Err(ApiError::MessageTooLarge { size, limit }.into())));
+            return Poll::Ready(Some(Err(AppError::MessageTooLarge { size, limit }.into())));
         }
         Poll::Ready(frame)
     }
@@ -189,90 +185,6 @@ impl http_body::Body for LimitedBody {
     fn size_hint(&self) -> http_body::SizeHint {
         self.inner.size_hint()
     }
-}
-
-/// The client's deadline (`grpc-timeout`), counted from the call's arrival
-/// and taken a little early, so the handler answers with what it knows
-/// (DEADLINE_EXCEEDED from the solve it waited for) before [`Deadlines`]
-/// drops the call.
-pub(super) fn deadline<T>(request: &Request<T>) -> Option<Instant> {
-    let arrival = request
-        .extensions()
-        .get::<Arrival>()
-        .map_or_else(Instant::now, |a| a.0);
-    let value = request.metadata().get("grpc-timeout")?.to_str().ok()?;
-    let timeout = parse_grpc_timeout(value)?;
-    let margin = (timeout / 20).clamp(Duration::from_millis(5), Duration::from_millis(50));
-    arrival.checked_add(timeout.saturating_sub(margin))
-}
-
-/// A `grpc-timeout` value: an amount and its unit (`H`, `M`, `S`, `m`, `u`, `n`).
-fn parse_grpc_timeout(value: &str) -> Option<Duration> {
-    let (digits, unit) = value.split_at(value.len().checked_sub(1)?);
-    let amount: u64 = digits.parse().ok()?;
-    Some(match unit {
-        "H" => Duration::from_secs(amount.saturating_mul(3600)),
-        "M" => Duration::from_secs(amount.saturating_mul(60)),
-        "S" => Duration::from_secs(amount),
-        "m" => Duration::from_millis(amount),
-        "u" => Duration::from_micros(amount),
-        "n" => Duration::from_nanos(amount),
-        _ => return None,
-    })
-}
-
-/// Fails once `deadline` has passed. Checked after each synchronous phase:
-/// a timer armed after the deadline would lose the race to the transport's.
-pub(super) fn check_deadline(deadline: Option<Instant>) -> Result<(), ApiError> {
-    match deadline {
-        Some(d) if Instant::now() >= d => Err(ApiError::DeadlineExceeded),
-        _ => Ok(()),
-    }
-}
-
-/// Runs `work`, answering DEADLINE_EXCEEDED once `deadline` passes (armed
-/// at the start of the handler, a little before [`Deadlines`] drops the call).
-pub(super) async fn within<T>(
-    deadline: Option<Instant>,
-    work: impl Future<Output = Result<T, ApiError>>,
-) -> Result<T, ApiError> {
-    match deadline {
-        Some(d) => tokio::time::timeout_at(d.into(), work)
-            .await
-            .map_err(|_| ApiError::DeadlineExceeded)?,
-        None => work.await,
-    }
-}
-
-/// Passes when no admin token is configured, or when the call carries
-/// `authorization: Bearer <token>` with the configured one.
-pub(super) fn check_admin<T>(
-    admin_token: Option<&str>,
-    request: &Request<T>,
-) -> Result<(), ApiError> {
-    let Some(expected) = admin_token else {
-        return Ok(());
-    };
-    let given = request
-        .metadata()
-        .get("authorization")
-        .ok_or(ApiError::Unauthenticated)?
-        .to_str()
-        .map_err(|_| ApiError::PermissionDenied)?;
-    // The scheme is case-insensitive (RFC 7235 §2.1); the token is not.
-    let token = match given.split_once(' ') {
-        Some((scheme, token)) if scheme.eq_ignore_ascii_case("bearer") => token.trim_start(),
-        _ => return Err(ApiError::Unauthenticated),
-    };
-    if constant_time_eq(token.as_bytes(), expected.as_bytes()) {
-        Ok(())
-    } else {
-        Err(ApiError::PermissionDenied)
-    }
-}
-
-fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
 /// The header that carries a call's id, both ways.
@@ -420,7 +332,7 @@ fn method_label(path: &str) -> String {
         std::sync::LazyLock::new(|| {
             use prost::Message as _;
             [
-                super::FILE_DESCRIPTOR_SET,
+                crate::api::FILE_DESCRIPTOR_SET,
                 tonic_health::pb::FILE_DESCRIPTOR_SET,
                 tonic_reflection::pb::v1::FILE_DESCRIPTOR_SET,
                 tonic_reflection::pb::v1alpha::FILE_DESCRIPTOR_SET,
@@ -481,19 +393,6 @@ impl http_body::Body for StatusWatch {
     fn size_hint(&self) -> http_body::SizeHint {
         self.inner.size_hint()
     }
-}
-
-/// Fills the current call's span with what a solve found.
-pub(super) fn record_solution(solution: &super::proto::Solution, started: Instant) {
-    let span = tracing::Span::current();
-    span.record("canonical_hash", solution.canonical_hash.as_str());
-    span.record("cache", if solution.cached { "hit" } else { "miss" });
-    span.record("solve_ms", started.elapsed().as_secs_f64() * 1e3);
-}
-
-/// Fills the current call's span with the puzzle it is about.
-pub(super) fn record_name(name: &str) {
-    tracing::Span::current().record("puzzle", name);
 }
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
-//! The gRPC service: tonic handlers around the store, the cache and the
-//! solvers. The only module that sees proto types.
+//! The server around the API: start-up and shutdown, the listener and its
+//! connections, what every call goes through before its handler, the
+//! puzzle page, and the metrics endpoint.
 //!
 //! - `startup`: [`Application::build`] opens the store (running migrations),
 //!   binds the listener and wires `puzzled.v1.PuzzleService`,
@@ -10,41 +11,16 @@
 //!   connections, their timeouts, responses the client does not read.
 //! - `middleware`: what every call goes through before a handler sees it:
 //!   its id and span, its arrival time and deadline, the size of its
-//!   messages, the admin token.
+//!   messages.
 //! - `page`: the puzzle page (`/`, `/puzzles/{id}`), built from `web/` and
 //!   embedded, served on the gRPC port beside the calls.
-//! - `metrics_endpoint`: `GET /metrics` on `--metrics-listen` (the metrics
+//! - `metrics`: `GET /metrics` on `--metrics-listen` (the metrics
 //!   themselves are `crate::metrics`).
-//! - `handlers`: one method per RPC of `puzzled.v1.PuzzleService`.
-//! - `positions`: AnalyzePosition and the Play stream's games.
-//! - `solving`: the cache, the single-flight layer and the solve pool.
-//! - `convert` and `error`: proto ⇄ domain, and the one place errors become
-//!   `tonic::Status`.
 
-pub mod admission;
-pub mod codec;
-pub mod convert;
-pub mod error;
-pub mod games;
-mod handlers;
-mod metrics_endpoint;
+mod metrics;
 mod middleware;
 mod page;
-pub mod positions;
-pub mod solving;
 mod startup;
 mod transport;
 
-pub use handlers::PuzzleApi;
-pub use solving::Gauge;
 pub use startup::{Application, ServerError, health_check, shutdown_signal};
-
-/// Generated code for `proto/puzzled/v1`.
-pub mod proto {
-    #![allow(clippy::all, missing_docs)]
-    tonic::include_proto!("puzzled.v1");
-}
-
-/// The encoded descriptor set of `proto/` (with its imports), for reflection.
-pub const FILE_DESCRIPTOR_SET: &[u8] =
-    include_bytes!(concat!(env!("OUT_DIR"), "/puzzled_descriptor.bin"));

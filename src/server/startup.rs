@@ -9,20 +9,19 @@ use std::time::Duration;
 use tokio::net::TcpListener;
 use tonic::service::Routes;
 
-use super::FILE_DESCRIPTOR_SET;
-use super::admission::Admission;
-use super::handlers::PuzzleApi;
-use super::metrics_endpoint;
+use super::metrics as metrics_endpoint;
 use super::middleware::{Deadlines, MessageLimit, RequestIds};
 use super::page::WithPage;
-use super::positions::{PlayLimits, Positions};
-use super::proto::puzzle_service_server::PuzzleServiceServer;
-use super::solving::{Gauge, Solver};
 use super::transport::{self, CallService, Transport};
+use crate::api::positions::{PlayLimits, Positions};
+use crate::api::proto::puzzle_service_server::PuzzleServiceServer;
+use crate::api::{FILE_DESCRIPTOR_SET, PuzzleApi};
+use crate::app::admission::{self, Admission};
+use crate::app::{Gauge, Solver};
 use crate::config::Config;
 use crate::metrics::LiveCounts;
 use crate::puzzle::Limits;
-use crate::store::{Store, StoreError};
+use crate::store::{PoolSettings, Store, StoreError};
 
 /// A built server: store open, listener bound, not yet serving.
 pub struct Application {
@@ -73,7 +72,7 @@ pub enum ServerError {
 impl Application {
     /// Opens the store and binds the listen address.
     pub async fn build(config: Config) -> Result<Application, ServerError> {
-        let store = Store::open_with(&config.database_url, config.pool_settings())
+        let store = Store::open_with(&config.database_url, pool_settings(&config))
             .await
             .map_err(|source| ServerError::OpenStore {
                 url: config.database_url.clone(),
@@ -107,7 +106,9 @@ impl Application {
             config.canon_budget(),
         );
         let admission = Arc::new(Admission::new(
-            config.admission_budget(),
+            config
+                .admission_budget
+                .unwrap_or_else(admission::default_budget),
             config.admission_queue,
         ));
         Ok(Application {
@@ -335,6 +336,14 @@ impl Application {
 /// allowed when empty, so browsers keep to the same origin. Browsers may
 /// read the gRPC status headers, the rich error details and the request
 /// id, and send the headers a gRPC-Web client sends.
+/// The store's connection pool, as configured.
+fn pool_settings(config: &Config) -> PoolSettings {
+    PoolSettings {
+        max_connections: config.database_pool_size,
+        acquire_timeout: config.database_acquire_timeout(),
+    }
+}
+
 fn cors_layer(origins: &[String]) -> Result<tower_http::cors::CorsLayer, ServerError> {
     use http::header::{HeaderName, HeaderValue};
     use tower_http::cors::{AllowOrigin, CorsLayer};

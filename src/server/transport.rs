@@ -37,7 +37,7 @@ use tonic::Status;
 use tonic::body::Body;
 use tower::ServiceExt;
 
-use super::solving::Gauge;
+use crate::app::Gauge;
 use crate::config::ConnectionPolicy;
 
 /// Every call of the server, its per-call layers included.

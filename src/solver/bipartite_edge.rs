@@ -16,7 +16,7 @@ use serde::Serialize;
 
 use super::Player;
 use super::cancel::{Cancel, Cancelled, uncancelled};
-use super::graph::{Graph, Vertex};
+use crate::graph::{Graph, Vertex};
 
 /// The counts the verdict is computed from, all 64-bit (`x` alone reaches
 /// about 10^10 for one component with parts of 10^5 each).
@@ -204,7 +204,7 @@ const UNSEEN: u8 = 2;
 /// ```
 /// use puzzled::solver::Player;
 /// use puzzled::solver::bipartite_edge::{position_after_moves, solve};
-/// use puzzled::solver::graph::Graph;
+/// use puzzled::graph::Graph;
 ///
 /// // ABC398 G sample 1: the path 1-2-3-4 (here 0-1-2-3); the first player wins
 /// // by closing the 4-cycle, the only winning move.

@@ -90,7 +90,7 @@ pub fn uncancelled<T>(result: Result<T, Cancelled>) -> T {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solver::graph::Graph;
+    use crate::graph::Graph;
     use crate::solver::matching::MatchingAnalysis;
     use crate::solver::{bipartite_edge, geography, tree_paint};
 

@@ -9,8 +9,8 @@ use serde::Serialize;
 
 use super::Player;
 use super::cancel::{Cancel, Cancelled, uncancelled};
-use super::graph::{Graph, Vertex};
 use super::matching::{MatchingAnalysis, NONE, VertexClass, is_matching_of, pairs_of};
+use crate::graph::{Graph, Vertex};
 
 /// What to compute beyond the verdict and its certificates.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -195,7 +195,7 @@ pub enum IllegalMove {
 /// vertex}` started at the token's vertex, with the player to move as
 /// "first" (GAMES.md §1, mid-game positions).
 ///
-/// `start` must be a vertex of `graph` (see [`check_vertex`](super::graph::check_vertex)).
+/// `start` must be a vertex of `graph` (see [`check_vertex`](crate::graph::check_vertex)).
 /// Moves are checked in order: the vertex is in range, the game is not over,
 /// the vertex is unvisited, it is adjacent to the token's vertex.
 pub fn analyze_position(

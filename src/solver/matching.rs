@@ -38,7 +38,7 @@ use std::collections::VecDeque;
 use serde::Serialize;
 
 use super::cancel::{Cancel, Cancelled, uncancelled};
-use super::graph::{Graph, Vertex, prefetch_at};
+use crate::graph::{Graph, Vertex, prefetch_at};
 
 /// "No vertex": the mate of an exposed vertex, the parent of a root.
 pub const NONE: Vertex = Vertex::MAX;

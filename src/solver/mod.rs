@@ -1,6 +1,6 @@
 //! Pure game solvers: no async, no I/O, no proto or SQL types.
 //!
-//! Every public function takes a validated [`graph::Graph`] and returns a
+//! Every public function takes a validated [`Graph`](crate::graph::Graph) and returns a
 //! plain struct that carries the evidence for its verdict (a matching, a
 //! barrier set, counts, winning moves), so callers and tests can check it
 //! without trusting this module.
@@ -8,7 +8,6 @@
 pub mod bipartite_edge;
 pub mod cancel;
 pub mod geography;
-pub mod graph;
 pub mod matching;
 pub mod play;
 pub mod position;

@@ -31,8 +31,8 @@
 use super::Player;
 use super::cancel::Cancel;
 use super::geography;
-use super::graph::{Graph, Vertex};
 use super::matching::{NONE, mates_of};
+use crate::graph::{Graph, Vertex};
 
 use super::position::{
     GameSetup, Move, PlayPosition, PositionAnalysis, PositionError, PositionEvidence, WinningMoves,

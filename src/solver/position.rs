@@ -27,8 +27,8 @@ use super::bipartite_edge::{
 };
 use super::cancel::{Cancel, Cancelled};
 use super::geography;
-use super::graph::{Graph, Vertex, VertexFieldError, check_vertex};
 use super::tree_paint::{self, Colour, IllegalMoveReason, TreePaintError};
+use crate::graph::{Graph, Vertex, VertexFieldError, check_vertex};
 
 /// A move of any of the three games.
 ///

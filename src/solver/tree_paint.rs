@@ -27,7 +27,7 @@ use serde::Serialize;
 use super::Player;
 use super::cancel::{Cancel, Cancelled, uncancelled};
 use super::geography::WinningMoves;
-use super::graph::{Graph, Vertex, VertexFieldError, check_vertex};
+use crate::graph::{Graph, Vertex, VertexFieldError, check_vertex};
 
 /// A mid-game position. The first player paints black, the second white.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -233,7 +233,7 @@ pub fn default_endpoints(graph: &Graph) -> (Vertex, Vertex) {
 ///
 /// ```
 /// use puzzled::solver::Player;
-/// use puzzled::solver::graph::Graph;
+/// use puzzled::graph::Graph;
 /// use puzzled::solver::tree_paint::{default_endpoints, solve};
 ///
 /// // ABC067 D sample 2: edges 1-4 4-2 2-3, black at 1, white at 4 → Snuke

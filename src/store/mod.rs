@@ -31,9 +31,11 @@ use sqlx::postgres::PgDatabaseError;
 use sqlx::sqlite::SqliteConnectOptions;
 use sqlx::{AnyConnection, AnyPool};
 
-use crate::puzzle::{Evidence, Game, Move, RawSpec, Verdict, WinningMoves};
+use crate::graph::Vertex;
+use crate::puzzle::{
+    Evidence, Game, Limits, Move, RawSpec, Spec, SpecError, Verdict, WinningMoves,
+};
 use crate::solver::Player;
-use crate::solver::graph::Vertex;
 
 /// Why a store operation failed.
 #[derive(Debug, thiserror::Error)]
@@ -213,6 +215,14 @@ pub struct PuzzleRecord {
     pub canonical_labels: Option<Vec<u32>>,
 }
 
+impl PuzzleRecord {
+    /// The stored spec, validated again (without size limits: it passed
+    /// the limits in force when it was stored).
+    pub fn validated_spec(&self) -> Result<Spec, SpecError> {
+        Spec::validate(self.spec.clone(), Limits::NONE)
+    }
+}
+
 /// Which stored verdict a lookup wants: the key, and what the row must
 /// match besides it to be served.
 #[derive(Debug, Clone, Copy)]
@@ -286,12 +296,9 @@ pub struct PoolSettings {
 }
 
 impl PoolSettings {
-    /// A few connections: SQLite writes one at a time, and readers in WAL
-    /// mode do not wait for the writer; each PostgreSQL replica takes this
-    /// many of the server's `max_connections`.
-    pub const DEFAULT_MAX_CONNECTIONS: u32 = 4;
-    /// sqlx's own default.
-    pub const DEFAULT_ACQUIRE_TIMEOUT_MS: u64 = 30_000;
+    /// See [`crate::config::DEFAULT_DATABASE_POOL_SIZE`].
+    pub const DEFAULT_MAX_CONNECTIONS: u32 = crate::config::DEFAULT_DATABASE_POOL_SIZE;
+    pub const DEFAULT_ACQUIRE_TIMEOUT_MS: u64 = crate::config::DEFAULT_DATABASE_ACQUIRE_TIMEOUT_MS;
 }
 
 impl Default for PoolSettings {
@@ -304,7 +311,7 @@ impl Default for PoolSettings {
 }
 
 /// The default of [`Store::retain_verdict_bytes`].
-pub const DEFAULT_VERDICT_BYTES: u64 = 1 << 30;
+pub const DEFAULT_VERDICT_BYTES: u64 = crate::config::DEFAULT_VERDICT_STORE_BYTES;
 
 /// Every column of a puzzle but its edge list. `length()` of a blob column
 /// reads the blob's size from the record header, not the blob itself

@@ -211,7 +211,7 @@ async fn copies_of_the_other_games_get_moves_in_their_own_labels() {
             );
             assert!(
                 puzzled::solver::bipartite_edge::check_bipartite(
-                    &puzzled::solver::graph::Graph::from_flat_edges(
+                    &puzzled::graph::Graph::from_flat_edges(
                         n.into(),
                         &[copy_edges.as_slice(), &[u, v]].concat()
                     )
@@ -292,7 +292,7 @@ async fn the_canonical_form_is_exported_as_sparse6() {
         lines.push(created.canonical_sparse6);
     }
     assert!(lines.iter().all(|l| *l == lines[0]));
-    let parsed = puzzled::graph6::parse_sparse6(lines[0].as_bytes()).unwrap();
+    let parsed = puzzled::graph::graph6::parse_sparse6(lines[0].as_bytes()).unwrap();
     assert_eq!(parsed.edges.len(), edges.len());
     // The BASIC view leaves it out.
     let listed = app
@@ -449,7 +449,7 @@ async fn rehashed_from(older: Older) {
     // The old canonical label of each of the puzzle's vertices.
     let (old_name, old_hash, old_labels, migration) = match older {
         Older::LabelKeeping => {
-            let spec = puzzled::service::convert::spec_from_record(&record).unwrap();
+            let spec = record.validated_spec().unwrap();
             let hash = puzzled::canon::keep_labels(&spec).hash;
             ("sorted-edges-v1", hash, None, None)
         }

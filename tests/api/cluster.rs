@@ -206,7 +206,7 @@ impl Replica {
 /// Waits until the server at `url` reports SERVING.
 async fn until_serving(url: &str) {
     until_async(|| async {
-        puzzled::service::health_check(url, Duration::from_secs(1))
+        puzzled::server::health_check(url, Duration::from_secs(1))
             .await
             .unwrap_or(false)
     })
@@ -314,7 +314,7 @@ async fn a_cluster_behind_haproxy_spreads_calls_and_survives_a_killed_replica() 
     // through the balancer succeeds on the other. Mended, it serves again.
     link.cut().await;
     until_async(|| async {
-        !puzzled::service::health_check(&replicas[0].url(), Duration::from_secs(1))
+        !puzzled::server::health_check(&replicas[0].url(), Duration::from_secs(1))
             .await
             .unwrap_or(true)
     })

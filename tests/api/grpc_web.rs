@@ -358,7 +358,7 @@ async fn a_malformed_cors_origin_is_refused_at_start_up() {
             cors_origins: vec![origin.into()],
             ..test_config(dir.path())
         };
-        let app = puzzled::service::Application::build(config).await.unwrap();
+        let app = puzzled::server::Application::build(config).await.unwrap();
         let error = app.run_until(async {}).await.unwrap_err().to_string();
         assert!(
             error.contains(origin) && error.contains("--cors-origin"),

@@ -5,9 +5,9 @@ use std::path::Path;
 use std::sync::{Arc, Once};
 
 use proto::puzzle_service_client::PuzzleServiceClient;
+pub use puzzled::api::proto;
 use puzzled::config::Config;
-use puzzled::service::Application;
-pub use puzzled::service::proto;
+use puzzled::server::Application;
 use tempfile::TempDir;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
@@ -21,17 +21,17 @@ pub struct TestApp {
     pub dir: Arc<TempDir>,
     pub config: Config,
     /// The server's live count of running solves.
-    pub solves_running: puzzled::service::Gauge,
+    pub solves_running: puzzled::app::Gauge,
     /// The server's live count of calls waiting for a solve.
-    pub callers_waiting: puzzled::service::Gauge,
+    pub callers_waiting: puzzled::app::Gauge,
     /// The server's live count of calls waiting for the admission budget.
-    pub admission_waiting: puzzled::service::Gauge,
+    pub admission_waiting: puzzled::app::Gauge,
     /// The server's live count of connections being served.
-    pub connections_open: puzzled::service::Gauge,
+    pub connections_open: puzzled::app::Gauge,
     /// The metrics endpoint, when the config asks for one.
     pub metrics_addr: Option<std::net::SocketAddr>,
     stop: Option<oneshot::Sender<()>>,
-    server: Option<JoinHandle<Result<(), puzzled::service::ServerError>>>,
+    server: Option<JoinHandle<Result<(), puzzled::server::ServerError>>>,
 }
 
 fn init_logs() {
@@ -314,7 +314,7 @@ pub async fn until_async<F: std::future::Future<Output = bool>>(condition: impl 
 
 /// Whether the whole server reports SERVING through the gRPC health service.
 pub async fn serving(app: &TestApp) -> bool {
-    puzzled::service::health_check(
+    puzzled::server::health_check(
         &format!("http://{}", app.addr()),
         std::time::Duration::from_secs(5),
     )

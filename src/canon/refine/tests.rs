@@ -3,7 +3,7 @@ use std::time::{Duration, Instant};
 use proptest::prelude::*;
 
 use super::*;
-use crate::solver::graph::Graph;
+use crate::graph::Graph;
 use crate::solver::test_support::random_edges;
 
 fn refined(n: u32, edges: &[u32], cells: &[Vec<Vertex>]) -> Refined {

@@ -1,0 +1,177 @@
+//! What a request can fail with, whatever the transport: every failure the
+//! application meets (bad input, the store, the solvers, the limits)
+//! becomes an [`AppError`]. `api::error` turns each into a `tonic::Status`
+//! in one place.
+
+use crate::puzzle::SpecError;
+use crate::solver::position::{IllegalMove, PositionError};
+use crate::store::StoreError;
+
+/// A failure of one request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AppError {
+    /// Bad input in `field`.
+    InvalidArgument {
+        field: String,
+        reason: &'static str,
+        message: String,
+    },
+    /// Input over a configured limit.
+    OverLimit {
+        field: String,
+        message: String,
+    },
+    NotFound {
+        name: String,
+    },
+    AlreadyExists {
+        field: String,
+        message: String,
+    },
+    Unauthenticated,
+    PermissionDenied,
+    DeadlineExceeded,
+    /// A Play game whose client stayed silent past the idle limit.
+    GameIdle {
+        seconds: u64,
+    },
+    /// The server stopped this call's solve because it is shutting down.
+    ShuttingDown,
+    /// A fault a client may retry past (store contention or I/O).
+    Unavailable {
+        reason: &'static str,
+        message: String,
+    },
+    /// A request message whose frame header announces more bytes than
+    /// the message size limit allows.
+    MessageTooLarge {
+        size: u64,
+        limit: usize,
+    },
+    /// A response that would pass the message size limit.
+    ResponseTooLarge {
+        message: String,
+    },
+    /// A shared resource is exhausted: the solve queue, the admission
+    /// budget or its queue; `reason` says which.
+    Busy {
+        reason: &'static str,
+        message: String,
+    },
+    Internal {
+        message: String,
+    },
+}
+
+impl AppError {
+    pub fn invalid(
+        field: impl Into<String>,
+        reason: &'static str,
+        message: impl Into<String>,
+    ) -> Self {
+        AppError::InvalidArgument {
+            field: field.into(),
+            reason,
+            message: message.into(),
+        }
+    }
+
+    /// A required field that was left unset.
+    pub fn missing(field: &str) -> Self {
+        AppError::invalid(field, "FIELD_REQUIRED", format!("{field} is required"))
+    }
+
+    /// A spec error, its field placed under `prefix` (e.g. `"spec"`).
+    pub fn from_spec(err: SpecError, prefix: &str) -> Self {
+        let relative = err.field();
+        let field = format!("{prefix}.{relative}");
+        let text = err.to_string();
+        let body = text.strip_prefix(&format!("{relative}: ")).unwrap_or(&text);
+        let message = format!("{field}: {body}");
+        if err.is_limit() {
+            AppError::OverLimit { field, message }
+        } else {
+            AppError::InvalidArgument {
+                field,
+                reason: err.reason(),
+                message,
+            }
+        }
+    }
+
+    pub fn internal(message: impl Into<String>) -> Self {
+        AppError::Internal {
+            message: message.into(),
+        }
+    }
+}
+
+impl From<IllegalMove> for AppError {
+    /// INVALID_ARGUMENT on the field `moves[i]`, with the game's reason.
+    fn from(illegal: IllegalMove) -> Self {
+        AppError::invalid(
+            format!("moves[{}]", illegal.index),
+            illegal.reason.code(),
+            illegal.message,
+        )
+    }
+}
+
+impl From<PositionError> for AppError {
+    fn from(error: PositionError) -> Self {
+        match error {
+            PositionError::Illegal(illegal) => illegal.into(),
+            PositionError::InvalidPuzzle(invalid) => {
+                tracing::error!(%invalid, "the position solver rejected a validated puzzle");
+                AppError::internal(format!("the solver rejected this puzzle: {invalid}"))
+            }
+            // The caller has gone or its deadline passed: the work was
+            // stopped for it.
+            PositionError::Cancelled(_) => AppError::DeadlineExceeded,
+        }
+    }
+}
+
+impl From<StoreError> for AppError {
+    fn from(err: StoreError) -> Self {
+        match err {
+            StoreError::NotFound(id) => AppError::NotFound {
+                name: format!("puzzles/{id}"),
+            },
+            StoreError::RequestIdReused(_) => AppError::AlreadyExists {
+                field: "request_id".into(),
+                message: err.to_string(),
+            },
+            StoreError::Busy(_) => {
+                tracing::warn!(error = %err, "store busy");
+                AppError::Unavailable {
+                    reason: "STORE_BUSY",
+                    message: "the store is busy; try again".into(),
+                }
+            }
+            StoreError::Io(_) => {
+                tracing::error!(error = %err, "store I/O failure");
+                AppError::Unavailable {
+                    reason: "STORE_IO_ERROR",
+                    message: "the store cannot read or write its database; try again later".into(),
+                }
+            }
+            StoreError::FileReplaced { .. } => {
+                tracing::error!(error = %err, "refusing store access");
+                AppError::Unavailable {
+                    reason: "STORE_FILE_REPLACED",
+                    message: "the store's database file was removed or replaced while the \
+                              server ran; writes are not kept, and the server must be restarted"
+                        .into(),
+                }
+            }
+            StoreError::Corrupt(_)
+            | StoreError::Database(_)
+            | StoreError::Migrate(_)
+            | StoreError::UnsupportedScheme { .. } => {
+                tracing::error!(error = %err, "store failure");
+                AppError::internal("the store failed; see the server log")
+            }
+        }
+    }
+}

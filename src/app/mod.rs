@@ -1,0 +1,26 @@
+//! The application core: what the service does with a request once it is
+//! a domain value, whatever carried it. No proto type and no
+//! `tonic::Status` is seen here; `api` translates both ways.
+//!
+//! - `solving`: verdicts through the cache, the store and the solver, in
+//!   canonical labels kept and in each caller's labels answered;
+//! - `flights`: one computation per key in this process;
+//! - `claims`: one computation per verdict across replicas;
+//! - `pool`: where CPU work runs, and the live gauges;
+//! - `games`: the one place that calls the solvers;
+//! - `admission`: the memory budget requests draw from by size;
+//! - `deadline`: a caller's deadline around the work it waits for;
+//! - `error`: what a request can fail with.
+
+pub mod admission;
+mod claims;
+pub mod deadline;
+pub mod error;
+mod flights;
+pub mod games;
+pub mod pool;
+pub mod solving;
+
+pub use error::AppError;
+pub use pool::Gauge;
+pub use solving::{Solved, Solver, StoredPuzzle};

@@ -1,0 +1,133 @@
+//! The command line's arguments: `puzzled solve | analyze | play | serve |
+//! healthcheck`, parsed by clap.
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+#[derive(Parser)]
+#[command(
+    name = "puzzled",
+    version,
+    about = "Graph-game puzzles, solved exactly with proofs attached"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// Solve the puzzle in a graph file and print the verdict and its evidence.
+    Solve(SolveArgs),
+    /// Analyse the position a list of moves reaches in the puzzle of a
+    /// graph file: who is to move, who wins, the winning and legal moves.
+    Analyze(AnalyzeArgs),
+    /// Play the puzzle of a graph file against the engine in the terminal:
+    /// type a move a line (a vertex, or `u-v` for the edge game), `hint`
+    /// for the winning moves, `quit` to stop.
+    Play(PlayArgs),
+    /// Run the gRPC service.
+    Serve(crate::config::Config),
+    /// Ask a running service whether it is SERVING (exit 0) or not (exit 1),
+    /// through the gRPC health service; for container health checks.
+    Healthcheck(HealthcheckArgs),
+}
+
+#[derive(clap::Args)]
+pub struct HealthcheckArgs {
+    /// The service's address.
+    #[arg(
+        long,
+        env = "PUZZLED_HEALTHCHECK_ADDR",
+        default_value = "http://127.0.0.1:50051"
+    )]
+    pub addr: String,
+    /// Give up after this many seconds.
+    #[arg(long, default_value_t = 3)]
+    pub timeout_secs: u64,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum Game {
+    /// Undirected Vertex Geography.
+    Geography,
+    /// The bipartite edge-adding game (AtCoder ABC398 G).
+    BipartiteEdge,
+    /// The tree painting game (AtCoder ABC067 D).
+    TreePaint,
+}
+
+/// The layout of the input file.
+#[derive(Clone, Copy, ValueEnum)]
+pub enum FileFormat {
+    /// The source problem's layout, 1-based: `N M` then `M` lines `u v`
+    /// (tree paint: `N` then `N − 1` lines `a b`).
+    Contest,
+    /// `n m` then `m` lines `u v`, 0-based (as written by gen.py).
+    ZeroBased,
+    /// graph6, one graph a line (nauty's geng), 0-based; each graph is
+    /// solved in turn and gets one output line.
+    Graph6,
+    /// sparse6, one graph a line, 0-based; as graph6.
+    Sparse6,
+}
+
+/// The puzzle in a graph file, as `solve`, `analyze` and `play` read it.
+#[derive(clap::Args)]
+pub struct PuzzleArgs {
+    /// Which game the file describes.
+    #[arg(long, value_enum)]
+    pub game: Game,
+    /// The graph file; `-` reads standard input.
+    pub file: PathBuf,
+    #[arg(long, value_enum, default_value = "contest")]
+    pub format: FileFormat,
+    /// Geography: the start vertex, in the file's numbering (default: the first vertex).
+    #[arg(long)]
+    pub start: Option<u64>,
+    /// Tree paint: black's vertex, in the file's numbering (default: the first vertex).
+    #[arg(long)]
+    pub black: Option<u64>,
+    /// Tree paint: white's vertex, in the file's numbering (default: the last vertex).
+    #[arg(long)]
+    pub white: Option<u64>,
+}
+
+#[derive(clap::Args)]
+pub struct SolveArgs {
+    #[command(flatten)]
+    pub puzzle: PuzzleArgs,
+    /// Print the full evidence as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(clap::Args)]
+pub struct AnalyzeArgs {
+    #[command(flatten)]
+    pub puzzle: PuzzleArgs,
+    /// The moves played from the start, in the file's numbering, separated
+    /// by commas or spaces: vertices (`2,5,3`), or edges for the edge game
+    /// (`1-4,2-3`).
+    #[arg(long, default_value = "")]
+    pub moves: String,
+    /// Print the analysis and its evidence as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum Side {
+    First,
+    Second,
+}
+
+#[derive(clap::Args)]
+pub struct PlayArgs {
+    #[command(flatten)]
+    pub puzzle: PuzzleArgs,
+    /// The side you play; the engine plays the other.
+    #[arg(long, value_enum, default_value = "first")]
+    pub side: Side,
+}

@@ -1,0 +1,160 @@
+//! What `solve`, `analyze` and `play` share: reading a puzzle file in its
+//! format and numbering, the game and distinguished vertices it sets up,
+//! and errors in the file's own terms.
+
+use anyhow::{Context as _, Result, bail};
+
+use super::args::{FileFormat, Game, PuzzleArgs};
+use super::report::{self, Labels};
+use crate::graph::file::Numbering;
+use crate::graph::graph6::{self, Graph6Format};
+use crate::graph::{self, Graph, check_vertex};
+use crate::solver::position::{GameSetup, InvalidPuzzle, PositionError};
+
+/// The numbering of a file format, and its line format for graph6/sparse6.
+pub fn numbering_of(format: FileFormat) -> (Numbering, Option<Graph6Format>) {
+    match format {
+        FileFormat::Contest => (Numbering::OneBased, None),
+        FileFormat::ZeroBased => (Numbering::ZeroBased, None),
+        FileFormat::Graph6 => (Numbering::ZeroBased, Some(Graph6Format::Graph6)),
+        FileFormat::Sparse6 => (Numbering::ZeroBased, Some(Graph6Format::Sparse6)),
+    }
+}
+
+/// The one graph of a puzzle file (for graph6/sparse6: its first line).
+pub fn read_puzzle_file(args: &PuzzleArgs) -> Result<graph::file::EdgeListFile> {
+    let text = read_input(&args.file)?;
+    let (numbering, lines) = numbering_of(args.format);
+    if let Some(format) = lines {
+        let line = text
+            .split(|&b| b == b'\n')
+            .next()
+            .filter(|line| !line.is_empty())
+            .context("the file holds no graph")?;
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        return graph6::parse_line(line, format).map_err(|e| anyhow::anyhow!("line 1: {e}"));
+    }
+    let tree_layout = matches!(
+        (args.game, args.format),
+        (Game::TreePaint, FileFormat::Contest)
+    );
+    Ok(if tree_layout {
+        graph::file::parse_tree(&text, numbering)
+    } else {
+        graph::file::parse_edge_list(&text, numbering)
+    }?)
+}
+
+/// The whole input: the file, or standard input for `-`.
+pub fn read_input(path: &std::path::Path) -> Result<Vec<u8>> {
+    if path.as_os_str() == "-" {
+        let mut text = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut text)
+            .context("cannot read standard input")?;
+        Ok(text)
+    } else {
+        Ok(graph::file::read_bytes(path)?)
+    }
+}
+
+/// The puzzle of `args` on `graph`: its game and distinguished vertices
+/// (given in the file's numbering, defaults applied).
+pub fn setup_of<'g>(args: &PuzzleArgs, graph: &'g Graph, labels: Labels) -> Result<GameSetup<'g>> {
+    let vertex_arg = |field: &'static str, label: Option<u64>, default: u64| -> Result<u32> {
+        let label = label.unwrap_or(default);
+        let Some(v) = labels.vertex(label) else {
+            bail!("--{field}: vertex {label} is not in the file's numbering (it starts at 1)");
+        };
+        check_vertex(field, v, graph.vertex_count()).map_err(|_| {
+            anyhow::anyhow!(
+                "--{field}: vertex {label} is not in the graph ({} vertices)",
+                graph.vertex_count()
+            )
+        })
+    };
+    Ok(match args.game {
+        Game::Geography => {
+            if graph.vertex_count() == 0 {
+                bail!("geography needs at least one vertex to start from");
+            }
+            let start = vertex_arg("start", args.start, labels.label(0))?;
+            GameSetup::Geography { graph, start }
+        }
+        Game::BipartiteEdge => GameSetup::BipartiteEdge { graph },
+        Game::TreePaint => {
+            let last = labels.label(graph.vertex_count().saturating_sub(1) as u32);
+            let (black, white) = if graph.vertex_count() < 2 {
+                (0, 0)
+            } else {
+                (
+                    vertex_arg("black", args.black, labels.label(0))?,
+                    vertex_arg("white", args.white, last)?,
+                )
+            };
+            GameSetup::TreePaint {
+                graph,
+                black,
+                white,
+            }
+        }
+    })
+}
+
+/// The graph of a file's edge list (`source` names the file or line in
+/// errors), checked to be simple.
+pub fn graph_of(file: &graph::file::EdgeListFile, source: &str, labels: Labels) -> Result<Graph> {
+    Graph::from_flat_edges(file.vertex_count, &file.edges).map_err(|e| {
+        anyhow::anyhow!(
+            "{source} is not a simple graph: {}",
+            report::graph_error_in_file(&e, labels)
+        )
+    })
+}
+
+/// The graph of a puzzle file, checked to be simple.
+pub fn load_graph(args: &PuzzleArgs, labels: Labels) -> Result<Graph> {
+    let file = read_puzzle_file(args)?;
+    graph_of(&file, &args.file.display().to_string(), labels)
+}
+
+pub fn game_kind(game: Game) -> report::GameKind {
+    match game {
+        Game::Geography => report::GameKind::Geography,
+        Game::BipartiteEdge => report::GameKind::BipartiteEdge,
+        Game::TreePaint => report::GameKind::TreePaint,
+    }
+}
+
+/// An analysis or game error in the file's terms: an illegal move by its
+/// number in the list, a puzzle that is not one of its game by its reason.
+pub fn position_error(
+    error: PositionError,
+    args: &PuzzleArgs,
+    typed: &[String],
+    labels: Labels,
+) -> anyhow::Error {
+    match error {
+        PositionError::Illegal(illegal) => {
+            let detail = if labels.are_ids() {
+                format!(": {}", illegal.message)
+            } else {
+                String::new()
+            };
+            anyhow::anyhow!(
+                "move {} ({}) is illegal: {}{detail}",
+                illegal.index + 1,
+                typed.get(illegal.index).map_or("?", String::as_str),
+                illegal.reason.code()
+            )
+        }
+        PositionError::InvalidPuzzle(invalid) => {
+            let reason = match &invalid {
+                InvalidPuzzle::TreePaint(e) => report::tree_error_in_file(e, labels),
+                InvalidPuzzle::BipartiteEdge(e) => report::bipartite_error_in_file(e, labels),
+                InvalidPuzzle::Start(e) => e.to_string(),
+            };
+            anyhow::anyhow!("{}: {reason}", args.file.display())
+        }
+        PositionError::Cancelled(_) => anyhow::anyhow!("stopped"),
+    }
+}

@@ -1,0 +1,57 @@
+//! `puzzled serve` (logging set up, the runtime built, the service run until
+//! a signal) and `puzzled healthcheck` (one health call to a running one).
+
+use anyhow::{Result, bail};
+
+use super::args::HealthcheckArgs;
+use crate::config::Config;
+
+pub fn serve(config: Config) -> Result<()> {
+    let filter = tracing_subscriber::EnvFilter::try_from_env("PUZZLED_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let logs = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_target(false);
+    // `PUZZLED_LOG_FORMAT=json`: one JSON object a line, the call's span
+    // fields (method, request id, puzzle, hash, cache, solve time) in it.
+    match std::env::var("PUZZLED_LOG_FORMAT").as_deref() {
+        Ok("json") => logs
+            .json()
+            .with_current_span(true)
+            .with_span_list(false)
+            .init(),
+        Ok("text") | Err(std::env::VarError::NotPresent) => logs
+            .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stdout()))
+            .init(),
+        Ok(other) => anyhow::bail!("PUZZLED_LOG_FORMAT={other:?}: use text (the default) or json"),
+        Err(std::env::VarError::NotUnicode(_)) => {
+            anyhow::bail!("PUZZLED_LOG_FORMAT is not UTF-8: use text (the default) or json")
+        }
+    }
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    let served = runtime.block_on(async {
+        let app = crate::server::Application::build(config).await?;
+        app.run_until_stopped().await
+    });
+    // The grace period is over: solves were told to stop, and whatever
+    // still runs on the blocking pool must not hold the exit.
+    runtime.shutdown_timeout(std::time::Duration::from_millis(500));
+    served?;
+    Ok(())
+}
+
+pub fn healthcheck(args: HealthcheckArgs) -> Result<()> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    let timeout = std::time::Duration::from_secs(args.timeout_secs);
+    let serving = runtime.block_on(crate::server::health_check(&args.addr, timeout))?;
+    if serving {
+        println!("SERVING");
+        Ok(())
+    } else {
+        bail!("{} is not serving", args.addr)
+    }
+}
