@@ -268,3 +268,23 @@ pub struct ConnectionPolicy {
     /// For a ping's answer.
     pub keepalive_timeout: Duration,
 }
+
+#[cfg(test)]
+mod tests {
+    use clap::{Args as _, FromArgMatches as _};
+
+    use super::*;
+
+    /// `Config::default()` (what tests and embedders start from) and the
+    /// defaults `puzzled serve` applies with no flags are written in two
+    /// places; this keeps them one. The environment variables are taken off
+    /// the parser, so the machine's environment cannot hide a difference.
+    #[test]
+    fn the_default_config_is_what_serve_runs_with_no_flags() {
+        let command = Config::augment_args(clap::Command::new("puzzled"))
+            .mut_args(|arg| arg.env(None::<&str>));
+        let matches = command.get_matches_from(["puzzled"]);
+        let from_flags = Config::from_arg_matches(&matches).unwrap();
+        assert_eq!(from_flags, Config::default());
+    }
+}

@@ -230,13 +230,7 @@ fn hash_edges(
     form.word(graph.edge_count() as u32);
     edges(&mut form);
     let digest = form.finish();
-    let mut hash = String::with_capacity(canonicaliser.len() + 1 + 64);
-    hash.push_str(canonicaliser);
-    hash.push(':');
-    for byte in digest {
-        hash.push_str(&format!("{byte:02x}"));
-    }
-    hash
+    format!("{canonicaliser}:{}", hex::encode(digest))
 }
 
 /// The words of the form, hashed as they are produced, a block at a time,

@@ -115,12 +115,7 @@ fn the_hash_is_sha256_of_the_documented_form() {
     let n = 20_000u32;
     let edges: Vec<u32> = (0..n - 1).flat_map(|v| [v + 1, v]).collect();
     let puzzle = spec(Game::Geography, n.into(), &edges, 1);
-    let sha = |form: &[u8]| -> String {
-        Sha256::digest(form)
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect()
-    };
+    let sha = |form: &[u8]| -> String { hex::encode(Sha256::digest(form)) };
     let words = |form: &mut Vec<u8>, ws: &[u32]| {
         for w in ws {
             form.extend_from_slice(&w.to_le_bytes());

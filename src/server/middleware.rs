@@ -12,6 +12,7 @@ use bytes::Bytes;
 use http_body::Frame;
 use tonic::Status;
 use tonic::body::Body;
+use tower_http::request_id::{MakeRequestId, RequestId};
 
 use crate::api::request::{Arrival, parse_grpc_timeout};
 use crate::app::AppError;
@@ -188,25 +189,60 @@ impl http_body::Body for LimitedBody {
 }
 
 /// The header that carries a call's id, both ways.
-pub const REQUEST_ID_HEADER: &str = "x-request-id";
+const REQUEST_ID_HEADER: &str = "x-request-id";
 
 /// The longest request id taken from a client; a longer or non-printable
 /// one is replaced by a fresh id, so logs stay readable.
 const MAX_REQUEST_ID: usize = 128;
 
-/// Gives every call an id and a span. The id is the client's
-/// `x-request-id` when it sends a usable one, else a fresh one; it is
-/// echoed in the response's `x-request-id` header. The span (`call`) holds
-/// the method and the id, and the handlers fill in the puzzle's name
+/// Removes a client's `x-request-id` that is empty, longer than
+/// [`MAX_REQUEST_ID`] or not printable ASCII, so that tower-http's
+/// `SetRequestId` behind it gives the call a fresh one instead (it keeps
+/// whatever id the request carries).
+pub(super) fn drop_unusable_request_id(mut request: HttpRequest) -> HttpRequest {
+    let usable = request.headers().get(REQUEST_ID_HEADER).is_none_or(|id| {
+        !id.is_empty()
+            && id.len() <= MAX_REQUEST_ID
+            && id.as_bytes().iter().all(u8::is_ascii_graphic)
+    });
+    if !usable {
+        request.headers_mut().remove(REQUEST_ID_HEADER);
+    }
+    request
+}
+
+/// The id of a call that brought no usable one (see [`fresh_request_id`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct FreshRequestIds;
+
+impl MakeRequestId for FreshRequestIds {
+    fn make_request_id<B>(&mut self, _request: &http::Request<B>) -> Option<RequestId> {
+        http::HeaderValue::from_str(&fresh_request_id())
+            .ok()
+            .map(RequestId::new)
+    }
+}
+
+/// Gives every call its span. The call's id was set by tower-http's
+/// `SetRequestId` outside this layer (the client's `x-request-id` when
+/// usable, else a fresh one) and is echoed by its `PropagateRequestId`.
+/// The span (`call`) holds the method and the id, and the handlers fill in
+/// the puzzle's name
 /// (`puzzle`), the canonical hash, the cache outcome and the solve time
 /// (see [`record_solution`]); one `call finished` event closes it with the
 /// gRPC status and the elapsed time, when the status is known: at once for
 /// an answer without a body, at the trailers otherwise. The same moment
 /// counts the call in the metrics.
+///
+/// The end is logged here rather than by tower-http's `TraceLayer`: a
+/// gRPC call's status comes either in its response headers or in its
+/// trailers, and `TraceLayer`'s end-of-stream callback sees neither the
+/// request nor the response, so it could not label the call's metrics
+/// with its method.
 #[derive(Debug, Clone)]
-pub(super) struct RequestIds<S>(pub(super) S);
+pub(super) struct CallSpans<S>(pub(super) S);
 
-impl<S> tower::Service<HttpRequest> for RequestIds<S>
+impl<S> tower::Service<HttpRequest> for CallSpans<S>
 where
     S: tower::Service<HttpRequest, Response = HttpResponse, Error = Infallible>,
     S::Future: Send + 'static,
@@ -221,14 +257,12 @@ where
 
     fn call(&mut self, request: HttpRequest) -> Answer {
         use tracing::Instrument;
-        let given = request
-            .headers()
-            .get(REQUEST_ID_HEADER)
-            .and_then(|v| v.to_str().ok())
-            .filter(|id| !id.is_empty() && id.len() <= MAX_REQUEST_ID)
-            .filter(|id| id.bytes().all(|b| b.is_ascii_graphic()))
-            .map(str::to_owned);
-        let id = given.unwrap_or_else(fresh_request_id);
+        let id = request
+            .extensions()
+            .get::<RequestId>()
+            .and_then(|id| id.header_value().to_str().ok())
+            .unwrap_or_default()
+            .to_owned();
         let span = tracing::info_span!(
             "call",
             method = %request.uri().path(),
@@ -245,10 +279,7 @@ where
         let quiet = method.starts_with("/grpc.health.v1.Health/");
         let call = self.0.call(request).instrument(span.clone());
         Box::pin(async move {
-            let mut response = call.await?;
-            if let Ok(value) = http::HeaderValue::from_str(&id) {
-                response.headers_mut().insert(REQUEST_ID_HEADER, value);
-            }
+            let response = call.await?;
             if let Some(status) = response.headers().get("grpc-status") {
                 finished(&span, status, arrival, &method, quiet);
                 return Ok(response);

@@ -8,9 +8,12 @@ use std::time::Duration;
 
 use tokio::net::TcpListener;
 use tonic::service::Routes;
+use tower_http::request_id::{PropagateRequestIdLayer, SetRequestIdLayer};
 
 use super::metrics as metrics_endpoint;
-use super::middleware::{Deadlines, MessageLimit, RequestIds};
+use super::middleware::{
+    CallSpans, Deadlines, FreshRequestIds, MessageLimit, drop_unusable_request_id,
+};
 use super::page::WithPage;
 use super::transport::{self, CallService, Transport};
 use crate::api::positions::{PlayLimits, Positions};
@@ -298,10 +301,14 @@ impl Application {
             .prepare();
         // gRPC-Web is translated to gRPC first, so everything inside sees
         // gRPC alone (message limits, deadlines, the call's status).
-        let grpc = RequestIds(Deadlines(MessageLimit {
-            inner: routes,
-            limit: config.message_limit(),
-        }));
+        let grpc = tower::ServiceBuilder::new()
+            .map_request(drop_unusable_request_id)
+            .layer(SetRequestIdLayer::x_request_id(FreshRequestIds))
+            .layer(PropagateRequestIdLayer::x_request_id())
+            .service(CallSpans(Deadlines(MessageLimit {
+                inner: routes,
+                limit: config.message_limit(),
+            })));
         let calls = CallService::new(WithPage {
             inner: tower::ServiceBuilder::new()
                 .layer(cors)

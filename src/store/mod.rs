@@ -1104,7 +1104,7 @@ fn fingerprint(new: &NewPuzzle<'_>) -> String {
     h.update(new.title);
     h.update((new.author.len() as u64).to_le_bytes());
     h.update(new.author);
-    hex(&h.finalize()[..16])
+    hex::encode(&h.finalize()[..16])
 }
 
 /// A fresh opaque id: 80 bits from the clock, a process-wide counter and the
@@ -1123,11 +1123,7 @@ fn new_id() -> String {
     let mut h = Sha256::new();
     h.update(hasher.finish().to_le_bytes());
     h.update(micros(SystemTime::now()).to_le_bytes());
-    hex(&h.finalize()[..10])
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    hex::encode(&h.finalize()[..10])
 }
 
 /// Whether `id` has the shape of an id this store makes.
