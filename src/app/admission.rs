@@ -19,10 +19,9 @@ use super::error::AppError;
 use super::pool::{Counted, Gauge};
 
 /// The memory one unit (a vertex or an edge) of an admitted request may
-/// hold at its peak. Measured (README, "Admission by size"): 33 bytes per
-/// vertex for an edgeless geography graph, 31 per unit for a sparse one,
-/// 54 at most over the shapes measured (a stored path with every extra); the
-/// bound leaves room for allocator slack when many requests overlap.
+/// hold at its peak: the largest peak per unit measured over the request
+/// shapes (docs/performance.md, "Admission: memory per unit"), with room
+/// for allocator slack when many requests overlap.
 pub const PEAK_BYTES_PER_UNIT: u64 = 80;
 
 /// Share of the machine's memory the default budget may fill.

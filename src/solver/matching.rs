@@ -444,7 +444,7 @@ pub fn start_matching(graph: &Graph) -> Vec<Vertex> {
 }
 
 // Inlined so that `with_cancel` compiles as it did before this step was split
-// out: without it callgrind counted 0.1% more instructions for a whole solve.
+// out (one body, no call between the phases).
 #[inline(always)]
 fn start_matching_with_cancel(graph: &Graph, cancel: &Cancel) -> Result<Vec<Vertex>, Cancelled> {
     let mut mate = vec![NONE; graph.vertex_count()];
