@@ -6,9 +6,16 @@
 //! or a fresh PostgreSQL schema dropped when the test ends.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, SystemTime};
 
+use sqlx::{Connection as _, Row as _};
+
+use super::db::{Backend, micros};
+use super::puzzles::list_sql;
 use super::*;
+use crate::puzzle::{Evidence, Game, Move, Verdict, WinningMoves};
+use crate::solver::Player;
 
 /// The environment variable naming the PostgreSQL database tests may use.
 const POSTGRES_ENV: &str = "PUZZLED_TEST_POSTGRES";
