@@ -15,6 +15,9 @@ use std::time::{Duration, Instant};
 use puzzled::canon;
 use puzzled::puzzle::{Game, Limits, RawSpec, Spec};
 use puzzled::solver::geography::{self, GeographyOptions};
+use puzzled::testkit::families::{cycle, disjoint_copies, grid, hypercube, paley, petersen};
+use puzzled::testkit::random::{XorShiftStar, gnm, random_tree};
+use puzzled::testkit::stats::median;
 
 /// The server's allocator (see `src/main.rs`): allocation is part of what
 /// both sides cost.
@@ -40,96 +43,9 @@ struct Args {
     bench: bool,
 }
 
-/// A deterministic generator (xorshift64*), so every run hashes the same
-/// graphs.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) % n
-    }
-}
-
-/// `m` distinct random edges on `n` vertices.
-fn gnm(n: u32, m: usize, seed: u64) -> Vec<u32> {
-    let mut rng = Rng(seed | 1);
-    let mut seen = std::collections::HashSet::with_capacity(m);
-    let mut edges = Vec::with_capacity(2 * m);
-    while seen.len() < m {
-        let (u, v) = (rng.below(n.into()) as u32, rng.below(n.into()) as u32);
-        if u != v && seen.insert((u.min(v), u.max(v))) {
-            edges.extend([u, v]);
-        }
-    }
-    edges
-}
-
-fn random_tree(n: u32, seed: u64) -> Vec<u32> {
-    let mut rng = Rng(seed | 1);
-    (1..n)
-        .flat_map(|v| [rng.below(v.into()) as u32, v])
-        .collect()
-}
-
-fn grid(side: u32) -> Vec<u32> {
-    let id = |r: u32, c: u32| r * side + c;
-    let mut edges = Vec::new();
-    for r in 0..side {
-        for c in 0..side {
-            if c + 1 < side {
-                edges.extend([id(r, c), id(r, c + 1)]);
-            }
-            if r + 1 < side {
-                edges.extend([id(r, c), id(r + 1, c)]);
-            }
-        }
-    }
-    edges
-}
-
-fn cycle(n: u32) -> Vec<u32> {
-    (0..n).flat_map(|v| [v, (v + 1) % n]).collect()
-}
-
-fn hypercube(d: u32) -> Vec<u32> {
-    (0..1u32 << d)
-        .flat_map(|u| (0..d).map(move |b| (u, u ^ (1 << b))))
-        .filter(|&(u, v)| u < v)
-        .flat_map(|(u, v)| [u, v])
-        .collect()
-}
-
-fn petersen_copies(copies: u32) -> Vec<u32> {
-    let mut one = Vec::new();
-    for i in 0..5 {
-        one.extend([i, (i + 1) % 5, i, i + 5, i + 5, (i + 2) % 5 + 5]);
-    }
-    (0..copies)
-        .flat_map(|k| one.iter().map(move |&v| v + 10 * k))
-        .collect()
-}
-
-/// The Paley graph on prime `q ≡ 1 (mod 4)`: strongly regular.
-fn paley(q: u32) -> Vec<u32> {
-    let squares: std::collections::HashSet<u64> = (1..q as u64).map(|x| x * x % q as u64).collect();
-    (0..q)
-        .flat_map(|u| (u + 1..q).map(move |v| (u, v)))
-        .filter(|&(u, v)| squares.contains(&(((v - u) % q) as u64)))
-        .flat_map(|(u, v)| [u, v])
-        .collect()
-}
-
 fn spec(n: u32, edges: Vec<u32>) -> Spec {
     Spec::validate(RawSpec::new(Game::Geography, n.into(), edges), Limits::NONE)
         .expect("a valid puzzle")
-}
-
-fn median(mut times: Vec<Duration>) -> Duration {
-    times.sort();
-    times[times.len() / 2]
 }
 
 fn main() {
@@ -141,12 +57,12 @@ fn main() {
         (
             "gnm n=1e5 d=3".into(),
             100_000,
-            Box::new(|| gnm(100_000, 150_000, 1)),
+            Box::new(|| gnm(100_000, 150_000, &mut XorShiftStar::new(1))),
         ),
         (
             "random tree n=1e5".into(),
             100_000,
-            Box::new(|| random_tree(100_000, 2)),
+            Box::new(|| random_tree(100_000, &mut XorShiftStar::new(3))),
         ),
         ("grid 316x316".into(), 316 * 316, Box::new(|| grid(316))),
         ("cycle n=1e5".into(), 100_000, Box::new(|| cycle(100_000))),
@@ -159,12 +75,12 @@ fn main() {
         (
             "50 disjoint Petersen".into(),
             500,
-            Box::new(|| petersen_copies(50)),
+            Box::new(|| disjoint_copies(&petersen(), 10, 50)),
         ),
         (
             "100 disjoint Petersen".into(),
             1000,
-            Box::new(|| petersen_copies(100)),
+            Box::new(|| disjoint_copies(&petersen(), 10, 100)),
         ),
     ];
     if !args.quick {
@@ -172,17 +88,17 @@ fn main() {
             (
                 "gnm n=1e6 d=3".into(),
                 1_000_000,
-                Box::new(|| gnm(1_000_000, 1_500_000, 3)),
+                Box::new(|| gnm(1_000_000, 1_500_000, &mut XorShiftStar::new(3))),
             ),
             (
                 "gnm n=1e6 d=10".into(),
                 1_000_000,
-                Box::new(|| gnm(1_000_000, 5_000_000, 4)),
+                Box::new(|| gnm(1_000_000, 5_000_000, &mut XorShiftStar::new(5))),
             ),
             (
                 "random tree n=1e6".into(),
                 1_000_000,
-                Box::new(|| random_tree(1_000_000, 5)),
+                Box::new(|| random_tree(1_000_000, &mut XorShiftStar::new(5))),
             ),
             ("grid 1000x1000".into(), 1_000_000, Box::new(|| grid(1000))),
         ]);
@@ -220,7 +136,7 @@ fn main() {
             solve_times.push(started.elapsed());
             std::hint::black_box(solution);
         }
-        let (hash, solve) = (median(hash_times), median(solve_times));
+        let (hash, solve) = (median(&hash_times), median(&solve_times));
         println!(
             "{:<30} {:>10} {:>10} {:>12.1} {:>12.1} {:>10.2}  {}",
             name,

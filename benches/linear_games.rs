@@ -19,36 +19,13 @@ use std::time::{Duration, Instant};
 use puzzled::graph::{self, file::Numbering};
 use puzzled::graph::{Graph, Vertex};
 use puzzled::solver::{bipartite_edge, tree_paint};
-
-/// splitmix64: a small deterministic generator, so the inputs do not depend
-/// on any crate's RNG algorithm.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `0..bound` (the modulo bias is irrelevant here).
-    fn below(&mut self, bound: u64) -> u64 {
-        self.next() % bound
-    }
-
-    fn shuffle<T>(&mut self, items: &mut [T]) {
-        for i in (1..items.len()).rev() {
-            items.swap(i, self.below(i as u64 + 1) as usize);
-        }
-    }
-}
+use puzzled::testkit::random::{Rng as _, SplitMix};
+use puzzled::testkit::stats::median;
 
 /// A random bipartite graph: `n` vertices with random ids, split into two
 /// halves, and `m` distinct random edges between the halves, in random order.
 fn random_bipartite(n: u64, m: u64, seed: u64) -> Vec<(Vertex, Vertex)> {
-    let mut rng = SplitMix(seed);
+    let mut rng = SplitMix::new(seed);
     let left = n / 2;
     let right = n - left;
     assert!(m <= left * right);
@@ -78,7 +55,7 @@ fn random_bipartite(n: u64, m: u64, seed: u64) -> Vec<(Vertex, Vertex)> {
 /// A random recursive tree (each vertex hangs below a uniformly random
 /// earlier one: shallow, with hubs), ids shuffled.
 fn random_tree(n: u64, seed: u64) -> Vec<(Vertex, Vertex)> {
-    let mut rng = SplitMix(seed);
+    let mut rng = SplitMix::new(seed);
     let mut ids: Vec<Vertex> = (0..n as Vertex).collect();
     rng.shuffle(&mut ids);
     let mut edges: Vec<(Vertex, Vertex)> = (1..n)
@@ -90,7 +67,7 @@ fn random_tree(n: u64, seed: u64) -> Vec<(Vertex, Vertex)> {
 
 /// A path on `n` vertices with shuffled ids: as deep as a tree gets.
 fn random_path(n: u64, seed: u64) -> Vec<(Vertex, Vertex)> {
-    let mut rng = SplitMix(seed);
+    let mut rng = SplitMix::new(seed);
     let mut ids: Vec<Vertex> = (0..n as Vertex).collect();
     rng.shuffle(&mut ids);
     let mut edges: Vec<(Vertex, Vertex)> = ids.windows(2).map(|w| (w[0], w[1])).collect();
@@ -112,11 +89,6 @@ fn write_file(path: &Path, n: u64, edges: &[(Vertex, Vertex)], header_edges: boo
         writeln!(out, "{} {}", u + 1, v + 1).unwrap();
     }
     out.flush().unwrap();
-}
-
-fn median(mut times: Vec<Duration>) -> Duration {
-    times.sort_unstable();
-    times[times.len() / 2]
 }
 
 /// Reads `path` with `parse` and builds the graph.
@@ -161,8 +133,8 @@ fn measure(
         name: name.to_string(),
         n: shape.0,
         m: shape.1,
-        read: median(reads),
-        solve: median(solves),
+        read: median(&reads),
+        solve: median(&solves),
         verdict,
     }
 }

@@ -22,8 +22,7 @@
 //! Client and server share the machine: on a small one the generator's own
 //! CPU use is part of what is measured, the same for every kind of call.
 
-use std::collections::{BTreeMap, HashSet};
-use std::hash::{BuildHasherDefault, Hasher};
+use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
@@ -36,6 +35,9 @@ use clap::{Args, Parser, Subcommand};
 use prost::Message;
 use puzzled::api::proto;
 use puzzled::api::proto::puzzle_service_client::PuzzleServiceClient;
+use puzzled::testkit::families::path;
+use puzzled::testkit::random::{EdgeSet, Rng as _, XorShift, random_graph};
+use puzzled::testkit::stats::median;
 use tokio::task::JoinSet;
 use tonic::codec::{Codec, EncodeBuf, Encoder};
 use tonic::transport::{Channel, Endpoint};
@@ -439,51 +441,6 @@ fn mib(bytes: u64) -> String {
 // ---------------------------------------------------------------------------
 // Requests
 
-/// A deterministic pseudo-random simple graph (xorshift), as the API tests
-/// build them: `m` distinct edges, no self-loops, in generation order.
-fn random_graph(n: u32, m: usize, seed: u64) -> Vec<u32> {
-    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    let mut next = || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
-    let max = (n as usize) * (n as usize).saturating_sub(1) / 2;
-    let m = m.min(max);
-    let mut seen =
-        HashSet::with_capacity_and_hasher(m, BuildHasherDefault::<PairHasher>::default());
-    let mut edges = Vec::with_capacity(2 * m);
-    while seen.len() < m {
-        let u = (next() % n as u64) as u32;
-        let v = (next() % n as u64) as u32;
-        if u != v && seen.insert((u64::from(u.min(v)) << 32) | u64::from(u.max(v))) {
-            edges.extend([u, v]);
-        }
-    }
-    edges
-}
-
-/// A multiplicative hash for the edge set: the keys are not adversarial.
-#[derive(Default)]
-struct PairHasher(u64);
-
-impl Hasher for PairHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(u64::from(b));
-        }
-    }
-    fn write_u64(&mut self, key: u64) {
-        self.0 = (self.0 ^ key)
-            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-            .rotate_left(29);
-    }
-}
-
 fn geography_request(vertex_count: u32, edges: Vec<u32>, start: u32) -> proto::SolveRequest {
     proto::SolveRequest {
         spec: Some(proto::PuzzleSpec {
@@ -522,16 +479,6 @@ fn codes_text(codes: &Codes) -> String {
 
 // ---------------------------------------------------------------------------
 // Statistics
-
-fn median(values: &[f64]) -> f64 {
-    let mut v = values.to_vec();
-    v.sort_by(f64::total_cmp);
-    match v.len() {
-        0 => f64::NAN,
-        n if n % 2 == 1 => v[n / 2],
-        n => (v[n / 2 - 1] + v[n / 2]) / 2.0,
-    }
-}
 
 /// Nearest-rank percentile of sorted microseconds, in milliseconds.
 fn percentile_ms(sorted_us: &[u32], p: f64) -> f64 {
@@ -1488,32 +1435,18 @@ struct Shape {
     stored: bool,
 }
 
-fn path_edges(n: u32) -> Vec<u32> {
-    (0..n - 1).flat_map(|v| [v, v + 1]).collect()
-}
-
 /// A random simple bipartite graph: even vertices on one side, odd ones on
 /// the other.
 fn random_bipartite(n: u32, m: usize, seed: u64) -> Vec<u32> {
-    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
+    let mut rng = XorShift::scrambled(seed);
     let half = u64::from(n / 2);
-    let mut seen =
-        HashSet::with_capacity_and_hasher(m, BuildHasherDefault::<PairHasher>::default());
-    let mut edges = Vec::with_capacity(2 * m);
-    while seen.len() < m {
-        let u = (2 * (next() % half)) as u32;
-        let v = (2 * (next() % half) + 1) as u32;
-        if seen.insert((u, v)) {
-            edges.extend([u, v]);
-        }
+    let mut edges = EdgeSet::new();
+    while edges.len() < m {
+        let u = (2 * rng.below(half)) as u32;
+        let v = (2 * rng.below(half) + 1) as u32;
+        edges.add(u, v);
     }
-    edges
+    edges.into_flat()
 }
 
 /// One request per shape, each on a fresh server, with every extra asked
@@ -1556,7 +1489,7 @@ async fn peak(server: ServerArgs) {
             name: "geography, path",
             game: geography,
             vertex_count: 5_000_000,
-            edges: path_edges(5_000_000),
+            edges: path(5_000_000),
             start: 0,
             stored: false,
         },
@@ -1564,7 +1497,7 @@ async fn peak(server: ServerArgs) {
             name: "geography, path (CreatePuzzle + SolvePuzzle)",
             game: geography,
             vertex_count: 5_000_000,
-            edges: path_edges(5_000_000),
+            edges: path(5_000_000),
             start: 0,
             stored: true,
         },
@@ -1580,7 +1513,7 @@ async fn peak(server: ServerArgs) {
             name: "tree painting, path",
             game: proto::Game::TreePaint,
             vertex_count: 5_000_000,
-            edges: path_edges(5_000_000),
+            edges: path(5_000_000),
             start: 0,
             stored: false,
         },

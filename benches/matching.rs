@@ -33,6 +33,7 @@ use puzzled::graph::Graph;
 use puzzled::graph::{self, file::Numbering};
 use puzzled::solver::geography::{self, GeographyOptions};
 use puzzled::solver::matching::MatchingAnalysis;
+use puzzled::testkit::stats::median;
 
 mod families;
 
@@ -225,13 +226,13 @@ fn main() {
         // C++ reader, medians of `reps` runs.
         let floor = readonly.as_ref().map(|path| {
             median(
-                (0..reps)
+                &(0..reps)
                     .map(|_| {
                         let out = run(Command::new(path).arg(file), None)
                             .unwrap_or_else(|| panic!("{path} failed on {file}"));
                         field(&out, "read_ms")
                     })
-                    .collect(),
+                    .collect::<Vec<f64>>(),
             )
         });
         let (floor_ms, full_ratio) = match floor {
@@ -269,13 +270,13 @@ fn growth_table(names: &[&str], seed: u64, dir: &Path, reps: usize, readonly: Op
             ours.push(field(&out, "read_ms") + field(&out, "moves_ms"));
             if let Some(path) = readonly {
                 floor.push(median(
-                    (0..reps)
+                    &(0..reps)
                         .map(|_| {
                             let out = run(Command::new(path).arg(&file), None)
                                 .unwrap_or_else(|| panic!("{path} failed on {file}"));
                             field(&out, "read_ms")
                         })
-                        .collect(),
+                        .collect::<Vec<f64>>(),
                 ));
             }
             let _ = std::fs::remove_file(&file);
@@ -365,11 +366,6 @@ fn own_peak_kib() -> u64 {
     peak_kib_of(std::process::id()).unwrap_or(0)
 }
 
-fn median(mut xs: Vec<f64>) -> f64 {
-    xs.sort_by(f64::total_cmp);
-    xs[xs.len() / 2]
-}
-
 fn millis(since: Instant) -> f64 {
     since.elapsed().as_secs_f64() * 1000.0
 }
@@ -435,10 +431,10 @@ fn child(args: &[String]) {
                 "n={} m={} matching={size} read_ms={} match_ms={} geography_ms={} moves_ms={} peak_kib={} working_bytes={working_bytes}",
                 g.vertex_count(),
                 g.edge_count(),
-                median(read),
-                median(matching),
-                median(geo),
-                median(moves),
+                median(&read),
+                median(&matching),
+                median(&geo),
+                median(&moves),
                 own_peak_kib(),
             );
         }

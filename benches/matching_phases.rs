@@ -32,6 +32,7 @@ use puzzled::solver::Player;
 use puzzled::solver::cancel::Cancel;
 use puzzled::solver::geography::{self, GeographyOptions};
 use puzzled::solver::matching::{self, MatchingAnalysis, VertexClass};
+use puzzled::testkit::stats::median;
 
 #[derive(clap::Parser)]
 struct Args {
@@ -97,7 +98,7 @@ fn main() {
             .unwrap_or_default();
         let cells: String = samples
             .into_iter()
-            .map(|s| format!(" {:.1} |", median(s)))
+            .map(|s| format!(" {:.1} |", median(&s)))
             .collect();
         println!("| {name} | {facts} |{cells}");
         // The counters of the last repetition (the runs are deterministic).
@@ -124,7 +125,7 @@ fn compare_starts(file: &str, mates_file: &str, reps: usize) {
     let greedy = matching::start_matching(&graph);
     for (name, start) in [("the greedy start", greedy), (mates_file, given)] {
         let exposed = start.iter().filter(|&&m| m == matching::NONE).count();
-        let times = (0..reps)
+        let times: Vec<f64> = (0..reps)
             .map(|_| {
                 let start = start.clone();
                 let t = Instant::now();
@@ -136,7 +137,7 @@ fn compare_starts(file: &str, mates_file: &str, reps: usize) {
             .collect();
         println!(
             "searches on G from {name} ({exposed} exposed): {:.1} ms",
-            median(times)
+            median(&times)
         );
     }
 }
@@ -247,11 +248,6 @@ fn phases(file: &str, start: Vertex) -> (Vec<f64>, String, Vec<String>) {
         solution.matching.len()
     );
     (times, facts, counters)
-}
-
-fn median(mut xs: Vec<f64>) -> f64 {
-    xs.sort_by(f64::total_cmp);
-    xs[xs.len() / 2]
 }
 
 fn millis(since: Instant) -> f64 {

@@ -20,6 +20,7 @@ use puzzled::solver::geography::{self, GeographyOptions};
 use puzzled::solver::matching::mates_of;
 use puzzled::solver::play::Game;
 use puzzled::solver::position::{GameSetup, Move, geography_position_from};
+use puzzled::testkit::random::{EdgeSet, XorShiftStar};
 
 #[derive(clap::Parser)]
 struct Args {
@@ -56,29 +57,14 @@ fn grid(side: u32) -> Graph {
 }
 
 fn random_cubic_like(n: u32, seed: u64) -> Graph {
-    let mut state = seed | 1;
-    let mut next = |bound: u32| {
-        state ^= state >> 12;
-        state ^= state << 25;
-        state ^= state >> 27;
-        (state.wrapping_mul(0x2545_f491_4f6c_dd1d) % u64::from(bound)) as u32
-    };
-    let mut seen = std::collections::HashSet::new();
-    let mut edges = Vec::new();
     // A Hamiltonian path keeps the graph connected; random chords make it
     // sparse and irregular (average degree 3).
+    let mut edges = EdgeSet::new();
     for v in 1..n {
-        edges.push((v - 1, v));
-        seen.insert((v - 1, v));
+        edges.add(v - 1, v);
     }
-    while edges.len() < (3 * n as usize) / 2 {
-        let (u, v) = (next(n), next(n));
-        let key = (u.min(v), u.max(v));
-        if u != v && seen.insert(key) {
-            edges.push(key);
-        }
-    }
-    Graph::from_pairs(u64::from(n), &edges).expect("a valid graph")
+    edges.fill_at_random(n, (3 * n as usize) / 2, &mut XorShiftStar::new(seed | 1));
+    Graph::from_pairs(u64::from(n), edges.pairs()).expect("a valid graph")
 }
 
 /// The opponent's choice, Warnsdorff's rule for long paths: the legal move

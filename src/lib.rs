@@ -8,7 +8,8 @@
 //! SQL; `app` is the application core (no proto, no transport); `api` is
 //! the only module that sees proto types; `server` runs it all; `cli` is
 //! the command line. `config` and `metrics` are read by every layer that
-//! needs them and import none.
+//! needs them and import none. `testkit` (hidden from the documentation)
+//! is what the tests and benchmarks share; the server never calls it.
 
 pub mod api;
 pub mod app;
@@ -22,3 +23,5 @@ pub mod server;
 pub mod solver;
 pub mod splitmix;
 pub mod store;
+#[doc(hidden)]
+pub mod testkit;

@@ -1,12 +1,9 @@
 //! `puzzled solve` on the sample files in `tests/data/`, as a user runs it.
 
-#[path = "checker/mod.rs"]
-mod checker;
-
 use std::path::Path;
 use std::process::Command;
 
-use checker::{PlainGraph, Winner, check_geography};
+use puzzled::testkit::evidence::{PlainGraph, Winner, check_geography};
 use serde_json::Value;
 
 fn puzzled(args: &[&str]) -> (bool, String, String) {

@@ -2,15 +2,13 @@
 //! evidence checked by the independent checker; matching sizes against
 //! petgraph.
 
-#[path = "checker/mod.rs"]
-mod checker;
-
-use checker::{PlainGraph, Winner, check_geography};
 use proptest::prelude::*;
 use puzzled::graph::Graph;
 use puzzled::solver::Player;
 use puzzled::solver::geography::{self, GeographyOptions};
 use puzzled::solver::matching::{MatchingAnalysis, VertexClass};
+use puzzled::testkit::evidence::{PlainGraph, Winner, check_geography};
+use puzzled::testkit::random::{EdgeSet, Rng as _, XorShift};
 
 /// Memoised game-tree search over (visited set, token vertex): does the
 /// player to move win? `O(n²·2ⁿ)`; for n ≤ 14.
@@ -371,17 +369,6 @@ fn hamilg_samples() {
     assert_eq!(second_player_starts(3, &[(0, 1), (1, 2)]), 2);
 }
 
-/// A deterministic xorshift generator, so the cross-check needs no seed file.
-struct XorShift(u64);
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
-
 /// petgraph's maximum matching size of the graph, with `removed` (if any)
 /// deleted.
 fn petgraph_matching_size(n: u32, edges: &[(u32, u32)], removed: Option<u32>) -> usize {
@@ -400,29 +387,24 @@ fn petgraph_matching_size(n: u32, edges: &[(u32, u32)], removed: Option<u32>) ->
 
 #[test]
 fn matching_sizes_and_d_agree_with_petgraph() {
-    let mut rng = XorShift(0x9e37_79b9_7f4a_7c15);
+    // Deterministic, so the cross-check needs no seed file.
+    let mut rng = XorShift::new(0x9e37_79b9_7f4a_7c15);
     for round in 0..60 {
         // Two thirds sparse (the Karp–Sipser start), one third dense (the
         // first-fit start), up to a few thousand vertices; every sixth
         // graph small enough for D to be checked at every vertex.
         let (n, average_degree) = match round % 6 {
             2 | 5 => {
-                let n = 70 + (rng.next() % 400) as u32;
-                (n, 33 + rng.next() % u64::from(n - 40))
+                let n = 70 + rng.below(400) as u32;
+                (n, 33 + rng.below(u64::from(n - 40)))
             }
-            1 => (3 + (rng.next() % 120) as u32, 1 + rng.next() % 4),
-            _ => (50 + (rng.next() % 2500) as u32, 1 + rng.next() % 6),
+            1 => (3 + rng.below(120) as u32, 1 + rng.below(4)),
+            _ => (50 + rng.below(2500) as u32, 1 + rng.below(6)),
         };
         let m = ((u64::from(n) * average_degree / 2) as usize).min((n * (n - 1) / 2) as usize);
-        let mut set = std::collections::HashSet::new();
-        while set.len() < m {
-            let u = (rng.next() % u64::from(n)) as u32;
-            let v = (rng.next() % u64::from(n)) as u32;
-            if u != v {
-                set.insert((u.min(v), u.max(v)));
-            }
-        }
-        let edges: Vec<(u32, u32)> = set.into_iter().collect();
+        let mut drawn = EdgeSet::new();
+        drawn.fill_at_random(n, m, &mut rng);
+        let edges = drawn.into_pairs();
         let ours = MatchingAnalysis::new(&Graph::from_pairs(u64::from(n), &edges).unwrap());
         let theirs = petgraph_matching_size(n, &edges, None);
         assert_eq!(ours.size(), theirs, "round {round}: n = {n}, m = {m}");
@@ -444,7 +426,7 @@ fn matching_sizes_and_d_agree_with_petgraph() {
             let mut sample = Vec::new();
             for pool in [&d, &not_d] {
                 for _ in 0..pool.len().min(12) {
-                    sample.push(pool[(rng.next() % pool.len() as u64) as usize]);
+                    sample.push(pool[rng.below(pool.len() as u64) as usize]);
                 }
             }
             sample

@@ -19,6 +19,7 @@ use std::time::Duration;
 use puzzled::canon::{self, TRACES};
 use puzzled::graph::graph6::{parse_graph6, parse_sparse6, to_graph6, to_sparse6};
 use puzzled::puzzle::{Game, Limits, RawSpec, Spec};
+use puzzled::testkit::random::{Rng as _, XorShift};
 
 const ENABLE: &str = "PUZZLED_TEST_NAUTY";
 
@@ -149,7 +150,7 @@ fn canonical_hashes_agree_with_labelg() {
         return;
     }
     let mut inputs: Vec<(u32, Vec<(u32, u32)>)> = Vec::new();
-    let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+    let mut rng = XorShift::new(0x2545_f491_4f6c_dd1d);
     for n in 1..=7u32 {
         for line in run("geng", &["-q", &n.to_string()], "").lines() {
             let graph = parse_graph6(line.as_bytes()).unwrap();
@@ -157,12 +158,7 @@ fn canonical_hashes_agree_with_labelg() {
                 // The start goes to 0; the rest are shuffled.
                 let mut perm: Vec<u32> = (0..n).collect();
                 perm.swap(0, start as usize);
-                for i in (2..n as usize).rev() {
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
-                    perm.swap(i, 1 + (seed % i as u64) as usize);
-                }
+                rng.shuffle(&mut perm[1..]);
                 // perm[new] = old: vertex `old` becomes `new`.
                 let mut new_of = vec![0; n as usize];
                 for (new, &old) in perm.iter().enumerate() {
@@ -231,18 +227,12 @@ fn uncoloured_canonical_graphs_are_labelg_traces_forms() {
     }
     let mut corpus = String::new();
     let mut inputs: Vec<(u32, Vec<u32>)> = Vec::new();
-    let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut rng = XorShift::new(0x9e37_79b9_7f4a_7c15);
     for n in 1..=7u32 {
         for line in run("geng", &["-q", "-b", &n.to_string()], "").lines() {
             let graph = parse_graph6(line.as_bytes()).unwrap();
             for _ in 0..3 {
-                let mut perm: Vec<u32> = (0..n).collect();
-                for i in (1..n as usize).rev() {
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
-                    perm.swap(i, (seed % (i as u64 + 1)) as usize);
-                }
+                let perm = rng.permutation(n);
                 let edges: Vec<u32> = graph.edges.iter().map(|&v| perm[v as usize]).collect();
                 corpus.push_str(&to_graph6(n, sorted_pairs(&edges)));
                 corpus.push('\n');

@@ -11,6 +11,8 @@ use std::collections::HashSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use puzzled::testkit::random::{EdgeSet, Rng as _, XorShiftStar};
+
 /// Every family name `--families` accepts, in the order `all` runs them.
 pub const ALL: &[&str] = &[
     "gnm3",
@@ -23,56 +25,10 @@ pub const ALL: &[&str] = &[
     "nearperfect",
 ];
 
-/// xorshift64*: deterministic, so a seed names an instance.
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1)
-    }
-
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
-
-/// Distinct undirected edges, no loops.
-struct Edges {
-    seen: HashSet<(u32, u32)>,
-    list: Vec<(u32, u32)>,
-}
-
-impl Edges {
-    fn new() -> Edges {
-        Edges {
-            seen: HashSet::new(),
-            list: Vec::new(),
-        }
-    }
-
-    fn add(&mut self, u: u32, v: u32) -> bool {
-        if u == v || !self.seen.insert((u.min(v), u.max(v))) {
-            return false;
-        }
-        self.list.push((u, v));
-        true
-    }
-}
-
 /// Writes family `name` with about `n` vertices to `dir`; its path.
 pub fn generate(name: &str, n: u32, seed: u64, dir: &Path) -> PathBuf {
-    let mut rng = Rng::new(seed);
+    // Scrambled: a seed names an instance, and nearby seeds differ.
+    let mut rng = XorShiftStar::scrambled(seed);
     let (n, edges) = match name {
         "gnm3" => (n, gnm(n, n as usize * 3 / 2, &mut rng)),
         "gnm10" => (n, gnm(n, n as usize * 5, &mut rng)),
@@ -92,22 +48,20 @@ pub fn generate(name: &str, n: u32, seed: u64, dir: &Path) -> PathBuf {
     path
 }
 
-fn gnm(n: u32, m: usize, rng: &mut Rng) -> Edges {
-    let mut edges = Edges::new();
-    while edges.list.len() < m {
-        edges.add(rng.below(n.into()) as u32, rng.below(n.into()) as u32);
-    }
+fn gnm(n: u32, m: usize, rng: &mut XorShiftStar) -> EdgeSet {
+    let mut edges = EdgeSet::new();
+    edges.fill_at_random(n, m, rng);
     edges
 }
 
 /// The configuration model with every degree `d`; loops and repeated
 /// edges dropped (so a few vertices have less).
-fn configuration(n: u32, d: u32, rng: &mut Rng) -> Edges {
+fn configuration(n: u32, d: u32, rng: &mut XorShiftStar) -> EdgeSet {
     let mut stubs: Vec<u32> = (0..n)
         .flat_map(|v| std::iter::repeat_n(v, d as usize))
         .collect();
-    shuffle(&mut stubs, rng);
-    let mut edges = Edges::new();
+    rng.shuffle(&mut stubs);
+    let mut edges = EdgeSet::new();
     for pair in stubs.chunks_exact(2) {
         edges.add(pair[0], pair[1]);
     }
@@ -116,10 +70,10 @@ fn configuration(n: u32, d: u32, rng: &mut Rng) -> Edges {
 
 /// A side × side grid (side = ⌊√n⌋), each unit cell getting one diagonal
 /// with probability `q` (odd cycles: the grid alone is bipartite).
-fn grid(n: u32, q: f64, rng: &mut Rng) -> (u32, Edges) {
+fn grid(n: u32, q: f64, rng: &mut XorShiftStar) -> (u32, EdgeSet) {
     let side = (n as f64).sqrt() as u32;
     let id = |r: u32, c: u32| r * side + c;
-    let mut edges = Edges::new();
+    let mut edges = EdgeSet::new();
     for r in 0..side {
         for c in 0..side {
             if c + 1 < side {
@@ -143,7 +97,7 @@ fn grid(n: u32, q: f64, rng: &mut Rng) -> (u32, Edges) {
 /// Random points in the unit square joined when closer than the radius
 /// that gives average degree `degree`: local, planar-like, long paths (a
 /// road network's shape).
-fn geometric(n: u32, degree: f64, rng: &mut Rng) -> Edges {
+fn geometric(n: u32, degree: f64, rng: &mut XorShiftStar) -> EdgeSet {
     let radius = (degree / (std::f64::consts::PI * n as f64)).sqrt();
     let points: Vec<(f64, f64)> = (0..n).map(|_| (rng.unit(), rng.unit())).collect();
     let cells = (1.0 / radius).floor().max(1.0) as usize;
@@ -152,7 +106,7 @@ fn geometric(n: u32, degree: f64, rng: &mut Rng) -> Edges {
     for (v, &(x, y)) in points.iter().enumerate() {
         buckets[cell_of(x) * cells + cell_of(y)].push(v as u32);
     }
-    let mut edges = Edges::new();
+    let mut edges = EdgeSet::new();
     for (v, &(x, y)) in points.iter().enumerate() {
         let (cx, cy) = (cell_of(x), cell_of(y));
         for nx in cx.saturating_sub(1)..=(cx + 1).min(cells - 1) {
@@ -172,7 +126,7 @@ fn geometric(n: u32, degree: f64, rng: &mut Rng) -> Edges {
 /// Chung–Lu: vertex `i` has expected degree ∝ (i + 1)^(−1/(γ−1)), scaled
 /// to average `degree`: a few hubs with thousands of neighbours, many
 /// vertices of degree 1 or 2.
-fn chung_lu(n: u32, degree: f64, gamma: f64, rng: &mut Rng) -> Edges {
+fn chung_lu(n: u32, degree: f64, gamma: f64, rng: &mut XorShiftStar) -> EdgeSet {
     let weights: Vec<f64> = (0..n)
         .map(|i| (i as f64 + 1.0).powf(-1.0 / (gamma - 1.0)))
         .collect();
@@ -182,15 +136,15 @@ fn chung_lu(n: u32, degree: f64, gamma: f64, rng: &mut Rng) -> Edges {
         total += w;
         cumulative.push(total);
     }
-    let pick = |rng: &mut Rng| {
+    let pick = |rng: &mut XorShiftStar| {
         let x = rng.unit() * total;
         cumulative.partition_point(|&c| c < x).min(n as usize - 1) as u32
     };
     let m = (degree * n as f64 / 2.0) as usize;
-    let mut edges = Edges::new();
+    let mut edges = EdgeSet::new();
     // Hubs repeat pairs; stop when few new edges come.
     let mut tries = 0;
-    while edges.list.len() < m && tries < 4 * m {
+    while edges.len() < m && tries < 4 * m {
         tries += 1;
         let (u, v) = (pick(rng), pick(rng));
         edges.add(u, v);
@@ -200,8 +154,8 @@ fn chung_lu(n: u32, degree: f64, gamma: f64, rng: &mut Rng) -> Edges {
 
 /// A random tree whose vertex `i` hangs from one of the `width` vertices
 /// before it: long paths, deep subtrees.
-fn tree(n: u32, width: u32, rng: &mut Rng) -> Edges {
-    let mut edges = Edges::new();
+fn tree(n: u32, width: u32, rng: &mut XorShiftStar) -> EdgeSet {
+    let mut edges = EdgeSet::new();
     for i in 1..n {
         let from = i.saturating_sub(width);
         edges.add(i, from + rng.below((i - from).into()) as u32);
@@ -212,20 +166,15 @@ fn tree(n: u32, width: u32, rng: &mut Rng) -> Edges {
 /// A planted perfect matching on `n + orphans` vertices with `noise` ×
 /// (n + orphans) / 2 random edges, then `orphans` random vertices removed:
 /// their partners need long augmenting paths through the noise.
-fn near_perfect(n: u32, orphans: u32, noise: f64, rng: &mut Rng) -> Edges {
+fn near_perfect(n: u32, orphans: u32, noise: f64, rng: &mut XorShiftStar) -> EdgeSet {
     let total = n + orphans;
-    let mut edges = Edges::new();
+    let mut edges = EdgeSet::new();
     for v in (0..total.saturating_sub(1)).step_by(2) {
         edges.add(v, v + 1);
     }
     let extra = (noise * total as f64 / 2.0) as usize;
-    let target = edges.list.len() + extra;
-    while edges.list.len() < target {
-        edges.add(
-            rng.below(total.into()) as u32,
-            rng.below(total.into()) as u32,
-        );
-    }
+    let target = edges.len() + extra;
+    edges.fill_at_random(total, target, rng);
     let mut removed = HashSet::new();
     while removed.len() < orphans as usize {
         removed.insert(rng.below(total.into()) as u32);
@@ -238,8 +187,8 @@ fn near_perfect(n: u32, orphans: u32, noise: f64, rng: &mut Rng) -> Edges {
             next += 1;
         }
     }
-    let mut kept = Edges::new();
-    for &(u, v) in &edges.list {
+    let mut kept = EdgeSet::new();
+    for &(u, v) in edges.pairs() {
         let (a, b) = (new_id[u as usize], new_id[v as usize]);
         if a != u32::MAX && b != u32::MAX {
             kept.add(a, b);
@@ -248,19 +197,12 @@ fn near_perfect(n: u32, orphans: u32, noise: f64, rng: &mut Rng) -> Edges {
     kept
 }
 
-fn shuffle<T>(items: &mut [T], rng: &mut Rng) {
-    for i in (1..items.len()).rev() {
-        items.swap(i, rng.below(i as u64 + 1) as usize);
-    }
-}
-
 /// Writes the graph relabelled at random, edges shuffled and each oriented
 /// at random.
-fn write_shuffled(path: &Path, n: u32, edges: Edges, rng: &mut Rng) {
-    let mut label: Vec<u32> = (0..n).collect();
-    shuffle(&mut label, rng);
-    let mut list = edges.list;
-    shuffle(&mut list, rng);
+fn write_shuffled(path: &Path, n: u32, edges: EdgeSet, rng: &mut XorShiftStar) {
+    let label = rng.permutation(n);
+    let mut list = edges.into_pairs();
+    rng.shuffle(&mut list);
     let file = std::fs::File::create(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut out = std::io::BufWriter::new(file);
     writeln!(out, "{n} {}", list.len()).unwrap();

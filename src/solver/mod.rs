@@ -51,23 +51,11 @@ pub(crate) mod test_support {
         config
     }
 
-    /// `m` distinct random edges on `n` vertices, flat (xorshift, so the
-    /// same seed gives the same graph everywhere).
-    pub fn random_edges(n: u32, m: usize, mut seed: u64) -> Vec<u32> {
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
-        let mut seen = std::collections::HashSet::new();
-        let mut edges = Vec::new();
-        while seen.len() < m {
-            let (u, v) = ((next() % n as u64) as u32, (next() % n as u64) as u32);
-            if u != v && seen.insert((u.min(v), u.max(v))) {
-                edges.extend([u, v]);
-            }
-        }
-        edges
+    /// `m` distinct random edges on `n` vertices, flat: the test kit's
+    /// `gnm` from the xorshift generator started at `seed` itself, the
+    /// graphs the canonical hashes pinned in `canon` were computed on.
+    pub fn random_edges(n: u32, m: usize, seed: u64) -> Vec<u32> {
+        use crate::testkit::random::{XorShift, gnm};
+        gnm(n, m, &mut XorShift::new(seed))
     }
 }

@@ -12,18 +12,11 @@ use super::helpers::*;
 use puzzled::canon::{Labelling, TRACES};
 use puzzled::solver::SOLVER_VERSION;
 use puzzled::store::{Store, VerdictKey};
+use puzzled::testkit::random::{Rng as _, XorShift};
 
 /// A permutation of `0..n` from a seed.
 fn permutation(n: u32, seed: u64) -> Vec<u32> {
-    let mut perm: Vec<u32> = (0..n).collect();
-    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    for i in (1..n as usize).rev() {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        perm.swap(i, (state % (i as u64 + 1)) as usize);
-    }
-    perm
+    XorShift::scrambled(seed).permutation(n)
 }
 
 fn relabel(edges: &[u32], perm: &[u32]) -> Vec<u32> {

@@ -1,10 +1,11 @@
 //! Checks Solutions from the API, apart from the solver: the shared evidence
-//! checker (`tests/checker/`) for matchings and barriers, counting, and (for
-//! small graphs) plain game-tree search.
+//! checker (`puzzled::testkit::evidence`) for matchings and barriers,
+//! counting, and (for small graphs) plain game-tree search.
 
 use std::collections::{HashMap, HashSet};
 
-use super::evidence::{PlainGraph, Winner, check_geography as check_geography_evidence};
+use puzzled::testkit::evidence::{PlainGraph, Winner, check_geography as check_geography_evidence};
+
 use super::helpers::proto;
 
 fn edge_set(edges: &[u32]) -> HashSet<(u32, u32)> {

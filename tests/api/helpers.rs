@@ -8,6 +8,8 @@ use proto::puzzle_service_client::PuzzleServiceClient;
 pub use puzzled::api::proto;
 use puzzled::config::Config;
 use puzzled::server::Application;
+use puzzled::testkit::families;
+pub use puzzled::testkit::random::random_graph;
 use tempfile::TempDir;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
@@ -209,8 +211,7 @@ pub fn graph(vertex_count: u32, edges: &[u32]) -> Option<proto::Graph> {
 
 /// Geography on the path 0–1–…–(n−1), the token on 0.
 pub fn path(n: u32) -> proto::PuzzleSpec {
-    let edges: Vec<u32> = (0..n - 1).flat_map(|v| [v, v + 1]).collect();
-    geography(n, &edges, 0)
+    geography(n, &families::path(n), 0)
 }
 
 pub fn geography(vertex_count: u32, edges: &[u32], start: u32) -> proto::PuzzleSpec {
@@ -238,28 +239,6 @@ pub fn create_request(spec: proto::PuzzleSpec) -> proto::CreatePuzzleRequest {
         }),
         request_id: String::new(),
     }
-}
-
-/// A deterministic pseudo-random simple graph (xorshift; no extra crates).
-pub fn random_graph(n: u32, m: usize, seed: u64) -> Vec<u32> {
-    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    let mut next = || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
-    let mut seen = std::collections::HashSet::new();
-    let mut edges = Vec::new();
-    let max = (n as usize) * (n as usize - 1) / 2;
-    while seen.len() < m.min(max) {
-        let u = (next() % n as u64) as u32;
-        let v = (next() % n as u64) as u32;
-        if u != v && seen.insert((u.min(v), u.max(v))) {
-            edges.extend([u, v]);
-        }
-    }
-    edges
 }
 
 /// The response to `GET path` over plain HTTP/1.1 at `addr`: status line

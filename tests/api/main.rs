@@ -11,8 +11,6 @@ mod checker;
 mod cluster;
 mod crud;
 mod errors;
-#[path = "../checker/mod.rs"]
-mod evidence;
 mod grpc_web;
 mod grpcurl;
 mod helpers;

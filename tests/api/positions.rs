@@ -7,13 +7,14 @@ use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 use std::time::Duration;
 
+use puzzled::testkit::evidence::{PlainGraph, Winner, check_geography};
+use puzzled::testkit::random::{Rng as _, XorShift};
 use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
 use tonic::Code;
 use tonic_types::StatusExt as _;
 
 use super::checker::{adjacency, to_move_wins};
-use super::evidence::{PlainGraph, Winner, check_geography};
 use super::helpers::*;
 
 fn vertex(v: u32) -> proto::Move {
@@ -157,13 +158,8 @@ async fn create(app: &mut TestApp, spec: proto::PuzzleSpec) -> String {
 
 /// A deterministic pseudo-random sequence for picking moves.
 fn picks(seed: u64) -> impl FnMut(usize) -> usize {
-    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    move |len| {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        (state % len as u64) as usize
-    }
+    let mut rng = XorShift::scrambled(seed);
+    move |len| rng.below(len as u64) as usize
 }
 
 #[tokio::test]

@@ -1,6 +1,8 @@
 //! Solve and SolvePuzzle: verdicts with evidence checked independently,
 //! caching, coalescing.
 
+use puzzled::testkit::random::{XorShift, random_tree};
+
 use super::checker::{Asked, check_geography};
 use super::helpers::*;
 
@@ -227,21 +229,15 @@ async fn a_full_solver_pool_refuses_instead_of_queueing_without_bound() {
         .expect("solves run again once the worker is free");
 }
 
+/// A random tree (each vertex hangs off an earlier one) with the edges to
+/// every `drop_every`-th vertex left out, to make a forest.
 fn random_forest_edges(n: u32, seed: u64, drop_every: u32) -> Vec<u32> {
-    // A random tree (each vertex hangs off an earlier one), optionally with
-    // some edges left out to make a forest.
-    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    let mut edges = Vec::new();
-    for v in 1..n {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        if drop_every != 0 && v % drop_every == 0 {
-            continue;
-        }
-        edges.extend([(state % v as u64) as u32, v]);
-    }
-    edges
+    let tree = random_tree(n, &mut XorShift::scrambled(seed));
+    tree.chunks(2)
+        .filter(|edge| drop_every == 0 || edge[1] % drop_every != 0)
+        .flatten()
+        .copied()
+        .collect()
 }
 
 #[tokio::test]

@@ -1,4 +1,5 @@
 use super::*;
+use crate::testkit::random::{Rng as _, XorShift};
 
 fn graph(n: u64, edges: &[(Vertex, Vertex)]) -> Graph {
     Graph::from_pairs(n, edges).unwrap()
@@ -92,18 +93,13 @@ fn dense_graphs_start_from_a_maximal_first_fit_matching() {
     }
 }
 
-/// A deterministic pseudo-random simple graph on `n` vertices.
+/// A deterministic pseudo-random simple graph on `n` vertices: `m` pairs
+/// drawn, loops and repeats dropped (so up to `m` edges).
 fn random_graph(n: u32, m: usize, seed: u64) -> Graph {
-    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    let mut next = |bound: u32| {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        (state % u64::from(bound)) as u32
-    };
+    let mut rng = XorShift::scrambled(seed);
     let mut edges = std::collections::BTreeSet::new();
     for _ in 0..m {
-        let (u, v) = (next(n), next(n));
+        let (u, v) = (rng.below(n.into()) as u32, rng.below(n.into()) as u32);
         if u != v {
             edges.insert((u.min(v), u.max(v)));
         }
@@ -197,14 +193,8 @@ fn brute_matching_size(
 /// with augmenting paths through blossoms.
 fn random_maximal_matching(g: &Graph, seed: u64) -> Vec<Vertex> {
     let n = g.vertex_count();
-    let mut state = seed.wrapping_mul(0xD1B5_4A32_D192_ED03) | 1;
-    let mut order: Vec<Vertex> = (0..n as Vertex).collect();
-    for i in (1..n).rev() {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        order.swap(i, (state % (i as u64 + 1)) as usize);
-    }
+    // A stream of its own, apart from the one that drew the graph.
+    let order = XorShift::new(seed.wrapping_mul(0xD1B5_4A32_D192_ED03) | 1).permutation(n as u32);
     let mut mate = vec![NONE; n];
     for &v in &order {
         if mate[v as usize] != NONE {
