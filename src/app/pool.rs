@@ -52,6 +52,12 @@ impl Gauge {
         self.0.fetch_add(amount, Ordering::SeqCst);
         Counted(self.0.clone(), amount)
     }
+
+    /// Counts one more for good: a tally of events rather than a live
+    /// count.
+    pub fn count_one(&self) {
+        self.0.fetch_add(1, Ordering::SeqCst);
+    }
 }
 
 /// Units of a [`Gauge`], counted while this lives.

@@ -100,6 +100,10 @@ pub struct Solver {
     flights: Flights<FlightOutcome>,
     /// The time canonical labelling may take per puzzle.
     canon_budget: Duration,
+    /// Solves stopped by their cancel handle since start-up (their callers
+    /// had all gone): what tells a test that a solve was stopped rather
+    /// than run to its end.
+    solves_stopped: Gauge,
 }
 
 /// Every combination of extras a verdict may have been computed with.
@@ -174,6 +178,7 @@ impl Solver {
             pool: Arc::new(Pool::new(workers, max_waiting)),
             flights: Flights::default(),
             canon_budget,
+            solves_stopped: Gauge::default(),
         }
     }
 
@@ -230,6 +235,12 @@ impl Solver {
     /// The live count of callers waiting for a solve (queued or running).
     pub fn callers_waiting(&self) -> Gauge {
         self.flights.waiting()
+    }
+
+    /// How many solves their cancel handle has stopped since start-up,
+    /// each counted before it gives its worker back.
+    pub fn solves_stopped(&self) -> Gauge {
+        self.solves_stopped.clone()
     }
 
     /// Stops every solve still running or queued; their callers get
@@ -513,6 +524,7 @@ impl Solver {
         let pool = self.pool.clone();
         let cache = self.cache.clone();
         let flights = self.flights.clone();
+        let stopped = self.solves_stopped.clone();
         let key = key.to_owned();
         let hash = hash.to_owned();
         let options_key = options_key(options);
@@ -610,7 +622,12 @@ impl Solver {
                             &distinguished,
                             options,
                             &cancel,
-                        )?;
+                        )
+                        .inspect_err(|error| {
+                            if matches!(error, GameError::Cancelled(_)) {
+                                stopped.count_one();
+                            }
+                        })?;
                         // Solved in the request's labels; kept in canonical ones.
                         Ok(match &labelling {
                             Labelling::Identity => verdict,

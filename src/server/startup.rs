@@ -138,6 +138,12 @@ impl Application {
         self.solver.callers_waiting()
     }
 
+    /// How many solves have been stopped because their callers had all
+    /// gone: lets a test see a solve stopped rather than finished.
+    pub fn solves_stopped(&self) -> Gauge {
+        self.solver.solves_stopped()
+    }
+
     /// The live count of requests waiting for the admission budget.
     pub fn admission_waiting(&self) -> Gauge {
         self.admission.waiting()

@@ -16,6 +16,8 @@
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use tonic::transport::Channel;
@@ -320,7 +322,8 @@ async fn a_cluster_behind_haproxy_spreads_calls_and_survives_a_killed_replica() 
     })
     .await;
     let mut in_a_row = 0;
-    let give_up = Instant::now() + Duration::from_secs(30);
+    // A hang guard: HAProxy checks every second or so.
+    let give_up = Instant::now() + Duration::from_secs(60);
     while in_a_row < 10 {
         assert!(
             Instant::now() < give_up,
@@ -350,21 +353,28 @@ async fn a_cluster_behind_haproxy_spreads_calls_and_survives_a_killed_replica() 
     link.mend();
     until_serving(&replicas[0].url()).await;
 
-    // SIGKILL in the middle of writes: every acknowledged create stays.
+    // SIGKILL in the middle of writes: every acknowledged create stays. The
+    // kill comes once the writer has had a few creates acknowledged (it
+    // counts them as they come), however long those took.
+    let written = Arc::new(AtomicUsize::new(0));
     let writer = tokio::spawn({
         let mut direct = client(replicas[0].url()).await;
+        let written = written.clone();
         async move {
             let mut acknowledged = Vec::new();
             for n in 2.. {
                 match direct.create_puzzle(create_request(path(2 + n % 50))).await {
-                    Ok(puzzle) => acknowledged.push(puzzle.into_inner().name),
+                    Ok(puzzle) => {
+                        acknowledged.push(puzzle.into_inner().name);
+                        written.store(acknowledged.len(), Ordering::SeqCst);
+                    }
                     Err(_) => return acknowledged,
                 }
             }
             unreachable!()
         }
     });
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    until(|| written.load(Ordering::SeqCst) > 5).await;
     replicas[0].process.0.kill().unwrap();
     let acknowledged = writer.await.unwrap();
     assert!(acknowledged.len() > 5, "the writer was writing when killed");

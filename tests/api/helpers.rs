@@ -26,6 +26,9 @@ pub struct TestApp {
     pub solves_running: puzzled::app::Gauge,
     /// The server's live count of calls waiting for a solve.
     pub callers_waiting: puzzled::app::Gauge,
+    /// How many solves the server has stopped because their callers had
+    /// all gone.
+    pub solves_stopped: puzzled::app::Gauge,
     /// The server's live count of calls waiting for the admission budget.
     pub admission_waiting: puzzled::app::Gauge,
     /// The server's live count of connections being served.
@@ -76,6 +79,7 @@ pub async fn spawn_app_with(dir: Arc<TempDir>, config: Config) -> TestApp {
     let port = app.port();
     let solves_running = app.solves_running();
     let callers_waiting = app.callers_waiting();
+    let solves_stopped = app.solves_stopped();
     let admission_waiting = app.admission_waiting();
     let connections_open = app.connections_open();
     let metrics_addr = app.metrics_addr();
@@ -97,6 +101,7 @@ pub async fn spawn_app_with(dir: Arc<TempDir>, config: Config) -> TestApp {
         config,
         solves_running,
         callers_waiting,
+        solves_stopped,
         admission_waiting,
         connections_open,
         metrics_addr,

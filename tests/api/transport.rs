@@ -15,11 +15,18 @@ use tokio::task::JoinHandle;
 use super::helpers::*;
 
 const PREFACE: &[u8] = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
-/// How long the server gives a connection to finish closing after its
-/// GOAWAY (`CLOSE_WAIT` in src/service/transport.rs).
-const CLOSE_WAIT: Duration = Duration::from_secs(1);
-/// Room for a loaded test machine in the upper bounds of timings.
-const SLACK: Duration = Duration::from_secs(3);
+/// How long a test waits for what the server must do before it counts as
+/// hung. Only a hang guard, never the property tested: the timeouts under
+/// test are a second or two, and a loaded machine may take many times
+/// that to act on them. What each test claims is stated without an upper
+/// bound on the clock: the connection closes (and without the timeout
+/// under test it never would), and not before its timeout (a lower bound,
+/// which a slow machine only makes longer).
+const HANG_GUARD: Duration = Duration::from_secs(60);
+/// A timer may round a deadline of a second to the millisecond, and the
+/// test's clock starts a little after the server's: the least a timeout of
+/// a second can be seen to take.
+const ONE_SECOND_AT_LEAST: Duration = Duration::from_millis(900);
 
 async fn app_with(change: impl FnOnce(&mut puzzled::config::Config)) -> TestApp {
     let dir = Arc::new(tempfile::tempdir().unwrap());
@@ -102,18 +109,11 @@ async fn a_silent_connection_is_closed_after_the_handshake_timeout() {
     let app = app_with(|c| c.handshake_timeout_secs = 1).await;
     let mut tcp = TcpStream::connect(app.addr()).await.unwrap();
     let opened = Instant::now();
-    let (_, closed) = tokio::time::timeout(Duration::from_secs(10), read_until_closed(&mut tcp))
+    let (_, closed) = tokio::time::timeout(HANG_GUARD, read_until_closed(&mut tcp))
         .await
         .expect("the server closes the connection");
     let open_for = closed - opened;
-    assert!(
-        open_for >= Duration::from_millis(900),
-        "closed after {open_for:?}"
-    );
-    assert!(
-        open_for < Duration::from_secs(1) + CLOSE_WAIT + SLACK,
-        "closed after {open_for:?}"
-    );
+    assert!(open_for >= ONE_SECOND_AT_LEAST, "closed after {open_for:?}");
     app.stop().await;
 }
 
@@ -126,19 +126,11 @@ async fn a_preface_only_connection_gets_a_goaway_and_is_closed() {
     let mut tcp = TcpStream::connect(app.addr()).await.unwrap();
     let opened = Instant::now();
     tcp.write_all(PREFACE).await.unwrap();
-    let (received, closed) =
-        tokio::time::timeout(Duration::from_secs(10), read_until_closed(&mut tcp))
-            .await
-            .expect("the server closes the connection");
+    let (received, closed) = tokio::time::timeout(HANG_GUARD, read_until_closed(&mut tcp))
+        .await
+        .expect("the server closes the connection");
     let open_for = closed - opened;
-    assert!(
-        open_for >= Duration::from_millis(900),
-        "closed after {open_for:?}"
-    );
-    assert!(
-        open_for < Duration::from_secs(1) + CLOSE_WAIT + SLACK,
-        "closed after {open_for:?}"
-    );
+    assert!(open_for >= ONE_SECOND_AT_LEAST, "closed after {open_for:?}");
     let types = frame_types(&received);
     assert!(types.contains(&GOAWAY), "frames {types:?}");
     app.stop().await;
@@ -151,19 +143,12 @@ async fn a_client_that_never_asks_is_sent_away() {
     let app = app_with(|c| c.handshake_timeout_secs = 1).await;
     let opened = Instant::now();
     let (_send, driver) = h2_connect(&app, &h2::client::Builder::new()).await;
-    let ended = tokio::time::timeout(Duration::from_secs(10), driver)
+    let ended = tokio::time::timeout(HANG_GUARD, driver)
         .await
         .expect("the connection ends")
         .unwrap();
     let open_for = opened.elapsed();
-    assert!(
-        open_for >= Duration::from_millis(900),
-        "closed after {open_for:?}"
-    );
-    assert!(
-        open_for < Duration::from_secs(1) + CLOSE_WAIT + SLACK,
-        "closed after {open_for:?}"
-    );
+    assert!(open_for >= ONE_SECOND_AT_LEAST, "closed after {open_for:?}");
     eprintln!("the connection ended with {ended:?}");
     app.stop().await;
 }
@@ -191,12 +176,18 @@ async fn idle_connections_close_and_busy_ones_stay() {
     assert_eq!(health_check(&checking).await, "0");
     let checked = Instant::now();
 
-    tokio::time::timeout(Duration::from_secs(1) + CLOSE_WAIT + SLACK, checking_driver)
+    tokio::time::timeout(HANG_GUARD, checking_driver)
         .await
         .expect("the idle connection is closed")
         .unwrap()
         .ok();
-    assert!(checked.elapsed() >= Duration::from_millis(900));
+    assert!(checked.elapsed() >= ONE_SECOND_AT_LEAST);
+    // The watching connection's last call began before the checking one's,
+    // so had it counted as idle it would have been sent away first. This
+    // wait is not an ordering: it gives the server room to get it wrong,
+    // more than its idle timeout again. Nothing else closes the
+    // connection, so a slow machine cannot fail this check, only delay
+    // the mistake it looks for.
     tokio::time::sleep(Duration::from_millis(1500)).await;
     assert!(
         !watching_driver.is_finished(),
@@ -204,7 +195,7 @@ async fn idle_connections_close_and_busy_ones_stay() {
     );
 
     drop((watch, watch_request));
-    tokio::time::timeout(Duration::from_secs(1) + CLOSE_WAIT + SLACK, watching_driver)
+    tokio::time::timeout(HANG_GUARD, watching_driver)
         .await
         .expect("idle once its stream closed, the connection is closed")
         .unwrap()
@@ -237,6 +228,9 @@ async fn connections_past_the_cap_wait_until_one_closes() {
 
     let (third, _third_driver) = h2_connect(&app, &builder).await;
     let waiting = tokio::spawn(async move { health_check(&third).await });
+    // Room for the server to serve the third by mistake (the connection
+    // waits in the listen backlog, where the server shows nothing): a slow
+    // machine can only delay the mistake, not fail the check.
     tokio::time::sleep(Duration::from_secs(1)).await;
     assert!(
         !waiting.is_finished(),
@@ -246,7 +240,7 @@ async fn connections_past_the_cap_wait_until_one_closes() {
 
     second_driver.abort();
     drop(second);
-    let status = tokio::time::timeout(Duration::from_secs(10), waiting)
+    let status = tokio::time::timeout(HANG_GUARD, waiting)
         .await
         .expect("served once a connection closed")
         .unwrap();
@@ -295,7 +289,7 @@ async fn a_response_nobody_reads_is_dropped() {
     let response = response.await.expect("the response headers come through");
     let asked = Instant::now();
     let mut body = response.into_body();
-    let outcome = tokio::time::timeout(Duration::from_secs(1) + SLACK, body.data())
+    let outcome = tokio::time::timeout(HANG_GUARD, body.data())
         .await
         .expect("the stream ends");
     assert!(
@@ -303,11 +297,8 @@ async fn a_response_nobody_reads_is_dropped() {
         "no data can have come: {outcome:?}"
     );
     let waited = asked.elapsed();
-    assert!(
-        waited >= Duration::from_millis(900),
-        "dropped after {waited:?}"
-    );
-    tokio::time::timeout(SLACK, driver)
+    assert!(waited >= ONE_SECOND_AT_LEAST, "dropped after {waited:?}");
+    tokio::time::timeout(HANG_GUARD, driver)
         .await
         .expect("the connection is closed")
         .unwrap()
@@ -326,12 +317,18 @@ async fn a_response_nobody_reads_is_dropped() {
 }
 
 /// The send timeout is about progress, not the whole response: a client
-/// that reads slowly but steadily (a 16 KiB window opened every 300 ms)
-/// gets its whole response although that takes longer than the timeout.
+/// that reads slowly but steadily (its 16 KiB window opened again a tenth
+/// of the timeout after each piece of data) gets its whole response
+/// although that takes longer than the timeout. How much longer is counted,
+/// not timed: the pauses alone add up to more than two timeouts. The pause is
+/// short against the timeout so that a loaded machine, which stretches it,
+/// does not make this reader look stuck.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_slow_but_steady_reader_is_served() {
-    let app = app_with(|c| c.send_timeout_secs = 1).await;
-    let name = large_puzzle(&app, 20_000).await;
+    const SEND_TIMEOUT: Duration = Duration::from_secs(1);
+    const PAUSE: Duration = Duration::from_millis(100);
+    let app = app_with(|c| c.send_timeout_secs = SEND_TIMEOUT.as_secs()).await;
+    let name = large_puzzle(&app, 40_000).await;
     let mut slow = h2::client::Builder::new();
     slow.initial_window_size(16 * 1024);
     let (send, _driver) = h2_connect(&app, &slow).await;
@@ -343,20 +340,23 @@ async fn a_slow_but_steady_reader_is_served() {
     .await;
     let mut body = response.await.unwrap().into_body();
     let started = Instant::now();
-    let mut received = 0;
+    let (mut received, mut pauses) = (0, 0u32);
     while let Some(data) = body.data().await {
         let data = data.expect("the response keeps coming");
         received += data.len();
-        tokio::time::sleep(Duration::from_millis(300)).await;
+        tokio::time::sleep(PAUSE).await;
+        pauses += 1;
         body.flow_control().release_capacity(data.len()).unwrap();
     }
     let trailers = body.trailers().await.unwrap().expect("trailers");
     assert_eq!(trailers["grpc-status"], "0");
-    assert!(received > 100_000, "{received} bytes");
+    eprintln!("{received} bytes after {pauses} pauses");
     assert!(
-        started.elapsed() > Duration::from_secs(1),
-        "the response took longer than the send timeout"
+        PAUSE * pauses > 2 * SEND_TIMEOUT,
+        "{received} bytes in {pauses} pieces: too few for the pauses to outlast the timeout"
     );
+    // Implied by the pauses (a sleep is never shorter than asked).
+    assert!(started.elapsed() > 2 * SEND_TIMEOUT);
     app.stop().await;
 }
 
@@ -381,28 +381,25 @@ async fn a_client_that_stops_answering_pings_is_closed() {
     };
     assert_eq!(app.connections_open.get(), 2);
     let stopped = Instant::now();
-    let give_up = stopped + Duration::from_secs(2) + SLACK;
-    while app.connections_open.get() > 1 {
-        assert!(Instant::now() < give_up, "the connection is still open");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    assert!(stopped.elapsed() >= Duration::from_millis(900));
+    until(|| app.connections_open.get() <= 1).await;
+    assert!(stopped.elapsed() >= ONE_SECOND_AT_LEAST);
     drop((response, connection));
     app.stop().await;
 }
 
 /// Shutdown does not wait on connections with no call open: with a silent
-/// TCP connection and an idle HTTP/2 one open, a shutdown with a 30 s grace
-/// period is over in about a second.
+/// TCP connection and an idle HTTP/2 one open, a shutdown whose grace
+/// period is an hour is over long before it (in about a second, the time
+/// an idle connection gets to answer its GOAWAY); the test's hang guard is
+/// a minute.
 #[tokio::test]
 async fn idle_connections_do_not_hold_up_shutdown() {
-    let app = app_with(|c| c.shutdown_grace_secs = 30).await;
+    let app = app_with(|c| c.shutdown_grace_secs = 3600).await;
     let _silent = TcpStream::connect(app.addr()).await.unwrap();
     let (idle, _driver) = h2_connect(&app, &h2::client::Builder::new()).await;
     assert_eq!(health_check(&idle).await, "0");
     until(|| app.connections_open.get() == 3).await;
-    let asked = Instant::now();
-    app.stop().await;
-    let took = asked.elapsed();
-    assert!(took < CLOSE_WAIT + SLACK, "shutdown took {took:?}");
+    tokio::time::timeout(HANG_GUARD, app.stop())
+        .await
+        .expect("the shutdown did not wait out the grace period");
 }
