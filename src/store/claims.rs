@@ -1,9 +1,9 @@
 //! Claims on computing a verdict, for servers that share one database
 //! (see `app::claims`).
 
-use std::time::{Duration, SystemTime};
+use std::time::Duration;
 
-use super::db::{Store, micros};
+use super::db::Store;
 use super::error::StoreError;
 
 impl Store {
@@ -18,7 +18,7 @@ impl Store {
         options: &str,
         ttl: Duration,
     ) -> Result<bool, StoreError> {
-        let now = micros(SystemTime::now());
+        let now = self.clock.now_us();
         let expires = now.saturating_add(ttl.as_micros() as i64);
         let claimed = self
             .write(async |conn| {

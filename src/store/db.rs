@@ -45,6 +45,48 @@ pub struct Store {
     /// Bytes of verdict rows kept before the least recently used are
     /// evicted (verdicts of stored puzzles are never evicted).
     pub(super) verdict_bytes: u64,
+    /// The time rows are ordered and expired by.
+    pub(super) clock: Clock,
+}
+
+/// Where the store reads the time it orders and expires rows by (puzzles'
+/// creation, verdicts' last use, claims' expiry): the system clock; in the
+/// store's own tests, one the test moves, so that what they order does not
+/// hang on the system clock ticking between two calls.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Clock {
+    /// Microseconds since the Unix epoch, while a test holds the clock.
+    #[cfg(test)]
+    held: Option<Arc<std::sync::atomic::AtomicI64>>,
+}
+
+impl Clock {
+    /// Microseconds since the Unix epoch.
+    pub(super) fn now_us(&self) -> i64 {
+        #[cfg(test)]
+        if let Some(held) = &self.held {
+            return held.load(Ordering::SeqCst);
+        }
+        micros(SystemTime::now())
+    }
+}
+
+#[cfg(test)]
+impl Clock {
+    /// A clock that stands at the system clock's time until moved;
+    /// clones share it.
+    pub(super) fn held() -> Clock {
+        let now = micros(SystemTime::now());
+        Clock {
+            held: Some(Arc::new(std::sync::atomic::AtomicI64::new(now))),
+        }
+    }
+
+    /// Moves a held clock on by `by`.
+    pub(super) fn advance(&self, by: Duration) {
+        let held = self.held.as_ref().expect("a held clock");
+        held.fetch_add(by.as_micros() as i64, Ordering::SeqCst);
+    }
 }
 
 /// Which database a store runs on, and what only that one needs.
@@ -124,6 +166,7 @@ impl Store {
             backend: Backend::Postgres,
             verdict_bytes: DEFAULT_VERDICT_BYTES,
             claimant: new_id().into(),
+            clock: Clock::default(),
         })
     }
 
@@ -166,6 +209,7 @@ impl Store {
                 backend: Backend::Sqlite { file: None },
                 verdict_bytes: DEFAULT_VERDICT_BYTES,
                 claimant: new_id().into(),
+                clock: Clock::default(),
             });
         }
         // Only the first connection may create the file: a connection
@@ -194,6 +238,7 @@ impl Store {
             },
             verdict_bytes: DEFAULT_VERDICT_BYTES,
             claimant: new_id().into(),
+            clock: Clock::default(),
         })
     }
 
@@ -276,6 +321,13 @@ impl Store {
     /// past that, storing a verdict evicts the least recently used ones.
     pub fn retain_verdict_bytes(mut self, bytes: u64) -> Store {
         self.verdict_bytes = bytes;
+        self
+    }
+
+    /// This store reading the time from `clock`.
+    #[cfg(test)]
+    pub(super) fn with_clock(mut self, clock: Clock) -> Store {
+        self.clock = clock;
         self
     }
 

@@ -8,7 +8,7 @@ use sqlx::AnyConnection;
 use sqlx::Row;
 use sqlx::any::AnyRow;
 
-use super::db::{Store, from_micros, micros, new_id};
+use super::db::{Store, from_micros, new_id};
 use super::error::{StoreError, is_unique_violation};
 use crate::puzzle::{Game, Limits, RawSpec, Spec, SpecError};
 
@@ -124,7 +124,7 @@ impl Store {
                 .bind(new.author)
                 .bind(new.canonical_hash)
                 .bind(new.canonical_labels.map(encode_words))
-                .bind(micros(SystemTime::now()))
+                .bind(self.clock.now_us())
                 .bind(new.request_id)
                 .bind(new.request_id.map(|_| &fingerprint))
                 .execute(&mut *conn)

@@ -2,7 +2,7 @@
 //! byte budget, the least recently used evicted first (verdicts of stored
 //! puzzles never).
 
-use std::time::{Duration, SystemTime};
+use std::time::Duration;
 
 use sqlx::Row;
 
@@ -81,7 +81,7 @@ impl Store {
         let used = sqlx::query(
             "UPDATE verdicts SET last_used_us = $1 WHERE canonical_hash = $2 AND options = $3",
         )
-        .bind(micros(SystemTime::now()))
+        .bind(self.clock.now_us())
         .bind(key.canonical_hash)
         .bind(key.options)
         .execute(&self.pool)
@@ -156,7 +156,7 @@ impl Store {
             .bind(&verdict.solver_version)
             .bind(micros(verdict.solve_time))
             .bind(verdict.solve_duration.as_micros() as i64)
-            .bind(micros(SystemTime::now()))
+            .bind(self.clock.now_us())
             .bind(size as i64)
             .execute(&mut *conn)
             .await?;
