@@ -345,13 +345,14 @@ fn everything_key<'a>(hash: &'a str, n: u32, edges: &[u32]) -> VerdictKey<'a> {
 }
 
 /// Polls GetPuzzle until the background rehash has given `name` the
-/// current canonicaliser (`interim` checks each puzzle seen before).
+/// current canonicaliser (`interim` checks each puzzle seen before); a
+/// minute without it fails the test (a hang guard).
 async fn until_rehashed(
     app: &mut TestApp,
     name: &str,
     interim: impl Fn(&proto::Puzzle),
 ) -> proto::Puzzle {
-    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
     loop {
         let puzzle = app
             .client
