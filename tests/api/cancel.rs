@@ -1,7 +1,7 @@
-//! Solves that stop: a solve whose callers have all gone frees its worker
-//! and stores nothing; a caller leaving (deadline or cancellation) never
-//! fails another caller waiting for the same solve; SIGTERM during a long
-//! solve exits within the grace period.
+//! Solves that stop: a solve whose callers have all gone is stopped, frees
+//! its worker and stores nothing; a caller leaving (deadline or
+//! cancellation) never fails another caller waiting for the same solve.
+//! (SIGTERM during a long solve is in `binary.rs`.)
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
