@@ -6,8 +6,15 @@ use proptest::prelude::*;
 use super::*;
 use crate::puzzle::{Game, Limits, RawSpec};
 use crate::solver::test_support::random_edges;
+use crate::testkit::families::{
+    complete, cycle, disjoint_copies, hypercube, paley, path, petersen, relabelled,
+};
+use crate::testkit::random::{Rng as _, SplitMix};
 
-const BUDGET: Duration = Duration::from_secs(30);
+/// The labelling budget of these tests: a hang guard, not a bound on how
+/// fast labelling is (the canon benchmark measures that). A loaded machine
+/// must not make a search fall back.
+const BUDGET: Duration = Duration::from_secs(600);
 
 fn spec_with(game: Game, n: u64, edges: &[u32], start: u32, ends: Option<(u32, u32)>) -> Spec {
     let raw = RawSpec {
@@ -29,72 +36,10 @@ fn hash(spec: &Spec) -> String {
     canonical.hash
 }
 
-/// `edges` with every vertex `v` renamed `perm[v]`.
-fn relabelled(edges: &[u32], perm: &[u32]) -> Vec<u32> {
-    edges.iter().map(|&v| perm[v as usize]).collect()
-}
-
-fn path(n: u32) -> Vec<u32> {
-    (0..n - 1).flat_map(|v| [v, v + 1]).collect()
-}
-
-fn cycle(n: u32) -> Vec<u32> {
-    (0..n).flat_map(|v| [v, (v + 1) % n]).collect()
-}
-
-fn complete(n: u32) -> Vec<u32> {
-    (0..n)
-        .flat_map(|u| (u + 1..n).flat_map(move |v| [u, v]))
-        .collect()
-}
-
-fn hypercube(d: u32) -> Vec<u32> {
-    (0..1u32 << d)
-        .flat_map(|u| (0..d).map(move |b| (u, u ^ (1 << b))))
-        .filter(|&(u, v)| u < v)
-        .flat_map(|(u, v)| [u, v])
-        .collect()
-}
-
-fn petersen() -> Vec<u32> {
-    let mut edges = Vec::new();
-    for i in 0..5 {
-        edges.extend([i, (i + 1) % 5, i, i + 5, i + 5, (i + 2) % 5 + 5]);
-    }
-    edges
-}
-
-/// The Paley graph on `q` (prime, q ≡ 1 mod 4) vertices: strongly regular.
-fn paley(q: u32) -> Vec<u32> {
-    let squares: BTreeSet<u32> = (1..q).map(|x| x * x % q).collect();
-    (0..q)
-        .flat_map(|u| (u + 1..q).map(move |v| (u, v)))
-        .filter(|&(u, v)| squares.contains(&((v - u) % q)))
-        .flat_map(|(u, v)| [u, v])
-        .collect()
-}
-
-/// `copies` disjoint copies of a graph on `n` vertices.
-fn disjoint_copies(edges: &[u32], n: u32, copies: u32) -> Vec<u32> {
-    (0..copies)
-        .flat_map(|k| edges.iter().map(move |&v| v + k * n))
-        .collect()
-}
-
-/// A permutation of `0..n` from a seed (splitmix64 + Fisher–Yates).
-pub(super) fn permutation(n: u32, mut seed: u64) -> Vec<u32> {
-    let mut next = move || {
-        seed = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = seed;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    };
-    let mut perm: Vec<u32> = (0..n).collect();
-    for i in (1..n as usize).rev() {
-        perm.swap(i, (next() % (i as u64 + 1)) as usize);
-    }
-    perm
+/// A permutation of `0..n` from a seed (SplitMix64 + Fisher–Yates): the
+/// relabellings the pinned hashes were computed on.
+pub(super) fn permutation(n: u32, seed: u64) -> Vec<u32> {
+    SplitMix::new(seed).permutation(n)
 }
 
 #[test]
@@ -391,8 +336,9 @@ proptest! {
     }
 }
 
-/// Symmetric families: every relabelled copy shares the hash, within the
-/// default budget.
+/// Symmetric families: every relabelled copy shares the hash. (How fast
+/// they are labelled is the canon benchmark's question: it runs the same
+/// families, larger.)
 #[test]
 fn symmetric_families_hash_by_isomorphism() {
     let families: Vec<(&str, u32, Vec<u32>)> = vec![
@@ -414,7 +360,6 @@ fn symmetric_families_hash_by_isomorphism() {
         ),
     ];
     for (name, n, edges) in families {
-        let started = Instant::now();
         let a = hash(&spec(Game::Geography, n.into(), &edges, 0));
         for seed in 0..3 {
             let perm = permutation(n, seed);
@@ -426,8 +371,6 @@ fn symmetric_families_hash_by_isomorphism() {
             ));
             assert_eq!(a, b, "{name}, relabelling {seed}");
         }
-        let elapsed = started.elapsed();
-        assert!(elapsed < BUDGET, "{name} took {elapsed:?}");
     }
 }
 
@@ -441,31 +384,50 @@ fn past_the_budget_the_label_keeping_hash_is_used() {
     assert_eq!(canonical.canonicaliser, SORTED_EDGES);
     assert_eq!(canonical, keep_labels(&triangle));
 
-    // Many disjoint copies of one graph make Traces search long (300
-    // Petersen graphs: seconds); stopped at 100 ms, midway, while small
-    // searches beside it still finish under Traces.
-    let big = spec(
-        Game::Geography,
-        3000,
-        &disjoint_copies(&petersen(), 10, 300),
-        0,
-    );
-    let stopped_before = traces::searches_stopped();
-    std::thread::scope(|scope| {
-        let small = scope.spawn(|| {
-            (0..200)
-                .map(|k| canonicalize(&spec(Game::Geography, 5, &path(5), k % 5), BUDGET))
-                .filter(|c| c.canonicaliser == TRACES)
-                .count()
+    // Many disjoint copies of one graph make Traces search long; stopped
+    // at its budget, midway, while small searches beside it still finish
+    // under Traces. How long the search takes depends on the machine, so
+    // the copies double until the search outlasts the budget, and the
+    // budget doubles when the search had not begun within it: at the end a
+    // search ran and was stopped.
+    let (mut copies, mut budget) = (300u32, Duration::from_millis(100));
+    let mut ran_and_stopped = false;
+    for _attempt in 0..8 {
+        let big = spec(
+            Game::Geography,
+            (10 * copies).into(),
+            &disjoint_copies(&petersen(), 10, copies),
+            0,
+        );
+        let stopped_before = traces::searches_stopped();
+        let (big_canonical, small_under_traces) = std::thread::scope(|scope| {
+            let small = scope.spawn(|| {
+                (0..200)
+                    .map(|k| canonicalize(&spec(Game::Geography, 5, &path(5), k % 5), BUDGET))
+                    .filter(|c| c.canonicaliser == TRACES)
+                    .count()
+            });
+            let big_canonical = canonicalize(&big, budget);
+            (big_canonical, small.join().unwrap())
         });
-        let stopped = canonicalize(&big, Duration::from_millis(100));
-        assert_eq!(stopped.canonicaliser, SORTED_EDGES);
-        assert_eq!(stopped.hash, keep_labels(&big).hash);
-        assert_eq!(small.join().unwrap(), 200);
-    });
+        assert_eq!(small_under_traces, 200);
+        if big_canonical.canonicaliser == TRACES {
+            eprintln!("{copies} copies labelled within {budget:?}; twice as many");
+            copies *= 2;
+            continue;
+        }
+        assert_eq!(big_canonical.canonicaliser, SORTED_EDGES);
+        assert_eq!(big_canonical.hash, keep_labels(&big).hash);
+        if traces::searches_stopped() > stopped_before {
+            ran_and_stopped = true;
+            break;
+        }
+        eprintln!("no search began within {budget:?}; twice as long");
+        budget *= 2;
+    }
     assert!(
-        traces::searches_stopped() > stopped_before,
-        "the search ran and was stopped, not refused before it began"
+        ran_and_stopped,
+        "no search ran and was stopped at its budget"
     );
     // The stop request is lowered again: the next search finishes.
     assert_eq!(
