@@ -324,8 +324,7 @@ async fn sigterm_during_a_long_solve_waits_out_the_grace_then_stops_the_solve() 
             .unwrap_or_else(|| panic!("no {text:?} in the log: {rest:#?}"))
     };
     assert!(
-        at("did not finish within the grace period; stopping their solves")
-            < at("store closed")
+        at("did not finish within the grace period; stopping their solves") < at("store closed")
     );
     let outcome = call.await.unwrap();
     assert!(outcome.is_err(), "the solve was cut short: {outcome:?}");
