@@ -29,10 +29,16 @@
 //! vertices, the distinguished vertices' labels in game order, the edge
 //! count, then every edge once as `(u, v)` with `u < v`, ascending — all in
 //! the canonicaliser's labels.
+//!
+//! Vector instructions: where the processor has AVX-512F, two inner loops
+//! of the form run in vector registers (see `simd` and `runs`); they give
+//! the same form as the scalar loops, so the hash does not depend on the
+//! processor. `PUZZLED_SIMD=off` in the environment turns them off.
 
 mod buckets;
 mod refine;
 mod runs;
+mod simd;
 mod traces;
 mod trees;
 
@@ -42,6 +48,7 @@ use sha2::{Digest, Sha256};
 
 use crate::graph::{Graph, Vertex};
 use crate::puzzle::Spec;
+use simd::Avx512;
 
 /// The isomorphism-invariant canonicaliser. Bump its version whenever the
 /// bundled nauty changes or the colouring convention does: canonical forms
@@ -154,13 +161,19 @@ impl Labelling {
 /// vertices (title and author do not count), by Traces within `budget`,
 /// or label-keeping past it.
 pub fn canonicalize(spec: &Spec, budget: Duration) -> Canonical {
+    canonicalize_with(spec, budget, Avx512::detect())
+}
+
+/// [`canonicalize`], with the vector paths if `avx512` is given: the same
+/// hash either way.
+fn canonicalize_with(spec: &Spec, budget: Duration, avx512: Option<Avx512>) -> Canonical {
     let graph = spec.graph();
     let distinguished = spec.distinguished();
     let started = Instant::now();
     match trees::canonical_order(graph, &distinguished, budget) {
         Some(mut order) => {
             let labelling = Labelling::from_order(std::mem::take(&mut order.order));
-            let hash = hash_edges(TRACES, spec, &labelling, |form| {
+            let hash = hash_edges(TRACES, spec, &labelling, avx512, |form| {
                 order.write_edges(graph, &labelling, form)
             });
             Canonical {
@@ -200,18 +213,20 @@ pub fn keep_labels(spec: &Spec) -> Canonical {
 /// The hash of the documented form (module docs) of `spec` under
 /// `labelling`.
 fn hash_form(canonicaliser: &str, spec: &Spec, labelling: &Labelling) -> String {
-    hash_edges(canonicaliser, spec, labelling, |form| {
+    // Edge by edge, never as runs: the vector paths would not be used.
+    hash_edges(canonicaliser, spec, labelling, None, |form| {
         for_each_edge_in(spec.graph(), labelling, |u, v| form.edge(u, v))
     })
 }
 
 /// [`hash_form`], the canonical edges given by `edges` (which writes each
 /// with [`Form::edge`] or [`Form::run`], in the order [`for_each_edge_in`]
-/// gives them).
+/// gives them), into a form with the vector paths if `avx512` is given.
 fn hash_edges(
     canonicaliser: &str,
     spec: &Spec,
     labelling: &Labelling,
+    avx512: Option<Avx512>,
     edges: impl FnOnce(&mut Form),
 ) -> String {
     let graph = spec.graph();
@@ -220,7 +235,7 @@ fn hash_edges(
     hasher.update([0]);
     hasher.update(spec.game().as_str().as_bytes());
     hasher.update([0]);
-    let mut form = Form::new(hasher, runs::wide_runs_available());
+    let mut form = Form::new(hasher, avx512);
     let distinguished = spec.distinguished();
     form.word(graph.vertex_count() as u32);
     form.word(distinguished.len() as u32);
@@ -246,20 +261,26 @@ pub struct Form {
     /// may write past its edges.
     block: Vec<u8>,
     len: usize,
-    /// Whether runs are written by [`runs::write_sorted_pairs`].
-    wide_runs: bool,
+    /// Present where runs are written by [`runs::write_sorted_pairs`] and
+    /// the core's edges collected by [`runs::collect_core_runs`].
+    avx512: Option<Avx512>,
 }
 
 impl Form {
     /// A form hashed into `hasher`, its runs written by
-    /// [`runs::write_sorted_pairs`] if `wide_runs`.
-    fn new(hasher: Sha256, wide_runs: bool) -> Form {
+    /// [`runs::write_sorted_pairs`] if `avx512` is given.
+    fn new(hasher: Sha256, avx512: Option<Avx512>) -> Form {
         Form {
             hasher,
             block: vec![0; BLOCK_BYTES + runs::WIDE_RUN_BYTES],
             len: 0,
-            wide_runs,
+            avx512,
         }
+    }
+
+    /// The vector paths this form's edges may take.
+    pub fn avx512(&self) -> Option<Avx512> {
+        self.avx512
     }
 
     /// The hash of everything written.
@@ -287,14 +308,13 @@ impl Form {
     /// sorted in registers).
     #[inline]
     pub fn run(&mut self, c: Vertex, run: &mut [Vertex]) {
-        #[cfg(target_arch = "x86_64")]
-        if self.wide_runs && run.len() <= runs::WIDE_RUN_MAX {
+        if let Some(avx512) = self.avx512.filter(|_| run.len() <= runs::WIDE_RUN_MAX) {
+            // The block has WIDE_RUN_BYTES past BLOCK_BYTES, so after this
+            // `block[len..]` has the bytes the writer may write.
             if self.len + runs::WIDE_RUN_BYTES > BLOCK_BYTES {
                 self.flush();
             }
-            // SAFETY: `wide_runs` is set only where the processor has
-            // AVX-512F (`runs::wide_runs_available`).
-            unsafe { runs::write_sorted_pairs(c, run, &mut self.block[self.len..]) };
+            runs::write_sorted_pairs(avx512, c, run, &mut self.block[self.len..]);
             self.len += 8 * run.len();
             return;
         }

@@ -1,7 +1,13 @@
 //! Sorting a core vertex's higher neighbours (a run) and writing its edges
 //! into the hashed form: the form's inner loop on graphs whose core holds
 //! most edges.
+//!
+//! The vector versions (AVX-512F) are reached only through the safe
+//! functions here that take an [`Avx512`] token, which exists only where
+//! the processor runs them (see `simd`); this module is the one place that
+//! calls them in `unsafe`.
 
+use super::simd::Avx512;
 use crate::graph::Vertex;
 
 /// Sorts a core vertex's higher neighbours. A run holds about half the
@@ -65,20 +71,67 @@ pub const WIDE_RUN_BYTES: usize = 128;
 /// The longest run [`write_sorted_pairs`] takes.
 pub const WIDE_RUN_MAX: usize = 16;
 
-/// Whether this processor runs [`write_sorted_pairs`].
-pub fn wide_runs_available() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::arch::is_x86_feature_detected!("avx512f")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
+/// Writes the edges `(c, d)` for the labels `d` of `run` in ascending
+/// order, as the form's little-endian words, to the start of `out`, and
+/// may write anything to the rest of its first [`WIDE_RUN_BYTES`] bytes;
+/// sorted and written in vector registers.
+///
+/// # Panics
+/// If `run` is longer than [`WIDE_RUN_MAX`] or `out` shorter than
+/// [`WIDE_RUN_BYTES`].
+#[inline]
+pub fn write_sorted_pairs(_avx512: Avx512, c: Vertex, run: &[Vertex], out: &mut [u8]) {
+    // SAFETY: the only requirement beyond what the function checks of its
+    // arguments is AVX-512F, and an `Avx512` exists only where
+    // `Avx512::detect` found it.
+    unsafe { wide::write_sorted_pairs(c, run, out) }
 }
 
-#[cfg(target_arch = "x86_64")]
-pub use wide::{collect_core_runs, write_sorted_pairs};
+/// The core's edges in canonical labels, collected a neighbour list at a
+/// time in vector registers: the higher ends of core label `c`'s edges
+/// are `higher[from..from + len]` for `(from, len) = runs[c]`, unsorted,
+/// where `higher` is what it returns. `runs` has `core + 1` entries (the
+/// last is scratch); `to_canonical` maps each of `graph`'s vertices to
+/// its canonical label.
+///
+/// # Panics
+/// If the lengths are not as said, the graph has no vertex, or it has
+/// more than `i32::MAX` (the gather's indices are signed).
+pub fn collect_core_runs(
+    _avx512: Avx512,
+    graph: &crate::graph::Graph,
+    to_canonical: &[Vertex],
+    core: Vertex,
+    runs: &mut [(u32, u32)],
+) -> Vec<Vertex> {
+    // SAFETY: as for `write_sorted_pairs`: AVX-512F, which the token
+    // proves, is all the function needs beyond the arguments it checks.
+    unsafe { wide::collect_core_runs(graph, to_canonical, core, runs) }
+}
+
+/// Off x86-64 there are no vector versions, and no token to reach these.
+#[cfg(not(target_arch = "x86_64"))]
+mod wide {
+    use super::Vertex;
+    use crate::graph::Graph;
+
+    /// # Safety
+    /// Never callable: no `Avx512` token is made off x86-64.
+    pub(super) unsafe fn write_sorted_pairs(_: Vertex, _: &[Vertex], _: &mut [u8]) {
+        unreachable!("no Avx512 token is made off x86-64")
+    }
+
+    /// # Safety
+    /// As for [`write_sorted_pairs`].
+    pub(super) unsafe fn collect_core_runs(
+        _: &Graph,
+        _: &[Vertex],
+        _: Vertex,
+        _: &mut [(u32, u32)],
+    ) -> Vec<Vertex> {
+        unreachable!("no Avx512 token is made off x86-64")
+    }
+}
 
 /// One run sorted and written in vector registers, with no branch on its
 /// length or its labels: on gnm graphs of average degree 10 a run holds
@@ -113,10 +166,12 @@ mod wide {
     /// `c`'s run; `runs` has a spare last slot, which takes the empty runs
     /// of the vertices outside the core rather than a branch on it.
     ///
-    /// Callers check [`super::wide_runs_available`] first, as for
-    /// [`write_sorted_pairs`].
+    /// Sound for every argument on a processor with AVX-512F: what the
+    /// reads and writes below rely on is asserted first. Reached only
+    /// through [`super::collect_core_runs`], which takes the token that
+    /// proves AVX-512F.
     #[target_feature(enable = "avx512f")]
-    pub fn collect_core_runs(
+    pub(super) fn collect_core_runs(
         graph: &Graph,
         to_canonical: &[Vertex],
         core: Vertex,
@@ -125,11 +180,18 @@ mod wide {
         let lists = graph.neighbor_lists();
         let n = graph.vertex_count();
         assert!(to_canonical.len() == n && runs.len() == core as usize + 1 && n > 0);
+        // The gather takes signed 32-bit indices: every vertex must be one.
+        assert!(
+            n <= i32::MAX as usize,
+            "{n} vertices: too many to gather by 32-bit signed index"
+        );
         // WIDE_LIST more, for the lanes written past the last run.
         let mut higher: Vec<Vertex> = vec![0; lists.len() + WIDE_LIST];
         let core_lanes = _mm512_set1_epi32(core as i32);
         // The largest vertex, to which every gathered index is clamped, so
-        // that a gather never reads outside `to_canonical`.
+        // that a gather never reads outside `to_canonical` (nor before it:
+        // it is at most `i32::MAX`, asserted above, so no index is
+        // negative).
         let last_vertex = _mm512_set1_epi32((n - 1) as i32);
         let mut len = 0;
         let mut end = 0;
@@ -221,14 +283,15 @@ mod wide {
     /// and may write anything to the rest of its first
     /// [`WIDE_RUN_BYTES`] bytes.
     ///
-    /// Callers check [`super::wide_runs_available`] first: on a processor
-    /// without AVX-512F its instructions would fault.
+    /// Sound for every argument on a processor with AVX-512F (on one
+    /// without, its instructions would fault). Reached only through
+    /// [`super::write_sorted_pairs`], which takes the token that proves it.
     ///
     /// # Panics
     /// If `run` is longer than [`WIDE_RUN_MAX`] or `out` shorter than
     /// [`WIDE_RUN_BYTES`].
     #[target_feature(enable = "avx512f")]
-    pub fn write_sorted_pairs(c: Vertex, run: &[Vertex], out: &mut [u8]) {
+    pub(super) fn write_sorted_pairs(c: Vertex, run: &[Vertex], out: &mut [u8]) {
         assert!(run.len() <= WIDE_RUN_MAX && out.len() >= WIDE_RUN_BYTES);
         let present = ((1u32 << run.len()) - 1) as u16;
         // SAFETY: the masked load reads only the run's own labels (a lane
@@ -292,33 +355,24 @@ mod tests {
     }
 
     /// The edges [`write_sorted_pairs`] writes for `run` from `c`, as
-    /// `(u, v)` pairs read back from its bytes; `None` where the processor
-    /// lacks it.
+    /// `(u, v)` pairs read back from its bytes; `None` without the token.
     fn wide_edges(c: Vertex, run: &[Vertex]) -> Option<Vec<(Vertex, Vertex)>> {
-        if !wide_runs_available() {
-            return None;
-        }
-        #[cfg(target_arch = "x86_64")]
-        {
-            let mut out = [0xa5u8; WIDE_RUN_BYTES];
-            // SAFETY: the processor has AVX-512F (checked above).
-            unsafe { write_sorted_pairs(c, run, &mut out) };
-            let word = |i: usize| u32::from_le_bytes(out[4 * i..4 * i + 4].try_into().unwrap());
-            Some(
-                (0..run.len())
-                    .map(|i| (word(2 * i), word(2 * i + 1)))
-                    .collect(),
-            )
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        None
+        let avx512 = Avx512::detect()?;
+        let mut out = [0xa5u8; WIDE_RUN_BYTES];
+        write_sorted_pairs(avx512, c, run, &mut out);
+        let word = |i: usize| u32::from_le_bytes(out[4 * i..4 * i + 4].try_into().unwrap());
+        Some(
+            (0..run.len())
+                .map(|i| (word(2 * i), word(2 * i + 1)))
+                .collect(),
+        )
     }
 
     /// The bitonic network, both its 6-stage and its 10-stage form, on
     /// every sequence of zeros and ones of every length up to 16.
     #[test]
     fn the_wide_network_sorts_every_sequence_of_zeros_and_ones() {
-        if wide_runs_available() {
+        if Avx512::detect().is_some() {
             for len in 0..=WIDE_RUN_MAX {
                 for bits in 0u32..1 << len {
                     let run: Vec<Vertex> = (0..len).map(|i| (bits >> i) & 1).collect();
@@ -333,7 +387,9 @@ mod tests {
                 }
             }
         } else {
-            eprintln!("skipped: this processor lacks AVX-512F, which the wide run writer needs");
+            eprintln!(
+                "skipped: no AVX-512F (or PUZZLED_SIMD=off), which the wide run writer needs"
+            );
         }
     }
 

@@ -787,8 +787,8 @@ fn wide_and_narrow_runs_hash_the_same_form() {
             (c, run)
         })
         .collect();
-    let digest = |wide_runs: bool| {
-        let mut form = Form::new(Sha256::new(), wide_runs);
+    let digest = |avx512: Option<Avx512>| {
+        let mut form = Form::new(Sha256::new(), avx512);
         for (c, run) in &runs {
             form.word(*c);
             form.run(*c, &mut run.clone());
@@ -806,10 +806,35 @@ fn wide_and_narrow_runs_hash_the_same_form() {
         }
     }
     let expected: [u8; 32] = expected.finalize().into();
-    assert_eq!(digest(false), expected);
-    if runs::wide_runs_available() {
-        assert_eq!(digest(true), expected);
+    assert_eq!(digest(None), expected);
+    if let Some(avx512) = Avx512::detect() {
+        assert_eq!(digest(Some(avx512)), expected);
     } else {
-        eprintln!("skipped the wide half: this processor lacks AVX-512F");
+        eprintln!("skipped the wide half: no AVX-512F (or PUZZLED_SIMD=off)");
+    }
+}
+
+/// The whole hash is the same with the vector paths and without them, on
+/// graphs that take each of them: dense cores, whose edges are collected
+/// and whose runs are written in vector registers, and sparse ones, whose
+/// runs are. Without the token (no AVX-512F, or `PUZZLED_SIMD=off`) there
+/// is nothing to compare, and the pinned hashes check the scalar paths.
+#[test]
+fn the_hash_is_the_same_with_and_without_vector_instructions() {
+    let puzzles = [
+        spec(Game::Geography, 300, &random_edges(300, 450, 11), 0),
+        spec(Game::Geography, 200, &random_edges(200, 1000, 12), 3),
+        spec(Game::Geography, 120, &random_edges(120, 2000, 13), 7),
+        spec(Game::Geography, 64, &complete(64), 0),
+        spec(Game::Geography, 1 << 9, &hypercube(9), 0),
+    ];
+    let Some(avx512) = Avx512::detect() else {
+        eprintln!("skipped: no AVX-512F (or PUZZLED_SIMD=off)");
+        return;
+    };
+    for puzzle in &puzzles {
+        let scalar = canonicalize_with(puzzle, BUDGET, None);
+        assert_eq!(scalar.canonicaliser, TRACES, "within budget");
+        assert_eq!(canonicalize_with(puzzle, BUDGET, Some(avx512)), scalar);
     }
 }

@@ -38,6 +38,7 @@ use std::time::{Duration, Instant};
 
 use super::buckets::vertices_where;
 use super::refine::{self, Refined};
+use super::simd::Avx512;
 use super::traces::{self, Outcome, Sparse};
 use super::{Form, runs};
 use crate::graph::{Graph, Vertex, prefetch_at};
@@ -97,7 +98,7 @@ impl Order {
     /// neighbours.
     pub fn write_edges(&self, graph: &Graph, labelling: &super::Labelling, form: &mut Form) {
         let n = self.child_end.len();
-        let (mut core_higher, core_runs) = self.core_edges(graph, labelling);
+        let (mut core_higher, core_runs) = self.core_edges(graph, labelling, form.avx512());
         let mut bicentres = self.bicentres.iter().peekable();
         let mut first_child = self.roots as Vertex;
         for c in 0..self.roots as Vertex {
@@ -149,25 +150,29 @@ impl Order {
     /// that cost more than reading each run where it is when its edges are
     /// hashed. A small core (a tree's distinguished vertices, a few cycles
     /// with trees hanging off them) is visited by label, so that the
-    /// vertices outside it cost nothing here. On a dense graph, where the
-    /// processor has AVX-512F, a list at a time is collected in vector
-    /// registers (`runs::collect_core_runs`); on a sparse one its lists
-    /// are too short for that to pay (on gnm d=3 at 10^5 it took 1.35 ms
-    /// instead of 1.23; on gnm d=10 at 10^6, 27 instead of 35).
+    /// vertices outside it cost nothing here. On a dense graph, given
+    /// `avx512`, a list at a time is collected in vector registers
+    /// (`runs::collect_core_runs`); on a sparse one its lists are too
+    /// short for that to pay: each list costs a whole 16-lane load, gather
+    /// and store however few neighbours it has.
     fn core_edges(
         &self,
         graph: &Graph,
         labelling: &super::Labelling,
+        avx512: Option<Avx512>,
     ) -> (Vec<Vertex>, Vec<(u32, u32)>) {
         let n = graph.vertex_count();
         let visit = if (self.core as Vertex).saturating_mul(SMALL_CORE) < n as Vertex {
             CoreVisit::ByLabel
-        } else if graph.neighbor_lists().len() >= WIDE_LIST_MIN_DEGREE * n
-            && runs::wide_runs_available()
-        {
-            CoreVisit::VertexOrderWide
         } else {
-            CoreVisit::VertexOrder
+            // The gather indexes vertices as signed 32-bit numbers: a
+            // larger graph (which the service's limits do not let in)
+            // takes the scalar loop.
+            let wide =
+                graph.neighbor_lists().len() >= WIDE_LIST_MIN_DEGREE * n && n <= i32::MAX as usize;
+            CoreVisit::VertexOrder {
+                avx512: avx512.filter(|_| wide),
+            }
         };
         self.collect_core_edges(graph, labelling, visit)
     }
@@ -186,7 +191,11 @@ impl Order {
         // labelling.
         let table = labelling.canonical_labels();
         let label = move |w: Vertex| table.map_or(w, |table| table[w as usize]);
-        if visit == CoreVisit::ByLabel {
+        let avx512 = match visit {
+            CoreVisit::VertexOrder { avx512 } => avx512,
+            CoreVisit::ByLabel => None,
+        };
+        if let CoreVisit::ByLabel = visit {
             let mut higher = Vec::new();
             for c in 0..core {
                 let from = higher.len();
@@ -201,12 +210,12 @@ impl Order {
             }
             return (higher, runs);
         }
-        #[cfg(target_arch = "x86_64")]
-        if let Some(table) = table.filter(|_| visit == CoreVisit::VertexOrderWide && core > 0) {
+        if let (Some(avx512), Some(table)) = (avx512, table)
+            && core > 0
+        {
+            // A spare last slot, as the vector loop wants (see there).
             runs.push((0, 0));
-            // SAFETY: `VertexOrderWide` is chosen only where the processor
-            // has AVX-512F (`runs::wide_runs_available`).
-            let higher = unsafe { runs::collect_core_runs(graph, table, core, &mut runs) };
+            let higher = runs::collect_core_runs(avx512, graph, table, core, &mut runs);
             runs.truncate(self.core);
             return (higher, runs);
         }
@@ -249,12 +258,14 @@ const SMALL_CORE: Vertex = 16;
 const WIDE_LIST_MIN_DEGREE: usize = 6;
 
 /// How [`Order::collect_core_edges`] visits the core.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, Debug)]
 enum CoreVisit {
     ByLabel,
-    VertexOrder,
-    /// In vertex order, a list at a time in vector registers (AVX-512F).
-    VertexOrderWide,
+    /// In vertex order; given `avx512`, a list at a time in vector
+    /// registers.
+    VertexOrder {
+        avx512: Option<Avx512>,
+    },
 }
 
 /// The canonical order of `graph`'s vertices with the `distinguished`
@@ -747,13 +758,16 @@ mod tests {
         let order =
             canonical_order(graph, distinguished, Duration::from_secs(60)).expect("in budget");
         let labelling = super::super::Labelling::from_order(order.order.clone());
-        let wide = if runs::wide_runs_available() {
-            CoreVisit::VertexOrderWide
-        } else {
-            eprintln!("skipped the wide visit: this processor lacks AVX-512F");
-            CoreVisit::VertexOrder
-        };
-        [CoreVisit::ByLabel, CoreVisit::VertexOrder, wide].map(|visit| {
+        let avx512 = Avx512::detect();
+        if avx512.is_none() {
+            eprintln!("skipped the wide visit: no AVX-512F (or PUZZLED_SIMD=off)");
+        }
+        [
+            CoreVisit::ByLabel,
+            CoreVisit::VertexOrder { avx512: None },
+            CoreVisit::VertexOrder { avx512 },
+        ]
+        .map(|visit| {
             let (higher, runs) = order.collect_core_edges(graph, &labelling, visit);
             runs.iter()
                 .map(|&(from, len)| {
