@@ -459,7 +459,8 @@ fn whole_graph_form(spec: &Spec) -> (Game, usize, Vec<u32>, Vec<(u32, u32)>) {
             .filter(|v| !distinguished.contains(v))
             .collect(),
     );
-    let order = match traces::canonical_order(traces::Sparse::of(graph), &cells, BUDGET) {
+    let outcome = traces::canonical_order(traces::Sparse::of(graph), &cells, BUDGET);
+    let order = match outcome.expect("a partition of a simple graph's vertices") {
         traces::Outcome::Labelled(order) => order,
         traces::Outcome::OverBudget => panic!("Traces passed its budget"),
     };

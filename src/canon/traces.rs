@@ -13,6 +13,12 @@
 //! reports [`Outcome::OverBudget`]; any other stopped by the same request
 //! simply runs again with what is left of its own budget. No search starts
 //! while the request is raised, and the last one to stop lowers it.
+//!
+//! Traces trusts its input: an adjacency target or colouring entry out of
+//! range is a read or write out of bounds in C. So [`Sparse`] and the
+//! colouring are checked, in every build, when they are made (linear in
+//! the graph, little beside a search), and a graph that fails is refused
+//! with an [`InputError`] rather than handed over.
 
 use std::os::raw::c_int;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -46,16 +52,129 @@ pub enum Outcome {
     OverBudget,
 }
 
+/// Why a graph or colouring was not handed to Traces. Each is a bug in the
+/// caller, which builds them from a valid [`crate::graph::Graph`]; the
+/// labelling is then given up, as past its budget.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum InputError {
+    #[error("{0} vertices: more than Traces' int holds")]
+    TooManyVertices(usize),
+    #[error("{offsets} list offsets for {degrees} degrees")]
+    Lengths { offsets: usize, degrees: usize },
+    #[error(
+        "vertex {vertex}: degree {degree} from offset {offset} runs past the {targets} targets"
+    )]
+    ListOutOfRange {
+        vertex: usize,
+        offset: usize,
+        degree: usize,
+        targets: usize,
+    },
+    #[error("the degrees do not sum to the {targets} targets")]
+    DegreeSum { targets: usize },
+    #[error("vertex {vertex}: degree {degree}, not below the {n} vertices")]
+    DegreeOutOfRange {
+        vertex: usize,
+        degree: usize,
+        n: usize,
+    },
+    #[error("target {index}: vertex {target} out of range 0..{n}")]
+    TargetOutOfRange {
+        index: usize,
+        target: Vertex,
+        n: usize,
+    },
+    #[error("the colouring lists vertex {vertex}, out of range 0..{n}")]
+    CellVertexOutOfRange { vertex: Vertex, n: usize },
+    #[error("the colouring lists vertex {vertex} twice")]
+    CellVertexRepeated { vertex: Vertex },
+    #[error("the colouring lists {listed} of the {n} vertices")]
+    CellsIncomplete { listed: usize, n: usize },
+}
+
 /// A simple undirected graph in Traces' sparse layout: the neighbours of
 /// `v` are `targets[offsets[v]..offsets[v] + degrees[v]]`, each edge listed
 /// from both ends.
+///
+/// Invariants, checked by [`Sparse::new`]: `n` (the number of degrees)
+/// fits a `c_int`; there are `n` offsets; each degree is below `n`; each
+/// list lies within `targets`; the degrees sum to the number of targets
+/// (Traces' `nde`); every target is a vertex, below `n`.
 pub struct Sparse {
-    pub offsets: Vec<usize>,
-    pub degrees: Vec<c_int>,
-    pub targets: Vec<c_int>,
+    offsets: Vec<usize>,
+    degrees: Vec<c_int>,
+    targets: Vec<c_int>,
+    /// `n` as Traces takes it.
+    nv: c_int,
 }
 
 impl Sparse {
+    /// The graph whose vertex `v` has the neighbours
+    /// `targets[offsets[v]..offsets[v] + degrees[v]]`, if that is one (see
+    /// the invariants). Simple and undirected is not checked: it is what
+    /// makes the labelling canonical, and every caller builds its lists
+    /// from a [`crate::graph::Graph`], which is.
+    pub fn new(
+        offsets: Vec<usize>,
+        degrees: Vec<usize>,
+        targets: Vec<Vertex>,
+    ) -> Result<Sparse, InputError> {
+        let n = degrees.len();
+        let nv = c_int::try_from(n).map_err(|_| InputError::TooManyVertices(n))?;
+        if offsets.len() != n {
+            return Err(InputError::Lengths {
+                offsets: offsets.len(),
+                degrees: n,
+            });
+        }
+        for (vertex, (&offset, &degree)) in offsets.iter().zip(&degrees).enumerate() {
+            if offset
+                .checked_add(degree)
+                .is_none_or(|end| end > targets.len())
+            {
+                return Err(InputError::ListOutOfRange {
+                    vertex,
+                    offset,
+                    degree,
+                    targets: targets.len(),
+                });
+            }
+        }
+        let degree_sum = degrees
+            .iter()
+            .try_fold(0usize, |sum, &d| sum.checked_add(d));
+        if degree_sum != Some(targets.len()) {
+            return Err(InputError::DegreeSum {
+                targets: targets.len(),
+            });
+        }
+        // A vertex of a simple graph has fewer neighbours than there are
+        // vertices, and `n` fits a c_int, so a degree that does also fits.
+        let degrees = degrees
+            .into_iter()
+            .enumerate()
+            .map(|(vertex, degree)| match c_int::try_from(degree) {
+                Ok(d) if d < nv => Ok(d),
+                _ => Err(InputError::DegreeOutOfRange { vertex, degree, n }),
+            })
+            .collect::<Result<Vec<c_int>, _>>()?;
+        // Every target, in a list or not, in case Traces reads all `nde`.
+        let targets = targets
+            .into_iter()
+            .enumerate()
+            .map(|(index, target)| match c_int::try_from(target) {
+                Ok(t) if t < nv => Ok(t),
+                _ => Err(InputError::TargetOutOfRange { index, target, n }),
+            })
+            .collect::<Result<Vec<c_int>, _>>()?;
+        Ok(Sparse {
+            offsets,
+            degrees,
+            targets,
+            nv,
+        })
+    }
+
     /// `graph` as it is.
     #[cfg(test)]
     pub fn of(graph: &crate::graph::Graph) -> Sparse {
@@ -65,14 +184,10 @@ impl Sparse {
         let mut targets = Vec::with_capacity(2 * graph.edge_count());
         for v in 0..n as Vertex {
             offsets.push(targets.len());
-            degrees.push(graph.degree(v) as c_int);
-            targets.extend(graph.neighbors(v).iter().map(|&w| w as c_int));
+            degrees.push(graph.degree(v));
+            targets.extend_from_slice(graph.neighbors(v));
         }
-        Sparse {
-            offsets,
-            degrees,
-            targets,
-        }
+        Sparse::new(offsets, degrees, targets).expect("a Graph is a valid Traces graph")
     }
 
     fn vertex_count(&self) -> usize {
@@ -81,17 +196,22 @@ impl Sparse {
 }
 
 /// The canonical order of `graph`'s vertices, with the colour classes
-/// `cells` (which partition the vertices; their order is part of the
-/// labelling: the vertices of the first cell get the first labels).
-pub fn canonical_order(graph: Sparse, cells: &[Vec<Vertex>], budget: Duration) -> Outcome {
+/// `cells` (which must partition the vertices; their order is part of the
+/// labelling: the vertices of the first cell get the first labels); an
+/// error, and no search, if they do not.
+pub fn canonical_order(
+    graph: Sparse,
+    cells: &[Vec<Vertex>],
+    budget: Duration,
+) -> Result<Outcome, InputError> {
     let n = graph.vertex_count();
-    debug_assert_eq!(cells.iter().map(Vec::len).sum::<usize>(), n);
+    let input = Input::new(graph, cells)?;
     if n <= 1 {
-        return Outcome::Labelled((0..n as Vertex).collect());
+        return Ok(Outcome::Labelled((0..n as Vertex).collect()));
     }
     let deadline = Instant::now() + budget;
-    let input = Arc::new(Input::new(graph, cells));
-    loop {
+    let input = Arc::new(input);
+    Ok(loop {
         let (reply, answer) = mpsc::sync_channel(1);
         let job = Job {
             input: input.clone(),
@@ -102,19 +222,23 @@ pub fn canonical_order(graph: Sparse, cells: &[Vec<Vertex>], budget: Duration) -
             // No worker can be reached: treat it as a search that could not
             // finish, so the caller falls back rather than fails.
             tracing::error!("the canonical labelling threads are gone");
-            return Outcome::OverBudget;
+            break Outcome::OverBudget;
         }
         match answer.recv() {
-            Ok(Run::Done(order)) => return Outcome::Labelled(order),
-            Ok(Run::OverBudget) | Err(_) => return Outcome::OverBudget,
+            Ok(Run::Done(order)) => break Outcome::Labelled(order),
+            Ok(Run::OverBudget) | Err(_) => break Outcome::OverBudget,
             // Stopped for another search's overrun: run again.
             Ok(Run::StoppedForAnother) if Instant::now() < deadline => {}
-            Ok(Run::StoppedForAnother) => return Outcome::OverBudget,
+            Ok(Run::StoppedForAnother) => break Outcome::OverBudget,
         }
-    }
+    })
 }
 
 /// The graph in Traces' sparse layout and the initial colouring.
+///
+/// Invariants, checked by [`Input::new`] (with [`Sparse`]'s own): `lab`
+/// lists each of the graph's `n` vertices exactly once, and `ptn` has `n`
+/// entries.
 struct Input {
     graph: Sparse,
     /// The vertices, cell after cell.
@@ -124,22 +248,38 @@ struct Input {
 }
 
 impl Input {
-    fn new(graph: Sparse, cells: &[Vec<Vertex>]) -> Input {
+    /// `graph` coloured by `cells`, if they list each vertex exactly once.
+    fn new(graph: Sparse, cells: &[Vec<Vertex>]) -> Result<Input, InputError> {
         let n = graph.vertex_count();
+        let mut listed = vec![false; n];
         let mut lab = Vec::with_capacity(n);
         let mut ptn = Vec::with_capacity(n);
         for cell in cells.iter().filter(|cell| !cell.is_empty()) {
-            lab.extend(cell.iter().map(|&v| v as c_int));
+            for &vertex in cell {
+                // Below `n`, which fits a c_int (`Sparse`'s invariant).
+                let v = c_int::try_from(vertex)
+                    .ok()
+                    .filter(|&v| v < graph.nv)
+                    .ok_or(InputError::CellVertexOutOfRange { vertex, n })?;
+                if std::mem::replace(&mut listed[vertex as usize], true) {
+                    return Err(InputError::CellVertexRepeated { vertex });
+                }
+                lab.push(v);
+            }
             ptn.extend(std::iter::repeat_n(1, cell.len() - 1));
             ptn.push(0);
         }
-        Input { graph, lab, ptn }
+        // None repeated: as many listed as there are vertices is all of them.
+        if lab.len() != n {
+            return Err(InputError::CellsIncomplete {
+                listed: lab.len(),
+                n,
+            });
+        }
+        Ok(Input { graph, lab, ptn })
     }
 
-    /// Runs Traces once. Safety of the FFI call: every array has the
-    /// length Traces reads (n offsets and degrees, 2m targets, n lab, ptn
-    /// and orbits), the graph is simple and undirected, and no weights or
-    /// output graph are asked for.
+    /// Runs Traces once.
     fn search(&self) -> Result<Vec<Vertex>, Stopped> {
         let n = self.lab.len();
         let mut offsets = self.graph.offsets.clone();
@@ -151,7 +291,7 @@ impl Input {
         let mut graph = sparsegraph {
             nde: targets.len(),
             v: offsets.as_mut_ptr(),
-            nv: n as c_int,
+            nv: self.graph.nv,
             d: degrees.as_mut_ptr(),
             e: targets.as_mut_ptr(),
             w: std::ptr::null_mut(),
@@ -166,7 +306,16 @@ impl Input {
             ..TracesOptions::default()
         };
         let mut stats = TracesStats::default();
-        // SAFETY: see the doc comment; the arrays outlive the call.
+        // SAFETY: Traces reads `nv` offsets, degrees and entries of lab and
+        // ptn, writes `nv` entries of lab, ptn and orbits, and reads the
+        // targets of each list: the arrays above are copies of ones whose
+        // lengths and entries `Sparse::new` and `Input::new` checked
+        // (every list within the targets, every target and lab entry a
+        // vertex, lab a permutation), orbits has `n` entries, and all
+        // outlive the call. No weights (`w` is null, `wlen` 0), no output
+        // graph (null) and no user hooks are asked for, so Traces follows
+        // no other pointer. The arrays are this call's own copies, so no
+        // other search reads or writes them.
         unsafe {
             Traces(
                 &mut graph,
@@ -186,7 +335,14 @@ impl Input {
             tracing::error!(status = stats.errstatus, "Traces reported an error");
             return Err(Stopped);
         }
-        Ok(lab.into_iter().map(|v| v as Vertex).collect())
+        // A permutation of the vertices, which are not negative.
+        lab.into_iter()
+            .map(Vertex::try_from)
+            .collect::<Result<_, _>>()
+            .map_err(|_| {
+                tracing::error!("Traces returned a negative vertex");
+                Stopped
+            })
     }
 }
 
@@ -348,4 +504,114 @@ impl Supervisor {
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A path 0 - 1 - 2.
+    fn path() -> (Vec<usize>, Vec<usize>, Vec<Vertex>) {
+        (vec![0, 1, 3], vec![1, 2, 1], vec![1, 0, 2, 1])
+    }
+
+    #[test]
+    fn graphs_that_would_send_traces_out_of_bounds_are_refused() {
+        let (offsets, degrees, targets) = path();
+        assert!(Sparse::new(offsets.clone(), degrees.clone(), targets.clone()).is_ok());
+        let refused = |offsets, degrees, targets| Sparse::new(offsets, degrees, targets).err();
+        assert_eq!(
+            refused(offsets.clone(), degrees.clone(), vec![1, 0, 3, 1]),
+            Some(InputError::TargetOutOfRange {
+                index: 2,
+                target: 3,
+                n: 3
+            })
+        );
+        assert_eq!(
+            refused(offsets.clone(), degrees.clone(), vec![1, 0, 2, NONE_VERTEX]),
+            Some(InputError::TargetOutOfRange {
+                index: 3,
+                target: NONE_VERTEX,
+                n: 3
+            })
+        );
+        assert_eq!(
+            refused(vec![0, 1, 4], degrees.clone(), targets.clone()),
+            Some(InputError::ListOutOfRange {
+                vertex: 2,
+                offset: 4,
+                degree: 1,
+                targets: 4
+            })
+        );
+        assert_eq!(
+            refused(vec![0, 1, usize::MAX], degrees.clone(), targets.clone()),
+            Some(InputError::ListOutOfRange {
+                vertex: 2,
+                offset: usize::MAX,
+                degree: 1,
+                targets: 4
+            })
+        );
+        assert_eq!(
+            refused(vec![0, 1], degrees.clone(), targets.clone()),
+            Some(InputError::Lengths {
+                offsets: 2,
+                degrees: 3
+            })
+        );
+        assert_eq!(
+            refused(offsets.clone(), vec![1, 1, 1], targets.clone()),
+            Some(InputError::DegreeSum { targets: 4 })
+        );
+        assert_eq!(
+            refused(vec![0, 0, 0], vec![3, 0, 1], vec![0, 1, 2]),
+            Some(InputError::DegreeSum { targets: 3 })
+        );
+        assert_eq!(
+            refused(vec![0, 0, 0], vec![3, 0, 0], vec![0, 1, 2]),
+            Some(InputError::DegreeOutOfRange {
+                vertex: 0,
+                degree: 3,
+                n: 3
+            })
+        );
+    }
+
+    #[test]
+    fn colourings_that_are_not_a_partition_are_refused() {
+        let search = |cells: &[Vec<Vertex>]| {
+            let (offsets, degrees, targets) = path();
+            let graph = Sparse::new(offsets, degrees, targets).expect("a path");
+            canonical_order(graph, cells, Duration::from_secs(30))
+        };
+        let order = match search(&[vec![1], vec![2, 0]]) {
+            Ok(Outcome::Labelled(order)) => order,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(order[0], 1);
+        assert_eq!(
+            search(&[vec![0, 1], vec![1, 2]]),
+            Err(InputError::CellVertexRepeated { vertex: 1 })
+        );
+        assert_eq!(
+            search(&[vec![0, 1]]),
+            Err(InputError::CellsIncomplete { listed: 2, n: 3 })
+        );
+        assert_eq!(
+            search(&[vec![0, 1, 2, 3]]),
+            Err(InputError::CellVertexOutOfRange { vertex: 3, n: 3 })
+        );
+        assert_eq!(
+            search(&[vec![0, 1, NONE_VERTEX]]),
+            Err(InputError::CellVertexOutOfRange {
+                vertex: NONE_VERTEX,
+                n: 3
+            })
+        );
+    }
+
+    /// Larger than any `c_int`: as `Vertex::MAX` marks no vertex elsewhere.
+    const NONE_VERTEX: Vertex = Vertex::MAX;
 }

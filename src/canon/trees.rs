@@ -33,7 +33,6 @@
 //! class carry equal trees, so exchanging them is an automorphism and does
 //! not change the canonical graph.
 
-use std::os::raw::c_int;
 use std::time::{Duration, Instant};
 
 use super::buckets::vertices_where;
@@ -547,9 +546,18 @@ pub fn canonical_order(graph: &Graph, distinguished: &[Vertex], budget: Duration
                 .iter()
                 .map(|cell| cell.iter().map(|&v| core_index[v as usize]).collect())
                 .collect();
-            match traces::canonical_order(sparse, &cells, time_left()?) {
-                Outcome::Labelled(order) => order.iter().map(|&i| core[i as usize]).collect(),
-                Outcome::OverBudget => return None,
+            let budget = time_left()?;
+            let searched =
+                sparse.and_then(|sparse| traces::canonical_order(sparse, &cells, budget));
+            match searched {
+                Ok(Outcome::Labelled(order)) => order.iter().map(|&i| core[i as usize]).collect(),
+                Ok(Outcome::OverBudget) => return None,
+                // A bug here, not in the puzzle: the puzzle still gets a
+                // hash, the label-keeping one, as past the budget.
+                Err(error) => {
+                    tracing::error!(%error, "the core's graph was not fit for Traces");
+                    return None;
+                }
             }
         }
     };
@@ -629,7 +637,10 @@ pub fn canonical_order(graph: &Graph, distinguished: &[Vertex], budget: Duration
 /// The graph the core (the vertices never peeled) induces, in Traces'
 /// form; the core, ascending (vertex `i` of that graph is `core[i]`); and
 /// each vertex's index in it, or [`NONE`].
-fn core_graph(graph: &Graph, node: &[Node]) -> (Sparse, Vec<Vertex>, Vec<Vertex>) {
+fn core_graph(
+    graph: &Graph,
+    node: &[Node],
+) -> (Result<Sparse, traces::InputError>, Vec<Vertex>, Vec<Vertex>) {
     let core: Vec<Vertex> = (0..node.len() as Vertex)
         .filter(|&v| node[v as usize].round == CORE)
         .collect();
@@ -642,28 +653,20 @@ fn core_graph(graph: &Graph, node: &[Node]) -> (Sparse, Vec<Vertex>, Vec<Vertex>
     // predicted.
     let mut offsets = Vec::with_capacity(core.len());
     let mut degrees = Vec::with_capacity(core.len());
-    let mut targets: Vec<c_int> = vec![0; 2 * graph.edge_count() + 1];
+    let mut targets: Vec<Vertex> = vec![0; 2 * graph.edge_count() + 1];
     let mut len = 0;
     for &v in &core {
         offsets.push(len);
         let before = len;
         for &w in graph.neighbors(v) {
             let i = core_index[w as usize];
-            targets[len] = i as c_int;
+            targets[len] = i;
             len += usize::from(i != NONE);
         }
-        degrees.push((len - before) as c_int);
+        degrees.push(len - before);
     }
     targets.truncate(len);
-    (
-        Sparse {
-            offsets,
-            degrees,
-            targets,
-        },
-        core,
-        core_index,
-    )
+    (Sparse::new(offsets, degrees, targets), core, core_index)
 }
 
 /// What peeling keeps for one vertex.
