@@ -21,7 +21,7 @@
 //! with an [`InputError`] rather than handed over.
 
 use std::os::raw::c_int;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Condvar, Mutex, OnceLock};
 use std::time::{Duration, Instant};
@@ -30,9 +30,30 @@ use nauty_Traces_sys::{NAUKILLED, Traces, TracesOptions, TracesStats, sparsegrap
 
 use crate::graph::Vertex;
 
+// SAFETY: `nauty_kill_request` is nautil.c's `volatile int`, defined
+// there, a plain global (deliberately not thread-local). An `AtomicI32` has
+// the size and alignment of a `c_int` (asserted below) and the same
+// representation, so it names the same int; the C side only reads it,
+// with whole-int volatile loads. A shared reference to an atomic is safe
+// to use from any thread, hence `safe`.
 unsafe extern "C" {
-    /// nauty's stop request (nautil.c), deliberately not thread-local.
-    static mut nauty_kill_request: c_int;
+    /// nauty's stop request, which every running search checks at each
+    /// node of its search tree.
+    safe static nauty_kill_request: AtomicI32;
+}
+
+const _: () = assert!(
+    size_of::<AtomicI32>() == size_of::<c_int>() && align_of::<AtomicI32>() == align_of::<c_int>()
+);
+
+/// Raises or lowers nauty's stop request. Relaxed: the flag carries no
+/// data, and nauty's volatile reads order nothing after it, so a stronger
+/// ordering would synchronise with nothing; what must be ordered (which
+/// searches are running, whether the request is up) is under the
+/// supervisor's mutex, and a search only has to see the flag eventually,
+/// which an atomic store guarantees.
+fn set_kill_request(raised: bool) {
+    nauty_kill_request.store(c_int::from(raised), Ordering::Relaxed);
 }
 
 /// Searches stopped by the stop request so far (for tests and logs).
@@ -448,8 +469,9 @@ impl Supervisor {
         let mut state = lock(&self.state);
         state.running.retain(|(other, ..)| *other != id);
         if state.stopping && state.running.is_empty() {
-            // SAFETY: a plain store to nauty's global; no search is running.
-            unsafe { std::ptr::write_volatile(&raw mut nauty_kill_request, 0) };
+            // No search is running, and none starts before `stopping` is
+            // lowered, under the same lock.
+            set_kill_request(false);
             state.stopping = false;
         }
         self.changed.notify_all();
@@ -482,9 +504,7 @@ impl Supervisor {
                     }
                     if !state.stopping {
                         state.stopping = true;
-                        // SAFETY: a plain store to nauty's global, which
-                        // running searches read.
-                        unsafe { std::ptr::write_volatile(&raw mut nauty_kill_request, 1) };
+                        set_kill_request(true);
                     }
                 }
                 Some(deadline) => {
