@@ -322,8 +322,11 @@ pub struct VertexFieldError {
 #[inline(always)]
 pub fn prefetch_at<T>(slice: &[T], i: usize) {
     let address = slice.as_ptr().wrapping_add(i);
-    // SAFETY: SSE is part of the x86-64 baseline, and a prefetch never
-    // faults or changes memory, whatever the address.
+    // SAFETY: `_mm_prefetch` needs SSE, which every x86-64 processor has
+    // (it is in the target's baseline features), and takes a pointer it
+    // never dereferences: a prefetch is a hint that neither faults nor
+    // changes memory, whatever the address, so one outside the slice is
+    // harmless.
     #[cfg(target_arch = "x86_64")]
     unsafe {
         std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(address.cast())
