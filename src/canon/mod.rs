@@ -249,7 +249,8 @@ fn hash_edges(
 }
 
 /// The words of the form, hashed as they are produced, a block at a time,
-/// rather than built whole: at 2·10^7 edges the form would take 160 MB.
+/// rather than built whole, which would hold 8 bytes an edge beside the
+/// graph itself.
 /// (Callers pass edges to [`Form::edge`] in a generic closure, so that the
 /// per-edge work is inlined: through a `dyn` closure it cost more than
 /// SHA-256 itself.) Words are written as their little-endian bytes

@@ -4,12 +4,13 @@
 //!
 //! Sparse random graphs have almost no symmetry, so refinement alone
 //! usually gives every vertex a colour of its own; the order of the
-//! colours is then a canonical labelling, and Traces (whose search costs
-//! as much as the whole Geography solve at 10^6 vertices) is not called.
+//! colours is then a canonical labelling, and Traces (whose search on a
+//! large graph can cost as much as solving the game on it) is not called.
 //! When some colour keeps two vertices, Traces labels the refined colouring,
 //! which is as canonical as the colouring it refines. Hand-written because
 //! nauty's refinement is internal to its searches and cannot hand back
-//! its partition, and because it must be cheap at 10^6 vertices.
+//! its partition, and because it must be cheap on the largest graphs the
+//! service takes.
 //!
 //! Why it is canonical. A vertex's colour is a 64-bit hash: at first of its
 //! cell's position, then, each round, of its own colour and the sum of a
@@ -22,12 +23,12 @@
 //!
 //! Why it is cheap. A round reads each edge once, in vertex order, with
 //! independent loads (nauty's splitter queue, tried first, follows a chain
-//! of dependent loads per edge and took 3.5 times as long on a random
-//! graph with 10^6 vertices), and while every core vertex is recomputed,
-//! as running sums over the neighbour lists, without a branch per vertex
-//! (see [`all_neighbour_sums`]). The first round reads only the edges of the
-//! vertices outside the largest cell (see [`first_round_by_cells`]).
-//! From the third round on, vertices whose
+//! of dependent loads per edge, whose cache misses cannot overlap, and was
+//! much slower on large random graphs), and while every core vertex is
+//! recomputed, as running sums over the neighbour lists, without a branch
+//! per vertex (see [`all_neighbour_sums`]). The first round reads only the
+//! edges of the vertices outside the largest cell (see
+//! [`first_round_by_cells`]). From the third round on, vertices whose
 //! colour is unique are frozen: their colour no longer changes, so only the
 //! others are recomputed, and on a random graph they are few by then.
 //! The vertices frozen at each count are sorted by colour already, so the
@@ -242,8 +243,8 @@ pub fn refine(
 /// the running sum at the ends of its list, exactly, modulo 2^64. Summed
 /// vertex by vertex, each vertex's few neighbours end in a loop exit that
 /// is mispredicted (degrees vary), and the mispredictions, not the reads,
-/// were most of a round on a random graph with 10^5 vertices; one running
-/// sum over a block's lists has no branch but the loop's own, and its
+/// were most of a round on random graphs; one running sum over a block's
+/// lists has no branch but the loop's own, and its
 /// independent reads overlap. It reads every vertex's list, so it pays
 /// when the core holds most of the edges.
 fn all_neighbour_sums(
@@ -302,15 +303,15 @@ fn all_neighbour_sums(
 }
 
 /// Vertices whose lists [`all_neighbour_sums`] sums at a time: their
-/// running sums stay in cache (a block's size hardly mattered between 128
-/// and 8192 vertices at 10^5).
+/// running sums stay in cache. The exact size matters little as long as
+/// they do.
 const RUNNING_SUM_BLOCK: usize = 1024;
 
 /// How many edge ends ahead [`all_neighbour_sums`] asks for the value it
-/// will read. At 10^5 vertices the values are in cache and it makes no
-/// difference; at 10^6 they are not, and without it the running sums were
-/// slower than the vertex-by-vertex sums with theirs (refinement on gnm
-/// d=10: 113 against 99 ms; with it 101 ms).
+/// will read. While the colours fit in cache it makes no difference; once
+/// they do not, every read is a miss, and without the requests the running
+/// sums lost to the vertex-by-vertex sums (which made requests of their
+/// own); with them they are about as fast.
 const RUNNING_SUM_PREFETCH_DISTANCE: usize = 16;
 
 /// What a vertex of colour `colour` adds to its neighbours' sums.

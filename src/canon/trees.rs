@@ -306,9 +306,8 @@ pub fn canonical_order(graph: &Graph, distinguished: &[Vertex], budget: Duration
     // difference of a running XOR over the neighbour lists at the two ends
     // of its list (`running_xor[i]`: of the lists' first `i` entries).
     // Taken vertex by vertex, each vertex's few neighbours ended in a
-    // mispredicted loop exit: peeling a random tree with 10^5 vertices
-    // took 2.3–2.5 ms, and takes 1.3–1.7. (At most 3n entries: links are
-    // eager only below average degree 3.)
+    // mispredicted loop exit, which the running XOR has no branch for.
+    // (At most 3n entries: links are eager only below average degree 3.)
     let running_xor: Vec<Vertex> = if lazy_links {
         Vec::new()
     } else {
