@@ -3,7 +3,7 @@
 
     python3 benches/karp_sipser_degree_two.py GRAPH_FILE MATES_FILE
 
-Reads a graph in the layout of ../shared/peers/gen.py (a line "n m", then
+Reads a graph as benches/families/mod.rs writes it (a line "n m", then
 one zero-based edge "u v" a line) and writes a matching of it as one mate a
 vertex (-1 for an exposed vertex), separated by spaces, for
 

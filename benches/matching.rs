@@ -18,8 +18,8 @@
 //! `--peer lemon=/tmp/peers/bin/lemon_mm` adds a peer from
 //! `../shared/peers/` (any command that takes the file and prints
 //! `matching=… match_ms=…`).
-//! FILES are in the layout of `../shared/peers/gen.py` (`n m`, then `m` lines
-//! `u v`, 0-based). Every instance runs in a child process so that its peak
+//! FILES are edge lists as `families/mod.rs` writes them (`n m`, then `m`
+//! lines `u v`, 0-based). Every instance runs in a child process so that its peak
 //! memory (VmHWM; a peer's is sampled while it runs) is its own and a slow
 //! peer can be stopped at the timeout.
 //! Figures are medians over the repetitions; compare ratios, not absolute
@@ -86,7 +86,7 @@ struct Args {
     /// `cargo bench` passes this flag to every bench binary.
     #[arg(long, hide = true)]
     bench: bool,
-    /// Graph files in gen.py's layout.
+    /// Graph files as `families/mod.rs` writes them.
     files: Vec<String>,
 }
 

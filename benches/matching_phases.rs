@@ -1,5 +1,5 @@
 //! Where the time of the full Geography answer goes, phase by phase, on
-//! big graph files (the layout of `../shared/peers/gen.py`).
+//! big graph files (edge lists as `families/mod.rs` writes them).
 //!
 //! ```text
 //! cargo bench --bench matching_phases -- [--reps N] [--start V] FILES…

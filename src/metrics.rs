@@ -5,7 +5,7 @@
 //! query) without a handle passed through every constructor. Live counts
 //! the server already keeps (queues, open games, connections) are read at
 //! scrape time through [`Metrics::encode`]. The HTTP endpoint that serves
-//! them is `service::metrics_endpoint`.
+//! them is `server::metrics`.
 
 use std::sync::LazyLock;
 use std::time::Instant;

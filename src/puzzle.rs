@@ -11,7 +11,7 @@ use crate::solver::Player;
 use crate::solver::bipartite_edge::{self, BipartiteEdgeError};
 use crate::solver::tree_paint::{self, NotATree};
 
-/// The three games (GAMES.md).
+/// The three games (docs/games.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Game {
     Geography,

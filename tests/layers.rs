@@ -39,7 +39,10 @@ fn module_of(file: &Path) -> Vec<String> {
         .components()
         .map(|c| c.as_os_str().to_string_lossy().into_owned())
         .collect();
-    if path.last().is_some_and(|last| last == "mod" || last == "lib") {
+    if path
+        .last()
+        .is_some_and(|last| last == "mod" || last == "lib")
+    {
         path.pop();
     }
     path
@@ -98,11 +101,7 @@ fn named_modules(module: &[String], code: &str) -> Vec<Vec<String>> {
             } else {
                 module[..module.len().saturating_sub(1)].to_vec()
             };
-            let segments: Vec<&str> = path
-                .split("::")
-                .skip(1)
-                .filter(|s| !s.is_empty())
-                .collect();
+            let segments: Vec<&str> = path.split("::").skip(1).filter(|s| !s.is_empty()).collect();
             let mut supers = segments.iter().take_while(|&&s| s == "super").count();
             while supers > 0 {
                 base.pop();
@@ -177,7 +176,11 @@ fn no_file_names_a_layer_above_its_own() {
             }
         }
     }
-    assert!(broken.is_empty(), "layer rules broken:\n{}", broken.join("\n"));
+    assert!(
+        broken.is_empty(),
+        "layer rules broken:\n{}",
+        broken.join("\n")
+    );
 }
 
 #[test]
@@ -191,7 +194,11 @@ fn no_two_files_name_each_other() {
             }
         }
     }
-    assert!(pairs.is_empty(), "files that name each other:\n{}", pairs.join("\n"));
+    assert!(
+        pairs.is_empty(),
+        "files that name each other:\n{}",
+        pairs.join("\n")
+    );
 }
 
 /// What a layer must never mention, as words of its code.
@@ -199,7 +206,10 @@ fn no_two_files_name_each_other() {
 fn layers_keep_out_what_is_not_theirs() {
     let rules: [(&str, &[&str]); 4] = [
         // The solvers are pure: no async, no I/O of their own, no proto, no SQL.
-        ("solver", &["async", "tokio", "tonic", "sqlx", "std::fs", "std::net"]),
+        (
+            "solver",
+            &["async", "tokio", "tonic", "sqlx", "std::fs", "std::net"],
+        ),
         ("graph", &["async", "tokio", "tonic", "sqlx"]),
         // The application core knows neither proto nor the transport.
         ("app", &["tonic", "proto", "hyper", "http::"]),
@@ -253,14 +263,26 @@ fn paths_resolve_to_the_files_that_define_them() {
     let imports = imports();
     let solving = src().join("app/solving.rs");
     let named = &imports[&solving];
-    for expected in ["app/flights.rs", "app/pool.rs", "canon/mod.rs", "store/mod.rs"] {
-        assert!(named.contains(&src().join(expected)), "{expected} in {named:?}");
+    for expected in [
+        "app/flights.rs",
+        "app/pool.rs",
+        "canon/mod.rs",
+        "store/mod.rs",
+    ] {
+        assert!(
+            named.contains(&src().join(expected)),
+            "{expected} in {named:?}"
+        );
     }
     let play = src().join("cli/play.rs");
     assert!(imports[&play].contains(&src().join("cli/report.rs")));
     let module = vec!["cli".to_owned(), "solve".to_owned()];
     let named = named_modules(&module, "use crate::graph::{self, file::Numbering};");
-    assert!(named.contains(&vec!["graph".to_owned(), "file".to_owned(), "Numbering".to_owned()]));
+    assert!(named.contains(&vec![
+        "graph".to_owned(),
+        "file".to_owned(),
+        "Numbering".to_owned()
+    ]));
     assert_eq!(
         file_of(&named[1]),
         Some(src().join("graph/file.rs")),

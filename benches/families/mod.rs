@@ -1,11 +1,11 @@
 //! Generated instances for the matching benchmark (`--families`): the
-//! families of `../shared/peers/gen.py` that the README's table uses, plus
-//! those a user may bring that gen.py lacks (random geometric graphs, like
-//! road networks, and heavy-tailed Chung–Lu graphs). Written in gen.py's
-//! layout (`n m`, then `u v` lines, 0-based) so that every peer and the
-//! `readonly` floor read the very same file. Like gen.py, every family ends
-//! with a random relabelling, a shuffled edge order and random orientations:
-//! the structure alone decides the difficulty.
+//! families of docs/performance.md's tables (random graphs, regular graphs,
+//! grids, trees, near-perfect matchings) and those a user may bring
+//! (random geometric graphs, like road networks, and heavy-tailed Chung–Lu
+//! graphs). Written as an edge list (`n m`, then `u v` lines, 0-based) so
+//! that every peer and the `readonly` floor read the very same file. Every
+//! family ends with a random relabelling, a shuffled edge order and random
+//! orientations: the structure alone decides the difficulty.
 
 use std::collections::HashSet;
 use std::io::Write;

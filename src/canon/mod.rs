@@ -23,7 +23,7 @@
 //!   passes its time budget (highly symmetric graphs can make it slow), and
 //!   the hash of every puzzle stored before `traces-v1`.
 //!
-//! The hashed form (the README documents it for other programs): the
+//! The hashed form (docs/canonical-hash.md documents it for other programs): the
 //! canonicaliser's name, a NUL byte, the game's name, a NUL byte, then
 //! little-endian `u32` words: the vertex count, the number of distinguished
 //! vertices, the distinguished vertices' labels in game order, the edge

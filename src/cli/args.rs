@@ -64,7 +64,7 @@ pub enum FileFormat {
     /// The source problem's layout, 1-based: `N M` then `M` lines `u v`
     /// (tree paint: `N` then `N − 1` lines `a b`).
     Contest,
-    /// `n m` then `m` lines `u v`, 0-based (as written by gen.py).
+    /// `n m` then `m` lines `u v`, 0-based (the benchmark families' edge lists).
     ZeroBased,
     /// graph6, one graph a line (nauty's geng), 0-based; each graph is
     /// solved in turn and gets one output line.

@@ -15,7 +15,7 @@ pub enum Numbering {
     /// `1..=N`, as in the contest problems.
     #[default]
     OneBased,
-    /// `0..N`, as written by `gen.py`.
+    /// `0..N`, as the benchmark families write them.
     ZeroBased,
 }
 

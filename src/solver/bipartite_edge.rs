@@ -1,4 +1,4 @@
-//! The bipartite edge-adding game (GAMES.md §2, AtCoder ABC398 G).
+//! The bipartite edge-adding game (docs/games.md, the edge-adding game, AtCoder ABC398 G).
 //!
 //! A position is a simple graph without odd cycles. A move adds one edge that
 //! is not present and keeps the graph bipartite; a player who cannot move
@@ -41,7 +41,7 @@ pub struct BipartiteCounts {
 }
 
 impl BipartiteCounts {
-    /// The winning rule of GAMES.md §2 (the player to move is "first"):
+    /// The winning rule of docs/games.md, the edge-adding game (the player to move is "first"):
     /// - `N` odd: first wins iff `M` is odd;
     /// - `N` even, `eo ≥ 3`: first wins iff `oo + x` is odd;
     /// - `N` even, `eo ∈ {1, 2}`: first wins;

@@ -1,4 +1,4 @@
-//! Undirected Vertex Geography (GAMES.md §1).
+//! Undirected Vertex Geography (docs/games.md, Geography).
 //!
 //! The second player wins from `start` iff some maximum matching leaves
 //! `start` exposed, i.e. iff `start ∈ D(G)` of the Gallai–Edmonds
@@ -193,7 +193,7 @@ pub enum IllegalMove {
 ///
 /// The rest of the game is Geography on `G − {visited except the token's
 /// vertex}` started at the token's vertex, with the player to move as
-/// "first" (GAMES.md §1, mid-game positions).
+/// "first" (docs/games.md, Geography, mid-game positions).
 ///
 /// `start` must be a vertex of `graph` (see [`check_vertex`](crate::graph::check_vertex)).
 /// Moves are checked in order: the vertex is in range, the game is not over,

@@ -8,7 +8,7 @@
 //!
 //! - The game keeps a maximum matching `M` of the remaining graph (the
 //!   unvisited vertices and the token's), with the invariant that `M`
-//!   covers the token's vertex iff the side to move wins (GAMES.md §1).
+//!   covers the token's vertex iff the side to move wins (docs/games.md, Geography).
 //! - The winner moving to its mate leaves the mate exposed in `M` minus
 //!   that edge, which stays maximum: the loser is to move, known without
 //!   any search. The loser's move `t → w` leaves `M` maximum in the smaller

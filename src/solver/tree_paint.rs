@@ -1,4 +1,4 @@
-//! The tree painting game (GAMES.md §3, AtCoder ABC067 D "Fennec VS. Snuke").
+//! The tree painting game (docs/games.md, tree painting, AtCoder ABC067 D "Fennec VS. Snuke").
 //!
 //! A tree; one vertex is black and another white. The first player paints an
 //! uncoloured vertex adjacent to a black one black, the second an uncoloured

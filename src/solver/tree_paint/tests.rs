@@ -114,7 +114,7 @@ fn check_position(search: &mut PaintSearch, position: &TreePaintPosition) {
 }
 
 /// Checks `solve` from a start against the search and against the
-/// distance split of GAMES.md §3 (computed here by plain BFS).
+/// distance split of docs/games.md, tree painting (computed here by plain BFS).
 fn check_start(search: &mut PaintSearch, black: Vertex, white: Vertex) {
     let g = search.tree;
     let solution = solve(g, black, white).unwrap();
