@@ -175,7 +175,7 @@ export type Puzzle = Message<"puzzled.v1.Puzzle"> & {
   spec?: PuzzleSpec | undefined;
 
   /**
-   * "{canonicaliser}:{hex SHA-256}" (the README documents the hashed form):
+   * "{canonicaliser}:{hex SHA-256}" (docs/canonical-hash.md documents the hashed form):
    * "traces-v2:…" is the same for every relabelling of the puzzle;
    * "sorted-edges-v1:…" keeps the submitted labels (canonical labelling
    * passed its time budget, or the puzzle predates traces-v1 and has not
@@ -263,7 +263,7 @@ export const VertexSetSchema: GenMessage<VertexSet> = /*@__PURE__*/
   messageDesc(file_puzzled_v1_puzzle, 5);
 
 /**
- * Evidence for a geography verdict (GAMES.md section 1), in the request's labels.
+ * Evidence for a geography verdict (docs/games.md, Geography), in the request's labels.
  *
  * @generated from message puzzled.v1.GeographyEvidence
  */
@@ -313,7 +313,7 @@ export const GeographyEvidenceSchema: GenMessage<GeographyEvidence> = /*@__PURE_
   messageDesc(file_puzzled_v1_puzzle, 6);
 
 /**
- * Evidence for an edge-game verdict (GAMES.md section 2).
+ * Evidence for an edge-game verdict (docs/games.md, the edge-adding game).
  *
  * @generated from message puzzled.v1.BipartiteEdgeEvidence
  */
@@ -426,7 +426,7 @@ export const WinningEdgeClassSchema: GenMessage<WinningEdgeClass> = /*@__PURE__*
   messageDesc(file_puzzled_v1_puzzle, 8);
 
 /**
- * Evidence for a tree-painting verdict (GAMES.md section 3).
+ * Evidence for a tree-painting verdict (docs/games.md, tree painting).
  *
  * @generated from message puzzled.v1.TreePaintEvidence
  */
@@ -584,7 +584,7 @@ export const SolutionSchema: GenMessage<Solution> = /*@__PURE__*/
   messageDesc(file_puzzled_v1_puzzle, 11);
 
 /**
- * The game a puzzle is played in (GAMES.md).
+ * The game a puzzle is played in (docs/games.md).
  *
  * @generated from enum puzzled.v1.Game
  */
