@@ -205,9 +205,32 @@ pub const MAX_ECHO_CHARS: usize = 64;
 /// characters with "…": an error about a 20 MB string must not be 20 MB
 /// of trailers.
 pub fn echo(value: &str) -> String {
+    let (kept, rest) = split_for_echo(value);
+    if rest {
+        format!("{kept:?}…")
+    } else {
+        format!("{kept:?}")
+    }
+}
+
+/// `value` cut after [`MAX_ECHO_CHARS`] characters with "…", unquoted: a
+/// client's value as a log field. A log line must not grow with what a
+/// client sends.
+pub fn cut(value: &str) -> String {
+    let (kept, rest) = split_for_echo(value);
+    if rest {
+        format!("{kept}…")
+    } else {
+        kept.to_owned()
+    }
+}
+
+/// The first [`MAX_ECHO_CHARS`] characters of `value`, and whether any
+/// were left out.
+fn split_for_echo(value: &str) -> (&str, bool) {
     match value.char_indices().nth(MAX_ECHO_CHARS) {
-        None => format!("{value:?}"),
-        Some((cut, _)) => format!("{:?}…", &value[..cut]),
+        None => (value, false),
+        Some((at, _)) => (&value[..at], true),
     }
 }
 

@@ -79,7 +79,8 @@ pub fn record_solution(solution: &proto::Solution, started: Instant) {
     span.record("solve_ms", started.elapsed().as_secs_f64() * 1e3);
 }
 
-/// Fills the current call's span with the puzzle it is about.
+/// Fills the current call's span with the puzzle it is about, as the
+/// client named it (cut: it is the client's value).
 pub fn record_name(name: &str) {
-    tracing::Span::current().record("puzzle", name);
+    tracing::Span::current().record("puzzle", super::convert::cut(name));
 }

@@ -265,7 +265,7 @@ where
             .to_owned();
         let span = tracing::info_span!(
             "call",
-            method = %request.uri().path(),
+            method = %crate::api::convert::cut(request.uri().path()),
             request_id = %id,
             puzzle = tracing::field::Empty,
             canonical_hash = tracing::field::Empty,

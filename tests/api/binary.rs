@@ -395,3 +395,59 @@ async fn json_logs_carry_each_calls_span() {
     assert!(span["solve_ms"].as_f64().is_some(), "{finished}");
     assert_eq!(finished["fields"]["status"], "Ok");
 }
+
+/// A client's values are cut in the log as in error messages: a GetPuzzle
+/// naming a puzzle with a name of a megabyte, sent three times, leaves
+/// log lines of ordinary length, the name cut after 64 characters.
+#[tokio::test]
+async fn logged_client_values_are_cut() {
+    use super::helpers::proto;
+    use proto::puzzle_service_client::PuzzleServiceClient;
+
+    let dir = tempfile::tempdir().unwrap();
+    let db = format!("sqlite://{}", dir.path().join("data.db").display());
+    let mut server = Command::new(BIN)
+        .args(["serve", "--listen", "127.0.0.1:0", "--database", &db])
+        .env("PUZZLED_LOG_FORMAT", "json")
+        .env("PUZZLED_LOG", "info")
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(server.stdout.take().unwrap()).lines();
+    let first: serde_json::Value =
+        serde_json::from_str(&lines.next().unwrap().unwrap()).expect("a JSON line");
+    let addr = listen_address(first["fields"]["message"].as_str().unwrap());
+    let mut client = PuzzleServiceClient::connect(format!("http://{addr}"))
+        .await
+        .unwrap();
+    let name = format!("puzzles/{}", "n".repeat(1 << 20));
+    for _ in 0..3 {
+        let status = client
+            .get_puzzle(proto::GetPuzzleRequest {
+                name: name.clone(),
+                view: 0,
+            })
+            .await
+            .unwrap_err();
+        assert_eq!(status.code(), tonic::Code::InvalidArgument);
+        assert!(status.message().len() < 1024, "{}", status.message().len());
+    }
+    Command::new("kill")
+        .args(["-TERM", &server.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(server.wait().unwrap().success());
+    let logged: Vec<String> = lines.map_while(Result::ok).collect();
+    let longest = logged.iter().map(String::len).max().unwrap_or(0);
+    assert!(longest < 4096, "a log line of {longest} bytes");
+    let named: Vec<serde_json::Value> = logged
+        .iter()
+        .map(|line| serde_json::from_str::<serde_json::Value>(line).unwrap())
+        .filter(|line| line["span"]["puzzle"].is_string())
+        .collect();
+    assert_eq!(named.len(), 3, "one call finished line a call: {logged:?}");
+    for line in named {
+        let puzzle = line["span"]["puzzle"].as_str().unwrap();
+        assert_eq!(puzzle, format!("puzzles/{}…", "n".repeat(56)), "{line}");
+    }
+}
