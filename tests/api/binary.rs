@@ -18,6 +18,50 @@ fn listen_address(line: &str) -> String {
         .to_owned()
 }
 
+/// A server logging JSON at info level on stdout, on a fresh database, with
+/// the address its first line names and the rest of its lines to read.
+struct JsonLoggingServer {
+    child: std::process::Child,
+    lines: std::io::Lines<BufReader<std::process::ChildStdout>>,
+    addr: String,
+    _dir: tempfile::TempDir,
+}
+
+impl JsonLoggingServer {
+    fn start() -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let db = format!("sqlite://{}", dir.path().join("data.db").display());
+        let mut child = Command::new(BIN)
+            .args(["serve", "--listen", "127.0.0.1:0", "--database", &db])
+            .env("PUZZLED_LOG_FORMAT", "json")
+            .env("PUZZLED_LOG", "info")
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+        let first: serde_json::Value =
+            serde_json::from_str(&lines.next().unwrap().unwrap()).expect("a JSON line");
+        let addr = listen_address(first["fields"]["message"].as_str().unwrap());
+        JsonLoggingServer {
+            child,
+            lines,
+            addr,
+            _dir: dir,
+        }
+    }
+
+    /// Stops the server with SIGTERM and returns every line it logged after
+    /// the first.
+    fn stop(mut self) -> Vec<String> {
+        Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(self.child.wait().unwrap().success());
+        self.lines.map_while(Result::ok).collect()
+    }
+}
+
 #[test]
 fn serve_from_env_vars_answers_healthcheck_and_stops_cleanly_on_sigterm() {
     let dir = tempfile::tempdir().unwrap();
@@ -353,18 +397,8 @@ async fn json_logs_carry_each_calls_span() {
         "{error}"
     );
 
-    let mut server = Command::new(BIN)
-        .args(["serve", "--listen", "127.0.0.1:0", "--database", &db])
-        .env("PUZZLED_LOG_FORMAT", "json")
-        .env("PUZZLED_LOG", "info")
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(server.stdout.take().unwrap()).lines();
-    let first: serde_json::Value =
-        serde_json::from_str(&lines.next().unwrap().unwrap()).expect("a JSON line");
-    let message = first["fields"]["message"].as_str().unwrap().to_owned();
-    let addr = listen_address(&message);
+    let server = JsonLoggingServer::start();
+    let addr = &server.addr;
     let mut client = PuzzleServiceClient::connect(format!("http://{addr}"))
         .await
         .unwrap();
@@ -374,13 +408,9 @@ async fn json_logs_carry_each_calls_span() {
         .insert("x-request-id", "json-log-check".parse().unwrap());
     let solution = client.solve(request).await.unwrap().into_inner();
 
-    Command::new("kill")
-        .args(["-TERM", &server.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(server.wait().unwrap().success());
-    let logged: Vec<serde_json::Value> = lines
-        .map_while(Result::ok)
+    let logged: Vec<serde_json::Value> = server
+        .stop()
+        .iter()
         .map(|line| serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line}")))
         .collect();
     let finished = logged
@@ -404,19 +434,8 @@ async fn logged_client_values_are_cut() {
     use super::helpers::proto;
     use proto::puzzle_service_client::PuzzleServiceClient;
 
-    let dir = tempfile::tempdir().unwrap();
-    let db = format!("sqlite://{}", dir.path().join("data.db").display());
-    let mut server = Command::new(BIN)
-        .args(["serve", "--listen", "127.0.0.1:0", "--database", &db])
-        .env("PUZZLED_LOG_FORMAT", "json")
-        .env("PUZZLED_LOG", "info")
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(server.stdout.take().unwrap()).lines();
-    let first: serde_json::Value =
-        serde_json::from_str(&lines.next().unwrap().unwrap()).expect("a JSON line");
-    let addr = listen_address(first["fields"]["message"].as_str().unwrap());
+    let server = JsonLoggingServer::start();
+    let addr = &server.addr;
     let mut client = PuzzleServiceClient::connect(format!("http://{addr}"))
         .await
         .unwrap();
@@ -432,12 +451,7 @@ async fn logged_client_values_are_cut() {
         assert_eq!(status.code(), tonic::Code::InvalidArgument);
         assert!(status.message().len() < 1024, "{}", status.message().len());
     }
-    Command::new("kill")
-        .args(["-TERM", &server.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(server.wait().unwrap().success());
-    let logged: Vec<String> = lines.map_while(Result::ok).collect();
+    let logged = server.stop();
     let longest = logged.iter().map(String::len).max().unwrap_or(0);
     assert!(longest < 4096, "a log line of {longest} bytes");
     let named: Vec<serde_json::Value> = logged
