@@ -411,7 +411,7 @@ async fn json_logs_carry_each_calls_span() {
     let logged: Vec<serde_json::Value> = server
         .stop()
         .iter()
-        .map(|line| serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line}")))
+        .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}")))
         .collect();
     let finished = logged
         .iter()
