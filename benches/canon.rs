@@ -1,4 +1,4 @@
-//! Canonical hashing (`traces-v3`: trees by hand, refinement, Traces for what is left) against the full Geography solve
+//! Canonical hashing (`traces-v4`: trees by hand, refinement, Traces for what is left) against the full Geography solve
 //! of the same graph (verdict, witness, barriers, all starts, all winning
 //! first moves), measured in the same run: the hash must not cost more
 //! than the solve it saves. Also the symmetric families, where canonical
@@ -15,7 +15,9 @@ use std::time::{Duration, Instant};
 use puzzled::canon;
 use puzzled::puzzle::{Game, Limits, RawSpec, Spec};
 use puzzled::solver::geography::{self, GeographyOptions};
-use puzzled::testkit::families::{cycle, disjoint_copies, grid, hypercube, paley, petersen};
+use puzzled::testkit::families::{
+    copies_on_a_hub, cycle, disjoint_copies, grid, hypercube, paley, petersen,
+};
 use puzzled::testkit::random::{XorShiftStar, gnm, random_tree};
 use puzzled::testkit::stats::median;
 
@@ -81,6 +83,26 @@ fn main() {
             "100 disjoint Petersen".into(),
             1000,
             Box::new(|| disjoint_copies(&petersen(), 10, 100)),
+        ),
+        (
+            "1000 disjoint Petersen".into(),
+            10_000,
+            Box::new(|| disjoint_copies(&petersen(), 10, 1000)),
+        ),
+        (
+            "10000 disjoint Petersen".into(),
+            100_000,
+            Box::new(|| disjoint_copies(&petersen(), 10, 10_000)),
+        ),
+        (
+            "100 Petersen on a hub".into(),
+            1001,
+            Box::new(|| copies_on_a_hub(&petersen(), 10, 100)),
+        ),
+        (
+            "200 Petersen on a hub".into(),
+            2001,
+            Box::new(|| copies_on_a_hub(&petersen(), 10, 200)),
         ),
     ];
     if !args.quick {

@@ -186,9 +186,15 @@ impl Solver {
     /// off the async workers: even a small graph can keep Traces searching
     /// up to the budget (a few hundred disjoint copies of one small graph),
     /// or wait for a Traces thread another search holds.
+    /// Dropping the future (the caller left, or its deadline passed) stops
+    /// the labelling, Traces' search included.
     pub async fn canonicalize(&self, spec: Arc<Spec>) -> Result<Canonical, AppError> {
         let budget = self.canon_budget;
-        off_runtime(move || canon::canonicalize(&spec, budget)).await
+        let cancel = Cancel::new();
+        let _stop_when_left = FireOnDrop(cancel.clone());
+        off_runtime(move || canon::canonicalize_unless_cancelled(&spec, budget, &cancel))
+            .await?
+            .ok_or_else(|| AppError::internal("canonical labelling stopped with no caller left"))
     }
 
     /// A stored puzzle read whole and validated, with its verdict (from the
@@ -215,13 +221,6 @@ impl Solver {
         &self,
         f: impl FnOnce(&Cancel) -> T + Send + 'static,
     ) -> Result<T, AppError> {
-        /// Fires its handle when dropped.
-        struct FireOnDrop(Cancel);
-        impl Drop for FireOnDrop {
-            fn drop(&mut self) {
-                self.0.fire();
-            }
-        }
         let cancel = Cancel::new();
         let _stop_when_left = FireOnDrop(cancel.clone());
         self.pool.run(move || f(&cancel)).await
@@ -289,7 +288,7 @@ impl Solver {
     }
 
     /// Gives every puzzle stored under an older canonicaliser (before
-    /// `traces-v1`, or with `traces-v1` or `traces-v2`) its current isomorphism-invariant
+    /// `traces-v1`, or with `traces-v1`, `traces-v2` or `traces-v3`) its current isomorphism-invariant
     /// hash and canonical labels, oldest first, carrying the verdicts stored
     /// under its old hash over (translated into the new canonical labels). Runs in
     /// the background after start-up; until a puzzle's turn comes it keeps
@@ -683,6 +682,16 @@ fn solve_error(error: GameError) -> AppError {
 /// The labelling a stored puzzle's verdicts are in: its own labels under a
 /// hash that keeps labels, else the canonical labels stored with it;
 /// `None` when those are missing or damaged.
+/// Fires its handle when dropped: work started for a caller stops when the
+/// caller's future is dropped.
+struct FireOnDrop(Cancel);
+
+impl Drop for FireOnDrop {
+    fn drop(&mut self) {
+        self.0.fire();
+    }
+}
+
 fn stored_labelling(record: &PuzzleRecord) -> Option<Labelling> {
     if canon::keeps_labels(&record.canonical_hash) {
         return Some(Labelling::Identity);

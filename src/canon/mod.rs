@@ -5,7 +5,7 @@
 //! The hash names the canonicaliser that made it, so forms from different
 //! canonicalisers can never be mistaken for one another:
 //!
-//! - `traces-v3`: isomorphism-invariant. The trees hanging off the graph
+//! - `traces-v4`: isomorphism-invariant. The trees hanging off the graph
 //!   and its tree components are labelled by their rooted-tree forms (see
 //!   `trees`); the rest, the core, is coloured with the distinguished
 //!   vertices as colour classes in game order before all other vertices
@@ -13,11 +13,14 @@
 //!   1), and each other core vertex by the trees hanging from it. That
 //!   colouring is refined (see `refine`); when refinement leaves every
 //!   vertex a colour of its own, the colours' order labels the core, and
-//!   otherwise Traces (nauty 2.9.3) labels the refined colouring. Every
+//!   otherwise Traces (nauty 2.9.3) labels the refined colouring, one
+//!   connected component of the core at a time, the components then put
+//!   in the order of their canonical forms (see `components`). Every
 //!   relabelling of a puzzle gets the same hash.
-//! - `traces-v2`: as `traces-v3`, but Traces labelled every core, from the
+//! - `traces-v3`: as `traces-v4`, but one Traces search labelled the whole
+//!   refined core. `traces-v2`: Traces labelled every core, from the
 //!   unrefined colouring. `traces-v1`: Traces labelled the whole graph.
-//!   Hashes of both are replaced by `traces-v3` ones after start-up.
+//!   Hashes of all three are replaced by `traces-v4` ones after start-up.
 //! - `sorted-edges-v1`: the request's own labels, edges normalised and
 //!   sorted; invariant to edge order and direction only. Used when Traces
 //!   passes its time budget (highly symmetric graphs can make it slow), and
@@ -36,6 +39,7 @@
 //! processor. `PUZZLED_SIMD=off` in the environment turns them off.
 
 mod buckets;
+mod components;
 mod refine;
 mod runs;
 mod simd;
@@ -48,16 +52,18 @@ use sha2::{Digest, Sha256};
 
 use crate::graph::{Graph, Vertex};
 use crate::puzzle::Spec;
+use crate::solver::cancel::Cancel;
 use simd::Avx512;
 
 /// The isomorphism-invariant canonicaliser. Bump its version whenever the
 /// bundled nauty changes or the colouring convention does: canonical forms
 /// may then change.
-pub const TRACES: &str = "traces-v3";
+pub const TRACES: &str = "traces-v4";
 
 /// The previous isomorphism-invariant canonicalisers, newest first: Traces
-/// on every core, and Traces on the whole graph. Puzzles stored with them
-/// are rehashed after start-up.
+/// on the whole refined core, Traces on every unrefined core, and Traces on
+/// the whole graph. Puzzles stored with them are rehashed after start-up.
+pub const TRACES_V3: &str = "traces-v3";
 pub const TRACES_V2: &str = "traces-v2";
 pub const TRACES_V1: &str = "traces-v1";
 
@@ -161,16 +167,36 @@ impl Labelling {
 /// vertices (title and author do not count), by Traces within `budget`,
 /// or label-keeping past it.
 pub fn canonicalize(spec: &Spec, budget: Duration) -> Canonical {
-    canonicalize_with(spec, budget, Avx512::detect())
+    canonicalize_unless_cancelled(spec, budget, &Cancel::never())
+        .expect("a handle that never fires")
 }
 
-/// [`canonicalize`], with the vector paths if `avx512` is given: the same
-/// hash either way.
-fn canonicalize_with(spec: &Spec, budget: Duration, avx512: Option<Avx512>) -> Canonical {
+/// [`canonicalize`], or `None` soon after `cancel` fires (the caller left):
+/// the labelling, Traces' search included, stops then.
+pub fn canonicalize_unless_cancelled(
+    spec: &Spec,
+    budget: Duration,
+    cancel: &Cancel,
+) -> Option<Canonical> {
+    canonicalize_with(spec, budget, cancel, Avx512::detect())
+}
+
+/// [`canonicalize_unless_cancelled`], with the vector paths if `avx512` is
+/// given: the same hash either way.
+fn canonicalize_with(
+    spec: &Spec,
+    budget: Duration,
+    cancel: &Cancel,
+    avx512: Option<Avx512>,
+) -> Option<Canonical> {
     let graph = spec.graph();
     let distinguished = spec.distinguished();
     let started = Instant::now();
-    match trees::canonical_order(graph, &distinguished, budget) {
+    let labelled = trees::canonical_order(graph, &distinguished, budget, cancel);
+    if cancel.is_fired() {
+        return None;
+    }
+    Some(match labelled {
         Some(mut order) => {
             let labelling = Labelling::from_order(std::mem::take(&mut order.order));
             let hash = hash_edges(TRACES, spec, &labelling, avx512, |form| {
@@ -195,7 +221,13 @@ fn canonicalize_with(spec: &Spec, budget: Duration, avx512: Option<Avx512>) -> C
             );
             keep_labels(spec)
         }
-    }
+    })
+}
+
+/// How many Traces searches have been stopped (past their budget, for
+/// another's overrun, or with no caller left) since start-up.
+pub fn searches_stopped() -> u64 {
+    traces::searches_stopped()
 }
 
 /// The label-keeping canonical form of `spec` ([`SORTED_EDGES`]).
@@ -392,7 +424,7 @@ pub fn canonicaliser_of(hash: &str) -> &str {
 /// knows; a hash naming none of them is taken for the current one's.
 pub fn known_canonicaliser_of(hash: &str) -> &'static str {
     let name = canonicaliser_of(hash);
-    [SORTED_EDGES, TRACES_V2, TRACES_V1]
+    [SORTED_EDGES, TRACES_V3, TRACES_V2, TRACES_V1]
         .into_iter()
         .find(|&known| known == name)
         .unwrap_or(TRACES)

@@ -1,18 +1,22 @@
 //! Canonical labelling by Traces (nauty 2.9.3), under a time budget.
 //!
-//! Traces runs on a few threads of its own, not on the caller's: its working
-//! arrays live in thread-local storage (nauty built with `USE_TLS`) that is
-//! sized to the largest graph the thread has seen and kept for the next
-//! call, so reusing threads keeps that memory bounded by one set per
-//! thread; the threads also get a stack large enough for a deep search.
+//! Large searches run on a few threads of their own (one per core), with a
+//! stack large enough for a deep search; a job of a few vertices runs on
+//! its caller's thread, so that it never queues behind large ones. A job
+//! is a batch of graphs (a core's components), searched one after another.
 //!
 //! The budget: nauty's only way to stop a search from outside is the
-//! process-wide `nauty_kill_request`, which every running search checks at
-//! each node of its search tree. A watchdog raises it when a search passes
-//! its deadline; every search then running stops. The one past its budget
-//! reports [`Outcome::OverBudget`]; any other stopped by the same request
+//! process-wide `nauty_kill_request`. A watchdog raises it when a search
+//! passes its deadline or its caller leaves; every search then running
+//! stops. Traces checks it at each node of its search tree, and the
+//! bundled sources are patched to check it while filtering a large group's
+//! generators too, which can take minutes between two nodes, and to free a
+//! stopped search's memory (`vendor/README.md`). The one past its budget
+//! is answered as over budget; any other stopped by the same request
 //! simply runs again with what is left of its own budget. No search starts
-//! while the request is raised, and the last one to stop lowers it.
+//! while the request is raised, and the last one to stop lowers it. The
+//! caller does not wait for a stopped search to end: it is answered at its
+//! deadline whatever Traces is doing.
 //!
 //! Traces trusts its input: an adjacency target or colouring entry out of
 //! range is a read or write out of bounds in C. So [`Sparse`] and the
@@ -29,6 +33,7 @@ use std::time::{Duration, Instant};
 use nauty_Traces_sys::{NAUKILLED, Traces, TracesOptions, TracesStats, sparsegraph};
 
 use crate::graph::Vertex;
+use crate::solver::cancel::Cancel;
 
 // SAFETY: `nauty_kill_request` is nautil.c's `volatile int`, defined
 // there, a plain global (deliberately not thread-local). An `AtomicI32` has
@@ -64,7 +69,14 @@ pub fn searches_stopped() -> u64 {
     SEARCHES_STOPPED.load(Ordering::Relaxed)
 }
 
+/// How many searches are running now.
+#[cfg(test)]
+pub fn searches_running() -> usize {
+    lock(&supervisor().state).running.len()
+}
+
 /// What a search gave.
+#[cfg(test)]
 #[derive(Debug, PartialEq, Eq)]
 pub enum Outcome {
     /// `order[i]` is the vertex that gets canonical label `i`.
@@ -220,40 +232,87 @@ impl Sparse {
 /// `cells` (which must partition the vertices; their order is part of the
 /// labelling: the vertices of the first cell get the first labels); an
 /// error, and no search, if they do not.
+#[cfg(test)]
 pub fn canonical_order(
     graph: Sparse,
     cells: &[Vec<Vertex>],
     budget: Duration,
 ) -> Result<Outcome, InputError> {
-    let n = graph.vertex_count();
-    let input = Input::new(graph, cells)?;
-    if n <= 1 {
-        return Ok(Outcome::Labelled((0..n as Vertex).collect()));
-    }
-    let deadline = Instant::now() + budget;
-    let input = Arc::new(input);
-    Ok(loop {
-        let (reply, answer) = mpsc::sync_channel(1);
-        let job = Job {
-            input: input.clone(),
-            deadline,
-            reply,
-        };
-        if workers().send(job).is_err() {
-            // No worker can be reached: treat it as a search that could not
-            // finish, so the caller falls back rather than fails.
-            tracing::error!("the canonical labelling threads are gone");
-            break Outcome::OverBudget;
-        }
-        match answer.recv() {
-            Ok(Run::Done(order)) => break Outcome::Labelled(order),
-            Ok(Run::OverBudget) | Err(_) => break Outcome::OverBudget,
-            // Stopped for another search's overrun: run again.
-            Ok(Run::StoppedForAnother) if Instant::now() < deadline => {}
-            Ok(Run::StoppedForAnother) => break Outcome::OverBudget,
-        }
+    let orders = canonical_orders(
+        vec![(graph, cells.to_vec())],
+        Instant::now() + budget,
+        &Cancel::never(),
+    )?;
+    Ok(match orders {
+        Some(mut orders) => Outcome::Labelled(orders.remove(0)),
+        None => Outcome::OverBudget,
     })
 }
+
+/// The canonical order of each graph with its colouring (as
+/// `canonical_order` takes them), searched one after another on one
+/// search thread (on the caller's for a few vertices in all: see
+/// [`INLINE_VERTICES`]); `None` once `deadline` has passed or `cancel` has
+/// fired, which this call notices within [`POLL`] and answers at once:
+/// the search then running is stopped, and the caller does not wait for
+/// it to end. An error, and no search, if a colouring is not a partition.
+pub fn canonical_orders(
+    graphs: Vec<(Sparse, Vec<Vec<Vertex>>)>,
+    deadline: Instant,
+    cancel: &Cancel,
+) -> Result<Option<Vec<Vec<Vertex>>>, InputError> {
+    let inputs = graphs
+        .into_iter()
+        .map(|(graph, cells)| Input::new(graph, &cells))
+        .collect::<Result<Vec<Input>, _>>()?;
+    if inputs.iter().all(|input| input.lab.len() <= 1) {
+        return Ok(Some(inputs.iter().map(Input::trivial_order).collect()));
+    }
+    let (reply, answer) = mpsc::sync_channel(1);
+    let abandoned = Arc::new(AtomicBool::new(false));
+    let job = Job {
+        inputs,
+        deadline,
+        abandoned: abandoned.clone(),
+        reply,
+    };
+    let vertices: usize = job.inputs.iter().map(|input| input.lab.len()).sum();
+    if vertices <= INLINE_VERTICES {
+        return Ok(match job.run() {
+            Run::Done(orders) => Some(orders),
+            Run::OverBudget => None,
+        });
+    }
+    if workers().send(job).is_err() {
+        // No worker can be reached: treat it as a search that could not
+        // finish, so the caller falls back rather than fails.
+        tracing::error!("the canonical labelling threads are gone");
+        return Ok(None);
+    }
+    loop {
+        let now = Instant::now();
+        if now >= deadline || cancel.is_fired() {
+            supervisor().abandon(&abandoned);
+            return Ok(None);
+        }
+        match answer.recv_timeout((deadline - now).min(POLL)) {
+            Ok(Run::Done(orders)) => return Ok(Some(orders)),
+            Ok(Run::OverBudget) | Err(mpsc::RecvTimeoutError::Disconnected) => return Ok(None),
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+        }
+    }
+}
+
+/// How often a caller waiting for its searches looks at its cancel handle.
+const POLL: Duration = Duration::from_millis(20);
+
+/// Jobs of at most this many vertices in all are searched on the caller's
+/// own thread, so that a small graph never waits for a search thread
+/// behind large searches. Such a search is short unless the graph is
+/// built to be hard, and then it holds only its own caller, and only up
+/// to its deadline (the watchdog stops it; the cancel handle is not looked
+/// at meanwhile). The caller's stack suffices for graphs this small.
+const INLINE_VERTICES: usize = 1024;
 
 /// The graph in Traces' sparse layout and the initial colouring.
 ///
@@ -298,6 +357,12 @@ impl Input {
             });
         }
         Ok(Input { graph, lab, ptn })
+    }
+
+    /// The order of a graph of at most one vertex, which needs no search.
+    fn trivial_order(&self) -> Vec<Vertex> {
+        // Vertices, so not negative.
+        self.lab.iter().map(|&v| v as Vertex).collect()
     }
 
     /// Runs Traces once.
@@ -371,12 +436,45 @@ impl Input {
 struct Stopped;
 
 struct Job {
-    input: Arc<Input>,
+    inputs: Vec<Input>,
     deadline: Instant,
+    /// Raised when the caller stopped waiting: the search is then stopped
+    /// as if past its deadline, and no further one starts.
+    abandoned: Arc<AtomicBool>,
     reply: mpsc::SyncSender<Run>,
 }
 
+impl Job {
+    /// Searches each input in turn (running one again when another's
+    /// overrun stopped it), until all are labelled or one passes the
+    /// deadline or the caller leaves.
+    fn run(&self) -> Run {
+        let mut orders = Vec::with_capacity(self.inputs.len());
+        for input in &self.inputs {
+            if input.lab.len() <= 1 {
+                orders.push(input.trivial_order());
+                continue;
+            }
+            loop {
+                match supervisor().run(input, self.deadline, &self.abandoned) {
+                    Searched::Done(order) => break orders.push(order),
+                    Searched::StoppedForAnother if Instant::now() < self.deadline => {}
+                    Searched::StoppedForAnother | Searched::OverBudget => return Run::OverBudget,
+                }
+            }
+        }
+        Run::Done(orders)
+    }
+}
+
+/// What a job gave.
 enum Run {
+    Done(Vec<Vec<Vertex>>),
+    OverBudget,
+}
+
+/// What one search gave.
+enum Searched {
     Done(Vec<Vertex>),
     OverBudget,
     StoppedForAnother,
@@ -405,8 +503,11 @@ fn workers() -> &'static mpsc::Sender<Job> {
                             Ok(job) => job,
                             Err(_) => return,
                         };
-                        let run = supervisor().run(&job);
+                        let run = job.run();
+                        drop(job.inputs);
+                        // The caller may have stopped waiting.
                         let _ = job.reply.send(run);
+                        give_back_freed_memory();
                     }
                 })
                 .expect("cannot start a canonical labelling thread");
@@ -414,6 +515,27 @@ fn workers() -> &'static mpsc::Sender<Job> {
         sender
     })
 }
+
+/// Returns the memory freed by a large search to the operating system.
+/// Traces' working set grows with the vertices times the depth of its
+/// group's base, hundreds of megabytes for a few thousand vertices of a
+/// large group, all freed when the search ends; glibc's allocator keeps
+/// freed memory for reuse, so without this one hard request would leave
+/// the process that much larger for good.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn give_back_freed_memory() {
+    // SAFETY: glibc's `malloc_trim` takes a byte count and touches nothing
+    // but the allocator's own state, under its own locks (the manual marks
+    // it MT-Safe), so it is safe to call from any thread at any time.
+    unsafe extern "C" {
+        /// glibc's `int malloc_trim(size_t pad)`.
+        safe fn malloc_trim(pad: usize) -> c_int;
+    }
+    malloc_trim(0);
+}
+
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+fn give_back_freed_memory() {}
 
 /// The searches running now and the stop request's state.
 struct Supervisor {
@@ -423,11 +545,25 @@ struct Supervisor {
     changed: Condvar,
 }
 
+struct Running {
+    id: u64,
+    deadline: Instant,
+    abandoned: Arc<AtomicBool>,
+    overran: Arc<AtomicBool>,
+}
+
+impl Running {
+    fn due(&self, now: Instant) -> bool {
+        self.deadline <= now || self.abandoned.load(Ordering::SeqCst)
+    }
+}
+
 #[derive(Default)]
 struct SupervisorState {
-    /// Deadlines of the running searches and the flag that tells each it
-    /// was the one past its budget.
-    running: Vec<(u64, Instant, Arc<AtomicBool>)>,
+    /// The running searches: deadline, whether the caller left (which
+    /// counts as past the deadline), and the flag that tells each it was
+    /// one past its budget.
+    running: Vec<Running>,
     next_id: u64,
     /// Invariant: `stopping` is true exactly while `nauty_kill_request`
     /// is raised.
@@ -449,25 +585,30 @@ fn supervisor() -> &'static Supervisor {
 }
 
 impl Supervisor {
-    fn run(&self, job: &Job) -> Run {
+    fn run(&self, input: &Input, deadline: Instant, abandoned: &Arc<AtomicBool>) -> Searched {
         let overran = Arc::new(AtomicBool::new(false));
         let id = {
             let mut state = lock(&self.state);
             while state.stopping {
                 state = self.changed.wait(state).unwrap_or_else(|e| e.into_inner());
             }
-            if Instant::now() >= job.deadline {
-                return Run::OverBudget;
+            if Instant::now() >= deadline || abandoned.load(Ordering::SeqCst) {
+                return Searched::OverBudget;
             }
             let id = state.next_id;
             state.next_id += 1;
-            state.running.push((id, job.deadline, overran.clone()));
+            state.running.push(Running {
+                id,
+                deadline,
+                abandoned: abandoned.clone(),
+                overran: overran.clone(),
+            });
             self.changed.notify_all();
             id
         };
-        let result = job.input.search();
+        let result = input.search();
         let mut state = lock(&self.state);
-        state.running.retain(|(other, ..)| *other != id);
+        state.running.retain(|running| running.id != id);
         if state.stopping && state.running.is_empty() {
             // No search is running, and none starts before `stopping` is
             // lowered, under the same lock.
@@ -477,10 +618,19 @@ impl Supervisor {
         self.changed.notify_all();
         drop(state);
         match result {
-            Ok(order) => Run::Done(order),
-            Err(Stopped) if overran.load(Ordering::SeqCst) => Run::OverBudget,
-            Err(Stopped) => Run::StoppedForAnother,
+            Ok(order) => Searched::Done(order),
+            Err(Stopped) if overran.load(Ordering::SeqCst) => Searched::OverBudget,
+            Err(Stopped) => Searched::StoppedForAnother,
         }
+    }
+
+    /// Marks a job's searches as no longer wanted and wakes the watchdog,
+    /// under the lock, so that it cannot miss the change between its look
+    /// at the running searches and its wait.
+    fn abandon(&self, abandoned: &AtomicBool) {
+        let _state = lock(&self.state);
+        abandoned.store(true, Ordering::SeqCst);
+        self.changed.notify_all();
     }
 
     /// The watchdog: raises the stop request when a running search passes
@@ -489,17 +639,24 @@ impl Supervisor {
         let mut state = lock(&self.state);
         loop {
             let now = Instant::now();
-            let earliest = state
+            let waiting = state
                 .running
                 .iter()
-                .filter(|(_, _, overran)| !overran.load(Ordering::SeqCst))
-                .map(|&(_, deadline, _)| deadline)
+                .filter(|running| !running.overran.load(Ordering::SeqCst));
+            let earliest = waiting
+                .map(|running| {
+                    if running.due(now) {
+                        now
+                    } else {
+                        running.deadline
+                    }
+                })
                 .min();
             match earliest {
                 Some(deadline) if deadline <= now => {
-                    for (_, deadline, overran) in &state.running {
-                        if *deadline <= now {
-                            overran.store(true, Ordering::SeqCst);
+                    for running in &state.running {
+                        if running.due(now) {
+                            running.overran.store(true, Ordering::SeqCst);
                         }
                     }
                     if !state.stopping {

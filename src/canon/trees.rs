@@ -27,7 +27,8 @@
 //! trees hanging from it; the colour cells go to Traces in the order of
 //! those lists, after the distinguished vertices' singleton cells.
 //!
-//! The order: the core in its canonical order (refinement's or Traces'), then the centres of the
+//! The order: the core in its canonical order (refinement's, or Traces'
+//! a connected component at a time: see `components`), then the centres of the
 //! tree components (sorted by their classes), then breadth first from all
 //! of these, each vertex's children in order of class. Children of equal
 //! class carry equal trees, so exchanging them is an automorphism and does
@@ -36,11 +37,12 @@
 use std::time::{Duration, Instant};
 
 use super::buckets::vertices_where;
+use super::components;
 use super::refine::{self, Refined};
 use super::simd::Avx512;
-use super::traces::{self, Outcome, Sparse};
 use super::{Form, runs};
 use crate::graph::{Graph, Vertex, prefetch_at};
+use crate::solver::cancel::Cancel;
 
 /// The round of a vertex that is never peeled.
 const CORE: u32 = u32::MAX;
@@ -269,14 +271,19 @@ enum CoreVisit {
 
 /// The canonical order of `graph`'s vertices with the `distinguished`
 /// vertices (distinct) fixed and first, in their order; `None` past the
-/// `budget`, which covers the whole labelling: it is checked before each
-/// stage here, and Traces is stopped at it.
-pub fn canonical_order(graph: &Graph, distinguished: &[Vertex], budget: Duration) -> Option<Order> {
+/// `budget` or once `cancel` fires. The budget covers the whole labelling:
+/// it is checked before each stage here, and Traces is stopped at it.
+pub fn canonical_order(
+    graph: &Graph,
+    distinguished: &[Vertex],
+    budget: Duration,
+    cancel: &Cancel,
+) -> Option<Order> {
     let deadline = Instant::now() + budget;
     let time_left = || {
         deadline
             .checked_duration_since(Instant::now())
-            .filter(|t| !t.is_zero())
+            .filter(|t| !t.is_zero() && !cancel.is_fired())
     };
     time_left()?;
     let n = graph.vertex_count();
@@ -540,24 +547,11 @@ pub fn canonical_order(graph: &Graph, distinguished: &[Vertex], budget: Duration
     let core_order = match refine::refine(graph, core_degree, &cells, deadline)? {
         Refined::Discrete(order) => order,
         Refined::Cells(cells) => {
-            let (sparse, core, core_index) = core_graph(graph, &node);
-            let cells: Vec<Vec<Vertex>> = cells
-                .iter()
-                .map(|cell| cell.iter().map(|&v| core_index[v as usize]).collect())
-                .collect();
-            let budget = time_left()?;
-            let searched =
-                sparse.and_then(|sparse| traces::canonical_order(sparse, &cells, budget));
-            match searched {
-                Ok(Outcome::Labelled(order)) => order.iter().map(|&i| core[i as usize]).collect(),
-                Ok(Outcome::OverBudget) => return None,
-                // A bug here, not in the puzzle: the puzzle still gets a
-                // hash, the label-keeping one, as past the budget.
-                Err(error) => {
-                    tracing::error!(%error, "the core's graph was not fit for Traces");
-                    return None;
-                }
-            }
+            let core = cells.concat();
+            let (component, count) =
+                components::components(graph, &core, |v| node[v as usize].round == CORE);
+            drop(core);
+            components::canonical_core_order(graph, &cells, &component, count, deadline, cancel)?
         }
     };
     let core_len = core_order.len();
@@ -631,41 +625,6 @@ pub fn canonical_order(graph: &Graph, distinguished: &[Vertex], budget: Duration
         child_end,
         bicentres,
     })
-}
-
-/// The graph the core (the vertices never peeled) induces, in Traces'
-/// form; the core, ascending (vertex `i` of that graph is `core[i]`); and
-/// each vertex's index in it, or [`NONE`].
-fn core_graph(
-    graph: &Graph,
-    node: &[Node],
-) -> (Result<Sparse, traces::InputError>, Vec<Vertex>, Vec<Vertex>) {
-    let core: Vec<Vertex> = (0..node.len() as Vertex)
-        .filter(|&v| node[v as usize].round == CORE)
-        .collect();
-    let mut core_index = vec![NONE; node.len()];
-    for (i, &v) in core.iter().enumerate() {
-        core_index[v as usize] = i as Vertex;
-    }
-    // Each neighbour is written and kept only if it is in the core,
-    // without a branch on it: on a random graph whether it is cannot be
-    // predicted.
-    let mut offsets = Vec::with_capacity(core.len());
-    let mut degrees = Vec::with_capacity(core.len());
-    let mut targets: Vec<Vertex> = vec![0; 2 * graph.edge_count() + 1];
-    let mut len = 0;
-    for &v in &core {
-        offsets.push(len);
-        let before = len;
-        for &w in graph.neighbors(v) {
-            let i = core_index[w as usize];
-            targets[len] = i;
-            len += usize::from(i != NONE);
-        }
-        degrees.push(len - before);
-    }
-    targets.truncate(len);
-    (Sparse::new(offsets, degrees, targets), core, core_index)
 }
 
 /// What peeling keeps for one vertex.
@@ -757,8 +716,13 @@ mod tests {
     /// registers (where the processor has them; else in vertex order
     /// again).
     fn core_runs_every_way(graph: &Graph, distinguished: &[Vertex]) -> [Vec<Vec<Vertex>>; 3] {
-        let order =
-            canonical_order(graph, distinguished, Duration::from_secs(60)).expect("in budget");
+        let order = canonical_order(
+            graph,
+            distinguished,
+            Duration::from_secs(60),
+            &Cancel::never(),
+        )
+        .expect("in budget");
         let labelling = super::super::Labelling::from_order(order.order.clone());
         let avx512 = Avx512::detect();
         if avx512.is_none() {

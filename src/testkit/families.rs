@@ -76,6 +76,18 @@ pub fn disjoint_copies(edges: &[u32], n: u32, copies: u32) -> Vec<u32> {
         .collect()
 }
 
+/// `copies` disjoint copies of the graph `edges` on `n` vertices (as
+/// [`disjoint_copies`] lays them out), with one more vertex, the hub, the
+/// last, joined to vertex 0 of every copy: connected, and as symmetric as
+/// the copies, which makes Traces' search on it slow down faster than the
+/// graph grows (hundreds of Petersen graphs take it seconds).
+pub fn copies_on_a_hub(edges: &[u32], n: u32, copies: u32) -> Vec<u32> {
+    let hub = n * copies;
+    let mut all = disjoint_copies(edges, n, copies);
+    all.extend((0..copies).flat_map(|k| [k * n, hub]));
+    all
+}
+
 /// `edges` with every vertex `v` renamed `perm[v]`.
 pub fn relabelled(edges: &[u32], perm: &[u32]) -> Vec<u32> {
     edges.iter().map(|&v| perm[v as usize]).collect()
@@ -108,6 +120,9 @@ mod tests {
         let copies = disjoint_copies(&cycle(3), 3, 4);
         assert_eq!(copies.len() / 2, 12);
         assert_eq!(*copies.iter().max().unwrap(), 11);
+        let hubbed = copies_on_a_hub(&cycle(3), 3, 4);
+        assert_eq!(hubbed.len() / 2, 16);
+        assert_eq!(degrees(13, &hubbed)[12], 4);
         assert_eq!(relabelled(&[0, 1, 1, 2], &[2, 0, 1]), [2, 0, 0, 1]);
     }
 }

@@ -1,5 +1,5 @@
 //! One verdict for every relabelling: relabelled copies share the
-//! traces-v3 hash, are duplicates of the first, hit the cache, and get
+//! traces-v4 hash, are duplicates of the first, hit the cache, and get
 //! answers in their own labels that the independent checkers accept.
 //! Puzzles stored under the old label-keeping hash are rehashed at start-up.
 
@@ -60,7 +60,7 @@ async fn a_relabelled_copy_is_a_duplicate_and_a_cache_hit_in_its_own_labels() {
             .await
             .unwrap()
             .into_inner();
-        assert!(first.canonical_hash.starts_with("traces-v3:"), "{first:?}");
+        assert!(first.canonical_hash.starts_with("traces-v4:"), "{first:?}");
         assert_eq!(first.canonicaliser, TRACES);
         let solved = app
             .client
@@ -377,7 +377,7 @@ async fn until_rehashed(
 
 /// A puzzle and verdict stored under the old label-keeping hash (as a
 /// database from before traces-v1 holds them) are rehashed after start-up:
-/// the puzzle gets its traces-v3 hash and labels, its verdict is carried
+/// the puzzle gets its traces-v4 hash and labels, its verdict is carried
 /// over, and SolvePuzzle answers it from the cache in its own labels.
 #[tokio::test]
 async fn puzzles_stored_under_the_old_hash_are_rehashed_at_start_up() {
@@ -387,7 +387,7 @@ async fn puzzles_stored_under_the_old_hash_are_rehashed_at_start_up() {
 /// A puzzle stored with a `traces-v1` hash (Traces on the whole graph) and
 /// its verdict in those canonical labels: before its rehash SolvePuzzle
 /// answers it through its stored labels; after start-up it gets its
-/// traces-v3 hash and labels, and its verdict is carried over through the
+/// traces-v4 hash and labels, and its verdict is carried over through the
 /// puzzle's own labels. The traces-v2 migration's rule picks it.
 #[tokio::test]
 async fn puzzles_stored_under_traces_v1_are_rehashed_at_start_up() {
@@ -405,6 +405,17 @@ async fn puzzles_stored_under_traces_v2_are_rehashed_at_start_up() {
     rehashed_from(Older::Traces {
         name: "traces-v2",
         migration: include_str!("../../migrations/sqlite/20261206000000_traces_v3.sql"),
+    })
+    .await;
+}
+
+/// The same for a `traces-v3` hash (one Traces search over the whole
+/// refined core), picked by the traces-v4 migration.
+#[tokio::test]
+async fn puzzles_stored_under_traces_v3_are_rehashed_at_start_up() {
+    rehashed_from(Older::Traces {
+        name: "traces-v3",
+        migration: include_str!("../../migrations/sqlite/20261209000000_traces_v4.sql"),
     })
     .await;
 }

@@ -34,7 +34,7 @@ async fn create_then_get_returns_the_same_puzzle_in_its_own_labels() {
         Some(&spec),
         "labels and edge order are kept"
     );
-    assert!(created.canonical_hash.starts_with("traces-v3:"));
+    assert!(created.canonical_hash.starts_with("traces-v4:"));
     assert!(created.duplicate_of.is_empty());
     assert!(created.create_time.is_some());
     let got = app

@@ -178,7 +178,7 @@ async fn solve_puzzle_answers_from_the_stored_hash_without_reading_edges() {
         .await
         .unwrap()
         .into_inner();
-    assert_eq!(stored.canonicaliser, "traces-v3");
+    assert_eq!(stored.canonicaliser, "traces-v4");
     solve_stored(&app, &stored.name).await.unwrap();
     execute(&app, "UPDATE puzzles SET edges = zeroblob(40)").await;
     let status = solve_stored(&app, &stored.name).await.unwrap_err();

@@ -21,7 +21,7 @@ async fn the_readme_example_is_a_second_player_win_with_matching_1_2() {
     };
     assert_eq!(ev.matching, vec![1, 2]);
     assert!(!solution.cached);
-    assert!(solution.canonical_hash.starts_with("traces-v3:"));
+    assert!(solution.canonical_hash.starts_with("traces-v4:"));
     assert!(!solution.solver_version.is_empty());
     check_geography(3, &[0, 1, 1, 2], 0, Asked::NOTHING, &solution);
 }

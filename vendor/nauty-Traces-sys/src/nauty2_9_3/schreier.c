@@ -589,6 +589,9 @@ filterschreier(schreier *gp, int *p, permnode **ring,
         for (i = 0; i < n; ++i) if (workperm[i] != i) break;
         ident = (i == n);
         if (ident) break;
+        /* Patched for puzzled: a stop request ends the sifting here; p is
+           still a member of the group, so the structure stays valid. */
+        if (nauty_kill_request) break;
 
         lchanged = FALSE;
         orbits = sh->orbits;
@@ -842,7 +845,8 @@ getorbitsmin(int *fix, int nfix, schreier *gp, permnode **ring,
 
         memcpy(workperm2,pn->p,n*sizeof(int));
 
-        while (nfails < schreierfails)
+        /* Patched for puzzled: a stop request ends the filtering. */
+        while (nfails < schreierfails && !nauty_kill_request)
         {
             wordlen = 1 + KRAN(3);
             for (j = 0; j < wordlen; ++j)

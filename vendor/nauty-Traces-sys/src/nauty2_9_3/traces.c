@@ -1150,7 +1150,9 @@ Traces(sparsegraph *g_arg, int *lab, int *ptn,
                     tv->stats->errstatus = NAUABORTED;
                 else if (retval == NAUTY_KILLED) {
                     tv->stats->errstatus = NAUKILLED;
-                    return;
+                    /* Patched for puzzled: free what the search holds
+                       instead of returning with it allocated. */
+                    goto traces_free;
                 }
             }
             /* NEXT CANDIDATE */
@@ -1256,6 +1258,7 @@ Traces(sparsegraph *g_arg, int *lab, int *ptn,
         updatecan_tr(g_arg, canong_arg, lab, CurrPart->inv, 0);
     }
     
+traces_free:
     if (tv->options->generators) {
         deleteunmarked(&gensB);
         *tv->options->generators = gensB;

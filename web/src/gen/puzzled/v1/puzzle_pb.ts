@@ -176,11 +176,12 @@ export type Puzzle = Message<"puzzled.v1.Puzzle"> & {
 
   /**
    * "{canonicaliser}:{hex SHA-256}" (docs/canonical-hash.md documents the hashed form):
-   * "traces-v2:…" is the same for every relabelling of the puzzle;
+   * "traces-v4:…" is the same for every relabelling of the puzzle;
    * "sorted-edges-v1:…" keeps the submitted labels (canonical labelling
    * passed its time budget, or the puzzle predates traces-v1 and has not
-   * been rehashed yet); "traces-v1:…" (relabelling-invariant too, another
-   * form) until a puzzle stored with it has been rehashed.
+   * been rehashed yet); an older "traces-v1:…" to "traces-v3:…"
+   * (relabelling-invariant too, another form) until a puzzle stored with
+   * it has been rehashed.
    *
    * @generated from field: string canonical_hash = 3;
    */
@@ -207,8 +208,9 @@ export type Puzzle = Message<"puzzled.v1.Puzzle"> & {
   edgeCount: bigint;
 
   /**
-   * The canonicaliser that made canonical_hash: "traces-v2",
-   * "sorted-edges-v1", or "traces-v1" until rehashed.
+   * The canonicaliser that made canonical_hash: "traces-v4",
+   * "sorted-edges-v1", or an older "traces-v1" to "traces-v3" until
+   * rehashed.
    *
    * @generated from field: string canonicaliser = 7;
    */
@@ -568,7 +570,7 @@ export type Solution = Message<"puzzled.v1.Solution"> & {
   winningMoves?: WinningMoves | undefined;
 
   /**
-   * The canonicaliser that made canonical_hash ("traces-v2", or
+   * The canonicaliser that made canonical_hash ("traces-v4", or
    * "sorted-edges-v1" when canonical labelling passed its time budget).
    *
    * @generated from field: string canonicaliser = 8;
