@@ -555,3 +555,51 @@ async fn past_the_budget_a_puzzle_gets_the_label_keeping_hash() {
     assert_eq!(created.canonical_hash, solution.canonical_hash);
     app.stop().await;
 }
+
+/// A caller that leaves stops its canonical labelling: a Solve of a graph
+/// that keeps Traces searching for seconds, under a budget of ten minutes,
+/// with a deadline of 300 ms, ends DEADLINE_EXCEEDED, and its search is
+/// stopped rather than run on for nobody; the server then answers.
+#[tokio::test]
+async fn a_caller_that_leaves_stops_its_labelling() {
+    let dir = std::sync::Arc::new(tempfile::tempdir().unwrap());
+    let config = puzzled::config::Config {
+        canon_budget_ms: 600_000,
+        ..test_config(dir.path())
+    };
+    let mut app = spawn_app_with(dir, config).await;
+    let copies = 800;
+    let edges = puzzled::testkit::families::copies_on_a_hub(
+        &puzzled::testkit::families::petersen(),
+        10,
+        copies,
+    );
+    let stopped_before = puzzled::canon::searches_stopped();
+    let mut request = tonic::Request::new(solve_request(geography(10 * copies + 1, &edges, 0)));
+    request.set_timeout(Duration::from_millis(300));
+    let status = app.client.solve(request).await.unwrap_err();
+    assert_eq!(status.code(), tonic::Code::DeadlineExceeded, "{status:?}");
+
+    // A hang guard, not a bound: the whole search takes seconds, and
+    // finished it would not count as stopped.
+    let guard = std::time::Instant::now() + Duration::from_secs(120);
+    while puzzled::canon::searches_stopped() == stopped_before {
+        assert!(
+            std::time::Instant::now() < guard,
+            "the search went on with no caller"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let solution = app
+        .client
+        .solve(solve_request(geography(
+            5,
+            &[0, 1, 1, 2, 2, 3, 3, 4, 4, 0],
+            0,
+        )))
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(solution.canonical_hash.starts_with("traces-v4:"));
+    app.stop().await;
+}
