@@ -43,6 +43,14 @@ pub const DEFAULT_HANDSHAKE_TIMEOUT_SECS: u64 = 10;
 pub const DEFAULT_IDLE_TIMEOUT_SECS: u64 = 300;
 /// Default time a response may wait for the client to read it.
 pub const DEFAULT_SEND_TIMEOUT_SECS: u64 = 30;
+/// Default time a request's message has to arrive, before the allowance
+/// for its size.
+pub const DEFAULT_RECEIVE_TIMEOUT_SECS: u64 = 10;
+/// Default least rate at which a request's message must keep arriving:
+/// each byte received extends its time by one over this.
+pub const DEFAULT_MIN_RECEIVE_BYTES_PER_SEC: u64 = 256 * 1024;
+/// Default number of connections served at once from one IP address.
+pub const DEFAULT_MAX_CONNECTIONS_PER_ADDRESS: u64 = 100;
 /// Default interval between HTTP/2 keepalive pings.
 pub const DEFAULT_KEEPALIVE_INTERVAL_SECS: u64 = 60;
 /// Default time to wait for the answer to a keepalive ping.
@@ -142,6 +150,11 @@ pub struct Config {
     #[arg(long, env = "PUZZLED_MAX_CONNECTIONS", default_value_t = DEFAULT_MAX_CONNECTIONS,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub max_connections: u64,
+    /// Connections served at once from one IP address; more are closed as
+    /// soon as they are accepted (0: no limit; behind a proxy every
+    /// connection comes from its address).
+    #[arg(long, env = "PUZZLED_MAX_CONNECTIONS_PER_ADDRESS", default_value_t = DEFAULT_MAX_CONNECTIONS_PER_ADDRESS)]
+    pub max_connections_per_address: u64,
     /// Calls open at once on one connection (HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS).
     #[arg(long, env = "PUZZLED_MAX_CONCURRENT_STREAMS", default_value_t = DEFAULT_MAX_CONCURRENT_STREAMS,
           value_parser = clap::value_parser!(u32).range(1..))]
@@ -158,6 +171,17 @@ pub struct Config {
     /// (16 KiB) before its connection is closed (0: no limit).
     #[arg(long, env = "PUZZLED_SEND_TIMEOUT_SECS", default_value_t = DEFAULT_SEND_TIMEOUT_SECS)]
     pub send_timeout_secs: u64,
+    /// Seconds a call's request has to arrive whole, plus one second for
+    /// every --min-receive-bytes-per-sec bytes of it received; past that
+    /// the call fails with DEADLINE_EXCEEDED (0: no limit). Play's
+    /// messages are bounded by --play-idle-secs instead.
+    #[arg(long, env = "PUZZLED_RECEIVE_TIMEOUT_SECS", default_value_t = DEFAULT_RECEIVE_TIMEOUT_SECS)]
+    pub receive_timeout_secs: u64,
+    /// The least rate, in bytes per second, at which a large request must
+    /// keep arriving (see --receive-timeout-secs).
+    #[arg(long, env = "PUZZLED_MIN_RECEIVE_BYTES_PER_SEC", default_value_t = DEFAULT_MIN_RECEIVE_BYTES_PER_SEC,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub min_receive_bytes_per_sec: u64,
     /// Seconds between HTTP/2 keepalive pings to each client (0: no pings).
     #[arg(long, env = "PUZZLED_KEEPALIVE_INTERVAL_SECS", default_value_t = DEFAULT_KEEPALIVE_INTERVAL_SECS)]
     pub keepalive_interval_secs: u64,
@@ -190,7 +214,10 @@ impl Default for Config {
             admin_token: None,
             shutdown_grace_secs: DEFAULT_SHUTDOWN_GRACE_SECS,
             max_connections: DEFAULT_MAX_CONNECTIONS,
+            max_connections_per_address: DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
             max_concurrent_streams: DEFAULT_MAX_CONCURRENT_STREAMS,
+            receive_timeout_secs: DEFAULT_RECEIVE_TIMEOUT_SECS,
+            min_receive_bytes_per_sec: DEFAULT_MIN_RECEIVE_BYTES_PER_SEC,
             handshake_timeout_secs: DEFAULT_HANDSHAKE_TIMEOUT_SECS,
             idle_timeout_secs: DEFAULT_IDLE_TIMEOUT_SECS,
             send_timeout_secs: DEFAULT_SEND_TIMEOUT_SECS,
@@ -239,7 +266,13 @@ impl Config {
         let secs = |s: u64| (s > 0).then(|| Duration::from_secs(s));
         ConnectionPolicy {
             max_connections: usize::try_from(self.max_connections).unwrap_or(usize::MAX),
+            max_connections_per_address: (self.max_connections_per_address > 0)
+                .then(|| usize::try_from(self.max_connections_per_address).unwrap_or(usize::MAX)),
             max_concurrent_streams: self.max_concurrent_streams,
+            receive: secs(self.receive_timeout_secs).map(|base| ReceiveLimit {
+                base,
+                min_bytes_per_sec: self.min_receive_bytes_per_sec,
+            }),
             handshake_timeout: secs(self.handshake_timeout_secs),
             idle_timeout: secs(self.idle_timeout_secs),
             send_timeout: secs(self.send_timeout_secs),
@@ -255,6 +288,10 @@ impl Config {
 pub struct ConnectionPolicy {
     /// Connections served at once.
     pub max_connections: usize,
+    /// Connections served at once from one IP address, if limited.
+    pub max_connections_per_address: Option<usize>,
+    /// How long a request may take to arrive, if limited.
+    pub receive: Option<ReceiveLimit>,
     /// Streams open at once on one connection, as the server advertises it.
     pub max_concurrent_streams: u32,
     /// From accepting a connection to its first request.
@@ -267,6 +304,24 @@ pub struct ConnectionPolicy {
     pub keepalive_interval: Option<Duration>,
     /// For a ping's answer.
     pub keepalive_timeout: Duration,
+}
+
+/// The time a request's message may take to arrive: `base`, plus a second
+/// for every `min_bytes_per_sec` bytes received, so that a large upload at
+/// that rate or faster always finishes and a trickle does not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReceiveLimit {
+    pub base: Duration,
+    pub min_bytes_per_sec: u64,
+}
+
+impl ReceiveLimit {
+    /// The time allowed once `received` bytes have arrived.
+    pub fn allowance(&self, received: u64) -> Duration {
+        self.base.saturating_add(Duration::from_secs_f64(
+            received as f64 / self.min_bytes_per_sec as f64,
+        ))
+    }
 }
 
 #[cfg(test)]

@@ -14,7 +14,7 @@ fn main() -> std::process::ExitCode {
         Command::Solve(args) => solve::solve(args),
         Command::Analyze(args) => play::analyze(args),
         Command::Play(args) => play::play(args),
-        Command::Serve(config) => serve::serve(config),
+        Command::Serve(config) => serve::serve(*config),
         Command::Healthcheck(args) => serve::healthcheck(args),
     };
     match result {

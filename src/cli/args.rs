@@ -28,7 +28,7 @@ pub enum Command {
     /// for the winning moves, `quit` to stop.
     Play(PlayArgs),
     /// Run the gRPC service.
-    Serve(crate::config::Config),
+    Serve(Box<crate::config::Config>),
     /// Ask a running service whether it is SERVING (exit 0) or not (exit 1),
     /// through the gRPC health service; for container health checks.
     Healthcheck(HealthcheckArgs),

@@ -4,6 +4,13 @@
 //!
 //! - at most `max_connections` are served at once; past that the listener
 //!   is not read, so new connections wait in the kernel's listen backlog;
+//!   at most `max_connections_per_address` from one IP address, past which
+//!   a new one is closed as soon as it is accepted, so that one host
+//!   cannot take every connection;
+//! - a call's request (for every method whose request is one message)
+//!   must arrive whole within the receive limit, which grows with the
+//!   bytes received (see [`ReceivingBody`]); past it the call fails, and
+//!   only that call;
 //! - a connection must send its first request within the handshake
 //!   timeout, and once it has no call open for the idle timeout it gets a
 //!   GOAWAY; a connection that still has no call open [`CLOSE_WAIT`] after
@@ -19,9 +26,10 @@ use std::collections::HashMap;
 use std::convert::Infallible;
 use std::fmt;
 use std::future::Future;
+use std::net::IpAddr;
 use std::net::SocketAddr;
 use std::pin::Pin;
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 use std::task::{Context, Poll, ready};
 use std::time::{Duration, Instant};
 
@@ -38,7 +46,7 @@ use tonic::body::Body;
 use tower::ServiceExt;
 
 use crate::app::Gauge;
-use crate::config::ConnectionPolicy;
+use crate::config::{ConnectionPolicy, ReceiveLimit};
 
 /// Every call of the server, its per-call layers included.
 pub(super) type CallService =
@@ -109,6 +117,8 @@ impl Transport {
         let mut tasks = JoinSet::new();
         let mut shutdown = std::pin::pin!(shutdown);
         let mut warned_at: Option<Instant> = None;
+        let mut address_warned_at: Option<Instant> = None;
+        let per_address = PerAddress::new(policy.max_connections_per_address);
         loop {
             let slot = match slots.clone().try_acquire_owned() {
                 Ok(slot) => slot,
@@ -139,13 +149,28 @@ impl Transport {
                     }
                 },
             };
+            let address_slot = match per_address.enter(peer.ip()) {
+                Some(address_slot) => address_slot,
+                None => {
+                    if address_warned_at.is_none_or(|at| at.elapsed() >= CAP_WARNING_EVERY) {
+                        address_warned_at = Some(Instant::now());
+                        tracing::warn!(
+                            address = %peer.ip(),
+                            "{} connections open from one address, the limit \
+                             (--max-connections-per-address); closing its new ones",
+                            per_address.limit.unwrap_or(usize::MAX)
+                        );
+                    }
+                    continue;
+                }
+            };
             // Small answers go out at once rather than waiting for more.
             let _ = tcp.set_nodelay(true);
             tasks.spawn(serve_connection(
                 shared.clone(),
                 tcp,
                 peer,
-                slot,
+                (slot, address_slot),
                 stop_rx.clone(),
             ));
             while tasks.try_join_next().is_some() {}
@@ -197,7 +222,7 @@ async fn serve_connection(
     shared: Arc<Shared>,
     tcp: TcpStream,
     peer: SocketAddr,
-    _slot: OwnedSemaphorePermit,
+    _slots: (OwnedSemaphorePermit, AddressSlot),
     mut stop: watch::Receiver<bool>,
 ) {
     let _open = shared.open.enter();
@@ -205,6 +230,7 @@ async fn serve_connection(
     let calls = Calls {
         inner: shared.service.clone(),
         connection: connection.clone(),
+        receive: shared.policy.receive,
     };
     let mut served = std::pin::pin!(shared.http.serve_connection(TokioIo::new(tcp), calls));
     // Since when the connection has been closing (GOAWAY sent).
@@ -437,6 +463,149 @@ impl Drop for CallGuard {
 struct Calls {
     inner: CallService,
     connection: Arc<Connection>,
+    receive: Option<ReceiveLimit>,
+}
+
+/// Whether a method's request is a stream of messages, which a client may
+/// send at its own pace (a game's moves; reflection's questions), rather
+/// than one message that should arrive at once. Play's messages are
+/// bounded by the game's idle time instead.
+fn streams_requests(path: &str) -> bool {
+    path.ends_with("/Play") || path.ends_with("/ServerReflectionInfo")
+}
+
+/// A request body that must arrive within its [`ReceiveLimit`], timed from
+/// the call's arrival: past it, the body ends with DEADLINE_EXCEEDED, which
+/// fails the call (the request never decodes) and frees what it held; on
+/// HTTP/2 the connection's other calls go on.
+struct ReceivingBody {
+    inner: Incoming,
+    limit: ReceiveLimit,
+    started: tokio::time::Instant,
+    received: u64,
+    /// Fires at `started` plus the allowance for `received`.
+    timer: Pin<Box<tokio::time::Sleep>>,
+    expired: bool,
+    /// The status the call ended with, once cut off.
+    cut_off: Arc<OnceLock<Status>>,
+}
+
+impl ReceivingBody {
+    fn new(inner: Incoming, limit: ReceiveLimit, cut_off: Arc<OnceLock<Status>>) -> ReceivingBody {
+        let started = tokio::time::Instant::now();
+        ReceivingBody {
+            inner,
+            limit,
+            started,
+            received: 0,
+            timer: Box::pin(tokio::time::sleep_until(started + limit.allowance(0))),
+            expired: false,
+            cut_off,
+        }
+    }
+}
+
+impl http_body::Body for ReceivingBody {
+    type Data = Bytes;
+    type Error = Status;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, Status>>> {
+        if self.expired {
+            return Poll::Ready(None);
+        }
+        match Pin::new(&mut self.inner).poll_frame(cx) {
+            Poll::Ready(Some(Ok(frame))) => {
+                if let Some(data) = frame.data_ref() {
+                    self.received += data.len() as u64;
+                    let at = self.started + self.limit.allowance(self.received);
+                    self.timer.as_mut().reset(at);
+                }
+                Poll::Ready(Some(Ok(frame)))
+            }
+            Poll::Ready(Some(Err(err))) => {
+                Poll::Ready(Some(Err(Status::from_error(Box::new(err)))))
+            }
+            Poll::Ready(None) => Poll::Ready(None),
+            Poll::Pending => {
+                ready!(self.timer.as_mut().poll(cx));
+                self.expired = true;
+                let allowed = self.limit.allowance(self.received).as_millis();
+                let status = Status::deadline_exceeded(format!(
+                    "the request did not arrive within {allowed} ms ({} bytes of it came; \
+                     --receive-timeout-secs and --min-receive-bytes-per-sec set the limit)",
+                    self.received
+                ));
+                let _ = self.cut_off.set(status.clone());
+                Poll::Ready(Some(Err(status)))
+            }
+        }
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.expired || self.inner.is_end_stream()
+    }
+
+    fn size_hint(&self) -> http_body::SizeHint {
+        self.inner.size_hint()
+    }
+}
+
+/// Connections open per IP address, against an optional limit.
+#[derive(Clone)]
+struct PerAddress {
+    limit: Option<usize>,
+    open: Arc<Mutex<HashMap<IpAddr, usize>>>,
+}
+
+impl PerAddress {
+    fn new(limit: Option<usize>) -> PerAddress {
+        PerAddress {
+            limit,
+            open: Arc::default(),
+        }
+    }
+
+    /// A slot for one more connection from `address`, unless it has its
+    /// limit open already.
+    fn enter(&self, address: IpAddr) -> Option<AddressSlot> {
+        let Some(limit) = self.limit else {
+            return Some(AddressSlot { held: None });
+        };
+        let mut open = self.open.lock().unwrap_or_else(PoisonError::into_inner);
+        let count = open.entry(address).or_insert(0);
+        if *count >= limit {
+            return None;
+        }
+        *count += 1;
+        Some(AddressSlot {
+            held: Some((self.clone(), address)),
+        })
+    }
+}
+
+/// One connection counted against its address until dropped.
+struct AddressSlot {
+    held: Option<(PerAddress, IpAddr)>,
+}
+
+impl Drop for AddressSlot {
+    fn drop(&mut self) {
+        if let Some((per_address, address)) = self.held.take() {
+            let mut open = per_address
+                .open
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner);
+            if let Some(count) = open.get_mut(&address) {
+                *count -= 1;
+                if *count == 0 {
+                    open.remove(&address);
+                }
+            }
+        }
+    }
 }
 
 impl hyper::service::Service<http::Request<Incoming>> for Calls {
@@ -447,8 +616,25 @@ impl hyper::service::Service<http::Request<Incoming>> for Calls {
     fn call(&self, request: http::Request<Incoming>) -> Self::Future {
         let call = self.connection.open_call();
         let inner = self.inner.clone();
+        let limit = self
+            .receive
+            .filter(|_| !streams_requests(request.uri().path()));
+        let cut_off = Arc::new(OnceLock::new());
+        let request = match limit {
+            Some(limit) => {
+                request.map(|body| Body::new(ReceivingBody::new(body, limit, cut_off.clone())))
+            }
+            None => request.map(Body::new),
+        };
         Box::pin(async move {
-            let response = inner.oneshot(request.map(Body::new)).await?;
+            let mut response = inner.oneshot(request).await?;
+            // gRPC-Web's translation turns any body error into INTERNAL;
+            // the status the client gets is the one the cut-off gave.
+            if let Some(status) = cut_off.get()
+                && response.headers().contains_key("grpc-status")
+            {
+                let _ = status.add_header(response.headers_mut());
+            }
             Ok(response.map(|body| WatchedBody::new(body, call)))
         })
     }
@@ -541,6 +727,8 @@ mod tests {
     fn policy() -> ConnectionPolicy {
         ConnectionPolicy {
             max_connections: 10,
+            max_connections_per_address: None,
+            receive: None,
             max_concurrent_streams: 10,
             handshake_timeout: Some(Duration::from_secs(2)),
             idle_timeout: Some(Duration::from_secs(5)),

@@ -403,3 +403,151 @@ async fn idle_connections_do_not_hold_up_shutdown() {
         .await
         .expect("the shutdown did not wait out the grace period");
 }
+
+/// An HTTP/1.1 gRPC-Web request whose body never finishes (a million bytes
+/// announced, two sent, then silence) is answered DEADLINE_EXCEEDED once
+/// its receive time has passed, and its connection closes; before that it
+/// is not answered. Without the limit it would hold the connection for
+/// ever.
+#[tokio::test]
+async fn an_unfinished_request_body_is_cut_off() {
+    use tokio::io::AsyncWriteExt;
+    let app = app_with(|c| c.receive_timeout_secs = 1).await;
+    let mut tcp = TcpStream::connect(app.addr()).await.unwrap();
+    let started = Instant::now();
+    tcp.write_all(
+        b"POST /puzzled.v1.PuzzleService/Solve HTTP/1.1\r\nhost: localhost\r\n\
+          content-type: application/grpc-web+proto\r\nx-grpc-web: 1\r\n\
+          content-length: 1000000\r\n\r\n\0\0",
+    )
+    .await
+    .unwrap();
+    let (received, closed_at) = tokio::time::timeout(HANG_GUARD, read_until_closed(&mut tcp))
+        .await
+        .expect("the connection was held open");
+    let response = String::from_utf8_lossy(&received).to_lowercase();
+    assert!(response.starts_with("http/1.1 200"), "{response}");
+    assert!(response.contains("grpc-status: 4"), "{response}");
+    assert!(
+        response.contains("did%20not%20arrive%20within"),
+        "{response}"
+    );
+    assert!(closed_at - started >= ONE_SECOND_AT_LEAST);
+    app.stop().await;
+}
+
+/// The `grpc-status` of a response: in its headers when it has no
+/// message, otherwise in its trailers.
+async fn grpc_status(response: http::Response<h2::RecvStream>) -> String {
+    if let Some(status) = response.headers().get("grpc-status") {
+        return status.to_str().unwrap().to_owned();
+    }
+    let mut body = response.into_body();
+    while let Some(data) = body.data().await {
+        let data = data.unwrap();
+        body.flow_control().release_capacity(data.len()).unwrap();
+    }
+    let trailers = body.trailers().await.unwrap().expect("trailers");
+    trailers["grpc-status"].to_str().unwrap().to_owned()
+}
+
+/// On HTTP/2 a request trickling in is cut off on its own: the stream ends
+/// DEADLINE_EXCEEDED, and calls on the same connection, before and after,
+/// are answered. A large request that keeps arriving at the least rate is
+/// not cut off however long it takes: its time grows with what it sent.
+#[tokio::test]
+async fn a_trickling_request_fails_alone_and_a_steady_one_is_served() {
+    let app = app_with(|c| {
+        c.receive_timeout_secs = 1;
+        c.min_receive_bytes_per_sec = 200;
+    })
+    .await;
+    let builder = h2::client::Builder::new();
+    let (send, _driver) = h2_connect(&app, &builder).await;
+    assert_eq!(health_check(&send).await, "0");
+
+    // Announces a 100,000-byte message and sends 10 bytes of it.
+    let mut ready = send.clone().ready().await.unwrap();
+    let request = http::Request::post("http://localhost/puzzled.v1.PuzzleService/Solve")
+        .header("content-type", "application/grpc")
+        .header("te", "trailers")
+        .body(())
+        .unwrap();
+    let (response, mut body) = ready.send_request(request, false).unwrap();
+    let mut prefix = vec![0u8];
+    prefix.extend(100_000u32.to_be_bytes());
+    prefix.extend([0u8; 5]);
+    body.send_data(prefix.into(), false).unwrap();
+    let started = Instant::now();
+    let response = tokio::time::timeout(HANG_GUARD, response)
+        .await
+        .expect("the trickling request was never answered")
+        .unwrap();
+    assert_eq!(grpc_status(response).await, "4");
+    assert!(started.elapsed() >= Duration::from_millis(900));
+    assert_eq!(
+        health_check(&send).await,
+        "0",
+        "the connection went down with it"
+    );
+
+    // Steady: a GetPuzzle of 3,000 bytes sent a hundred bytes at a time,
+    // a tenth of a second apart: five times the least rate, but longer in
+    // all than the base second. It is answered by the handler (NOT_FOUND
+    // or INVALID_ARGUMENT), not cut off.
+    let name = format!("puzzles/{}", "x".repeat(2990));
+    let message = {
+        use prost::Message as _;
+        proto::GetPuzzleRequest { name, view: 0 }.encode_to_vec()
+    };
+    let mut framed = vec![0u8];
+    framed.extend((message.len() as u32).to_be_bytes());
+    framed.extend(&message);
+    let mut ready = send.clone().ready().await.unwrap();
+    let request = http::Request::post("http://localhost/puzzled.v1.PuzzleService/GetPuzzle")
+        .header("content-type", "application/grpc")
+        .header("te", "trailers")
+        .body(())
+        .unwrap();
+    let (response, mut body) = ready.send_request(request, false).unwrap();
+    let chunks: Vec<Vec<u8>> = framed.chunks(100).map(<[u8]>::to_vec).collect();
+    let last = chunks.len() - 1;
+    for (i, chunk) in chunks.into_iter().enumerate() {
+        body.send_data(chunk.into(), i == last).unwrap();
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let response = tokio::time::timeout(HANG_GUARD, response)
+        .await
+        .expect("answered")
+        .unwrap();
+    let status = grpc_status(response).await;
+    assert_ne!(status, "4", "a steady request was cut off");
+    app.stop().await;
+}
+
+/// One address may hold at most `--max-connections-per-address`
+/// connections: past it a new one is closed at once, while the others
+/// keep being served; once one closes, a new one is served again.
+#[tokio::test]
+async fn one_address_cannot_take_every_connection() {
+    let app = app_with(|c| c.max_connections_per_address = 2).await;
+    // The test client's own channel is the first connection.
+    until(|| app.connections_open.get() == 1).await;
+    let builder = h2::client::Builder::new();
+    let (second, second_driver) = h2_connect(&app, &builder).await;
+    assert_eq!(health_check(&second).await, "0");
+
+    let mut third = TcpStream::connect(app.addr()).await.unwrap();
+    let (received, _) = tokio::time::timeout(HANG_GUARD, read_until_closed(&mut third))
+        .await
+        .expect("a connection past the address's limit was held");
+    assert!(received.is_empty(), "it was served: {received:?}");
+    assert_eq!(health_check(&second).await, "0");
+
+    second_driver.abort();
+    drop(second);
+    until(|| app.connections_open.get() == 1).await;
+    let (fourth, _fourth_driver) = h2_connect(&app, &builder).await;
+    assert_eq!(health_check(&fourth).await, "0");
+    app.stop().await;
+}
