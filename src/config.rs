@@ -123,6 +123,12 @@ pub struct Config {
     #[arg(long, env = "PUZZLED_PLAY_IDLE_SECS", default_value_t = DEFAULT_PLAY_IDLE_SECS,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub play_idle_secs: u64,
+    /// Vertices + edges that open Play games may hold at once, apart from
+    /// --admission-budget so that open games cannot keep requests out; a
+    /// game that does not fit is refused at once with RESOURCE_EXHAUSTED
+    /// (GAMES_BUDGET_FULL). Default: a quarter of the admission budget.
+    #[arg(long, env = "PUZZLED_GAMES_BUDGET")]
+    pub games_budget: Option<u64>,
     /// Play games open at once; a new game past it is refused with
     /// RESOURCE_EXHAUSTED.
     #[arg(long, env = "PUZZLED_MAX_GAMES", default_value_t = DEFAULT_MAX_GAMES)]
@@ -208,6 +214,7 @@ impl Default for Config {
             verdict_store_bytes: DEFAULT_VERDICT_STORE_BYTES,
             canon_budget_ms: DEFAULT_CANON_BUDGET_MS,
             play_idle_secs: DEFAULT_PLAY_IDLE_SECS,
+            games_budget: None,
             max_games: DEFAULT_MAX_GAMES,
             metrics_listen: None,
             cors_origins: Vec::new(),

@@ -33,7 +33,10 @@ use crate::store::Store;
 /// The limits on Play games.
 #[derive(Debug, Clone)]
 pub struct PlayLimits {
-    /// How long a game waits for the client's next message.
+    /// The units open games hold, apart from the requests' budget: a game
+    /// holds its puzzle's vertices + edges until it ends.
+    pub budget: Arc<Admission>,
+    /// How long a game waits for the client's next legal move.
     pub idle: Duration,
     /// Games open at once.
     pub max_games: usize,
@@ -114,6 +117,7 @@ impl Positions {
     /// its verdict.
     async fn open(
         &self,
+        admission: &Admission,
         puzzle: Option<PuzzleRef>,
         prefix: &str,
         deadline: Option<Instant>,
@@ -135,7 +139,7 @@ impl Positions {
                 let id = convert::id_from_name(&name, &name_field)?;
                 let record = self.store.get_puzzle_summary(id).await?;
                 let units = record.spec.vertex_count.saturating_add(record.edge_count);
-                let admitted = self.admission.admit(units, &name).await?;
+                let admitted = admission.admit(units, &name).await?;
                 let (spec, verdict) = if wants_verdict(record.spec.game) {
                     let options = SolveOptions {
                         all_starts: false,
@@ -159,7 +163,7 @@ impl Positions {
                 let spec_field = format!("{prefix}spec");
                 let limits = self.limits;
                 let units = convert::units_of(Some(&spec), limits);
-                let admitted = self.admission.admit(units, &spec_field).await?;
+                let admitted = admission.admit(units, &spec_field).await?;
                 let spec = off_runtime_if_large(units, move || {
                     convert::spec_from_proto(Some(spec), &spec_field, limits)
                 })
@@ -184,7 +188,9 @@ impl Positions {
         // classes are not in a verdict) and warms Geography's positions.
         let opening = moves.is_empty();
         let wants_verdict = |game| game == Game::Geography || (opening && game == Game::TreePaint);
-        let open = self.open(puzzle, "", deadline, wants_verdict).await?;
+        let open = self
+            .open(&self.admission, puzzle, "", deadline, wants_verdict)
+            .await?;
         let game = open.spec.game();
         let moves = moves
             .into_iter()
@@ -227,7 +233,10 @@ impl Positions {
         inbound: &mut Streaming<proto::PlayRequest>,
         outbound: &mpsc::Sender<Result<proto::PlayResponse, Status>>,
     ) -> Result<(), AppError> {
-        let Some(first) = self.next_message(inbound).await? else {
+        let Some(first) = self
+            .next_message(inbound, Instant::now() + self.play.idle)
+            .await?
+        else {
             return Ok(());
         };
         let Some(proto::play_request::Request::Start(start)) = first.request else {
@@ -253,9 +262,13 @@ impl Positions {
         let human = convert::player_from_proto(human_side, "start.human_side")?;
         // The verdict serves the opening, but not the edge game's.
         let open = self
-            .open(puzzle.map(PuzzleRef::from), "start.", None, |game| {
-                game != Game::BipartiteEdge
-            })
+            .open(
+                &self.play.budget,
+                puzzle.map(PuzzleRef::from),
+                "start.",
+                None,
+                |game| game != Game::BipartiteEdge,
+            )
             .await?;
         let from_verdict = open
             .verdict
@@ -274,7 +287,11 @@ impl Positions {
         if send(outbound, reply(exchange.clone())).await.is_err() || exchange.position.game_over {
             return Ok(());
         }
-        while let Some(message) = self.next_message(inbound).await? {
+        // Only a legal move starts the idle time again: a client that sends
+        // nothing but refused moves holds its game no longer than a silent
+        // one.
+        let mut idle_until = Instant::now() + self.play.idle;
+        while let Some(message) = self.next_message(inbound, idle_until).await? {
             let played = match message.request {
                 Some(proto::play_request::Request::Move(m)) => {
                     convert::move_from_proto(m, open.spec.game(), "move")
@@ -297,6 +314,7 @@ impl Positions {
                     game = returned;
                     match result {
                         Ok(exchange) => {
+                            idle_until = Instant::now() + self.play.idle;
                             let over = exchange.position.game_over;
                             (reply(exchange), over)
                         }
@@ -319,15 +337,17 @@ impl Positions {
         Ok(())
     }
 
-    /// The client's next message; `None` once it has closed its side.
-    /// A shutdown ends the wait (and the game) at once.
+    /// The client's next message, if it comes by `idle_until`; `None` once
+    /// the client has closed its side. A shutdown ends the wait (and the
+    /// game) at once.
     async fn next_message(
         &self,
         inbound: &mut Streaming<proto::PlayRequest>,
+        idle_until: Instant,
     ) -> Result<Option<proto::PlayRequest>, AppError> {
         let mut closing = self.closing.clone();
         let next = tokio::select! {
-            next = tokio::time::timeout(self.play.idle, inbound.message()) => next,
+            next = tokio::time::timeout_at(idle_until.into(), inbound.message()) => next,
             _ = closing.wait_for(|&closing| closing) => {
                 return Err(AppError::Unavailable {
                     reason: "SHUTTING_DOWN",

@@ -27,9 +27,41 @@ pub const PEAK_BYTES_PER_UNIT: u64 = 80;
 /// Share of the machine's memory the default budget may fill.
 const MEMORY_SHARE: f64 = 0.5;
 
-/// The size budget shared by all requests.
+/// What a budget is called in its errors: the flag that sets it, who holds
+/// it, and the reasons a request is refused.
+#[derive(Debug, Clone, Copy)]
+pub struct BudgetNames {
+    pub flag: &'static str,
+    /// "admission budget", "games budget".
+    pub phrase: &'static str,
+    /// A request larger than the whole budget.
+    pub too_large: &'static str,
+    /// No room now, and no room to wait.
+    pub full: &'static str,
+}
+
+/// The budget of requests in flight.
+pub const REQUESTS: BudgetNames = BudgetNames {
+    flag: "--admission-budget",
+    phrase: "admission budget",
+    too_large: "ADMISSION_BUDGET_EXCEEDED",
+    full: "ADMISSION_QUEUE_FULL",
+};
+
+/// The budget of open Play games, apart from the requests' so that games
+/// held open cannot keep requests out.
+pub const GAMES: BudgetNames = BudgetNames {
+    flag: "--games-budget",
+    phrase: "games budget",
+    too_large: "GAMES_BUDGET_EXCEEDED",
+    full: "GAMES_BUDGET_FULL",
+};
+
+/// A size budget: of all requests in flight ([`REQUESTS`]) or of open games
+/// ([`GAMES`]).
 #[derive(Debug)]
 pub struct Admission {
+    names: BudgetNames,
     permits: Arc<Semaphore>,
     budget: u32,
     waiting: Gauge,
@@ -49,8 +81,14 @@ impl Admission {
     /// A budget of `budget` units (capped at `u32::MAX`, the semaphore's
     /// largest single grant) with at most `max_waiting` requests queued.
     pub fn new(budget: u64, max_waiting: usize) -> Admission {
+        Admission::named(REQUESTS, budget, max_waiting)
+    }
+
+    /// [`Admission::new`], called `names` in its errors.
+    pub fn named(names: BudgetNames, budget: u64, max_waiting: usize) -> Admission {
         let budget = u32::try_from(budget).unwrap_or(u32::MAX).max(1);
         Admission {
+            names,
             permits: Arc::new(Semaphore::new(budget as usize)),
             budget,
             waiting: Gauge::default(),
@@ -78,11 +116,10 @@ impl Admission {
     pub async fn admit(&self, units: u64, what: &str) -> Result<Admitted, AppError> {
         if units > u64::from(self.budget) {
             return Err(AppError::Busy {
-                reason: "ADMISSION_BUDGET_EXCEEDED",
+                reason: self.names.too_large,
                 message: format!(
-                    "{what}: {units} vertices + edges is more than this server's admission \
-                     budget of {} (--admission-budget)",
-                    self.budget
+                    "{what}: {units} vertices + edges is more than this server's {} of {} ({})",
+                    self.names.phrase, self.budget, self.names.flag
                 ),
             });
         }
@@ -94,12 +131,16 @@ impl Admission {
             Err(TryAcquireError::Closed) => return Err(AppError::internal("admission closed")),
             Err(TryAcquireError::NoPermits) => {
                 let Some(_waiting) = self.waiting.try_enter(self.max_waiting) else {
+                    let queue = if self.max_waiting == 0 {
+                        format!(" ({})", self.names.flag)
+                    } else {
+                        format!(" and {} requests already wait for it", self.max_waiting)
+                    };
                     return Err(AppError::Busy {
-                        reason: "ADMISSION_QUEUE_FULL",
+                        reason: self.names.full,
                         message: format!(
-                            "the admission budget of {} vertices + edges is in use and {} \
-                             requests already wait for it; try again later",
-                            self.budget, self.max_waiting
+                            "the {} of {} vertices + edges is in use{queue}; try again later",
+                            self.names.phrase, self.budget
                         ),
                     });
                 };

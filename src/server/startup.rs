@@ -226,6 +226,14 @@ impl Application {
             limits,
             admission.clone(),
             PlayLimits {
+                budget: Arc::new(Admission::named(
+                    admission::GAMES,
+                    config
+                        .games_budget
+                        .unwrap_or_else(|| admission.budget() / 4)
+                        .max(1),
+                    0,
+                )),
                 idle: Duration::from_secs(config.play_idle_secs),
                 max_games: config.max_games,
                 open: games_open,

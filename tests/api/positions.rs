@@ -17,6 +17,10 @@ use tonic_types::StatusExt as _;
 use super::checker::{adjacency, to_move_wins};
 use super::helpers::*;
 
+/// How long a test waits for what the server must do before it counts as
+/// hung: a guard, never the property tested.
+const HANG_GUARD: Duration = Duration::from_secs(60);
+
 fn vertex(v: u32) -> proto::Move {
     proto::Move {
         r#move: Some(proto::r#move::Move::Vertex(v)),
@@ -911,7 +915,6 @@ async fn a_game_on_a_stored_puzzle_starts_from_its_verdict() {
 /// a minute only if the game did not hold it.
 #[tokio::test]
 async fn a_shutdown_ends_open_games() {
-    const HANG_GUARD: Duration = Duration::from_secs(60);
     let dir = Arc::new(tempfile::tempdir().unwrap());
     let mut config = test_config(dir.path());
     config.shutdown_grace_secs = 3600;
@@ -931,4 +934,130 @@ async fn a_shutdown_ends_open_games() {
     tokio::time::timeout(HANG_GUARD, stopping.finish())
         .await
         .expect("the open game held the shutdown");
+}
+
+/// Open games draw from a budget of their own (`--games-budget`): two
+/// games by name on a stored puzzle fill it, a third is refused at once
+/// (GAMES_BUDGET_FULL), and meanwhile requests of the size the games hold
+/// are served from the requests' budget as if no game were open. A game
+/// on a puzzle larger than the whole games budget is refused
+/// (GAMES_BUDGET_EXCEEDED).
+#[tokio::test]
+async fn open_games_do_not_hold_the_requests_budget() {
+    let dir = Arc::new(tempfile::tempdir().unwrap());
+    let mut config = test_config(dir.path());
+    config.admission_budget = Some(1000);
+    config.games_budget = Some(1000);
+    let mut app = spawn_app_with(dir, config).await;
+    // A path of 250 vertices and 249 edges: 499 units.
+    let flat: Vec<u32> = (0..249).flat_map(|v| [v, v + 1]).collect();
+    let name = create(&mut app, geography(250, &flat, 0)).await;
+    let start_by_name = |name: &str| {
+        proto::play_request::Request::Start(proto::PlayStart {
+            puzzle: Some(proto::play_start::Puzzle::Name(name.to_owned())),
+            human_side: player(true),
+        })
+    };
+    let mut first = open_play(&mut app).await;
+    first.say(start_by_name(&name)).await.unwrap().unwrap();
+    let mut second = open_play(&mut app).await;
+    second.say(start_by_name(&name)).await.unwrap().unwrap();
+    let mut third = open_play(&mut app).await;
+    let refused = third.say(start_by_name(&name)).await.unwrap_err();
+    assert_eq!(refused.code(), Code::ResourceExhausted);
+    assert_eq!(error_reason(&refused), "GAMES_BUDGET_FULL");
+    assert!(refused.message().contains("--games-budget"), "{refused:?}");
+
+    // The requests' budget is whole: a request of 998 units is served at
+    // once. (A hang guard: with the games in that budget it would wait
+    // until they end.)
+    let big: Vec<u32> = (0..499).flat_map(|v| [v, v + 1]).collect();
+    let mut request = tonic::Request::new(solve_request(geography(500, &big, 0)));
+    request.set_timeout(HANG_GUARD);
+    app.client
+        .solve(request)
+        .await
+        .expect("served beside the games");
+
+    let too_big: Vec<u32> = (0..600).flat_map(|v| [v, v + 1]).collect();
+    let mut fourth = open_play(&mut app).await;
+    let refused = fourth
+        .say(proto::play_request::Request::Start(proto::PlayStart {
+            puzzle: Some(proto::play_start::Puzzle::Spec(geography(601, &too_big, 0))),
+            human_side: player(true),
+        }))
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code(), Code::ResourceExhausted);
+    assert_eq!(error_reason(&refused), "GAMES_BUDGET_EXCEEDED");
+
+    // A game that ends gives its units back.
+    drop(first);
+    let guard = std::time::Instant::now() + HANG_GUARD;
+    loop {
+        let mut again = open_play(&mut app).await;
+        match again.say(start_by_name(&name)).await {
+            Ok(opening) => {
+                assert!(opening.is_some());
+                break;
+            }
+            Err(status) => {
+                assert_eq!(error_reason(&status), "GAMES_BUDGET_FULL");
+                assert!(
+                    std::time::Instant::now() < guard,
+                    "the ended game kept its units"
+                );
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+        }
+    }
+}
+
+/// Refused moves do not keep a game open: a client that sends nothing but
+/// illegal moves, each refused on the stream, has its game closed
+/// GAME_IDLE once `--play-idle-secs` has passed since its last legal move,
+/// as a silent client does. (A hang guard bounds the wait: with every
+/// refusal starting the idle time again the game would never close.)
+#[tokio::test]
+async fn refused_moves_do_not_keep_a_game_open() {
+    let dir = Arc::new(tempfile::tempdir().unwrap());
+    let mut config = test_config(dir.path());
+    config.play_idle_secs = 1;
+    let mut app = spawn_app_with(dir, config).await;
+    let mut call = open_play(&mut app).await;
+    call.start(geography(5, &[0, 1, 1, 2, 2, 3, 3, 4], 0), true)
+        .await;
+    let guard = std::time::Instant::now() + HANG_GUARD;
+    let mut refused = 0;
+    let closed = loop {
+        assert!(std::time::Instant::now() < guard, "the game stayed open");
+        let sent = call
+            .send
+            .send(proto::PlayRequest {
+                request: Some(proto::play_request::Request::Move(vertex(4))),
+            })
+            .await;
+        if sent.is_err() {
+            // The server has closed the call: its status follows.
+            break loop {
+                match call.responses.message().await {
+                    Ok(Some(_)) => {}
+                    Ok(None) => panic!("the game ended without a status"),
+                    Err(status) => break status,
+                }
+            };
+        }
+        match call.responses.message().await {
+            Ok(Some(response)) => {
+                assert!(response.rejected.is_some(), "{response:?}");
+                refused += 1;
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            Ok(None) => panic!("the game ended without a status"),
+            Err(status) => break status,
+        }
+    };
+    assert!(refused > 0);
+    assert_eq!(closed.code(), Code::DeadlineExceeded);
+    assert_eq!(error_reason(&closed), "GAME_IDLE");
 }
