@@ -451,3 +451,107 @@ mod tests {
         }
     }
 }
+
+/// Ends every open `grpc.health.v1.Health/Watch` stream once `closing`
+/// turns true (at shutdown, after the health status has gone NOT_SERVING):
+/// the watcher gets the last status, then UNAVAILABLE (reason
+/// `SHUTTING_DOWN`). An open watch would otherwise hold the drain for the
+/// whole grace period, as Play games would.
+#[derive(Debug, Clone)]
+pub(super) struct EndWatchesAtShutdown<S> {
+    pub(super) inner: S,
+    pub(super) closing: tokio::sync::watch::Receiver<bool>,
+}
+
+/// The health service's server stream.
+const HEALTH_WATCH: &str = "/grpc.health.v1.Health/Watch";
+
+impl<S> tower::Service<HttpRequest> for EndWatchesAtShutdown<S>
+where
+    S: tower::Service<HttpRequest, Response = HttpResponse, Error = Infallible>,
+    S::Future: Send + 'static,
+{
+    type Response = HttpResponse;
+    type Error = Infallible;
+    type Future = Answer;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, request: HttpRequest) -> Answer {
+        let watch = request.uri().path() == HEALTH_WATCH;
+        let call = self.inner.call(request);
+        if !watch {
+            return Box::pin(call);
+        }
+        let mut closing = self.closing.clone();
+        Box::pin(async move {
+            let response = call.await?;
+            let closed = Box::pin(async move {
+                let _ = closing.wait_for(|&closing| closing).await;
+            });
+            Ok(response.map(|inner| {
+                Body::new(EndingBody {
+                    inner,
+                    closed: Some(closed),
+                    ended: false,
+                })
+            }))
+        })
+    }
+}
+
+/// A stream's body that ends with UNAVAILABLE trailers once `closed`
+/// resolves, after what its stream had ready.
+struct EndingBody {
+    inner: Body,
+    /// `None` once it has resolved.
+    closed: Option<Pin<Box<dyn Future<Output = ()> + Send>>>,
+    ended: bool,
+}
+
+impl http_body::Body for EndingBody {
+    type Data = Bytes;
+    type Error = Status;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, Status>>> {
+        if self.ended {
+            return Poll::Ready(None);
+        }
+        if let Some(closed) = self.closed.as_mut()
+            && closed.as_mut().poll(cx).is_ready()
+        {
+            self.closed = None;
+        }
+        let closing = self.closed.is_none();
+        match Pin::new(&mut self.inner).poll_frame(cx) {
+            Poll::Ready(Some(frame)) if !closing || frame.as_ref().is_ok_and(Frame::is_data) => {
+                Poll::Ready(Some(frame))
+            }
+            Poll::Ready(None) if !closing => {
+                self.ended = true;
+                Poll::Ready(None)
+            }
+            Poll::Pending if !closing => Poll::Pending,
+            // Closing: end with our status rather than the stream's.
+            _ => {
+                self.ended = true;
+                let status = Status::from(AppError::Unavailable {
+                    reason: "SHUTTING_DOWN",
+                    message: "the server is shutting down; the watch is closed".into(),
+                });
+                let mut trailers = http::HeaderMap::new();
+                let _ = status.add_header(&mut trailers);
+                Poll::Ready(Some(Ok(Frame::trailers(trailers))))
+            }
+        }
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.ended
+    }
+}

@@ -12,7 +12,8 @@ use tower_http::request_id::{PropagateRequestIdLayer, SetRequestIdLayer};
 
 use super::metrics as metrics_endpoint;
 use super::middleware::{
-    CallSpans, Deadlines, FreshRequestIds, MessageLimit, drop_unusable_request_id,
+    CallSpans, Deadlines, EndWatchesAtShutdown, FreshRequestIds, MessageLimit,
+    drop_unusable_request_id,
 };
 use super::page::WithPage;
 use super::transport::{self, CallService, Transport};
@@ -262,6 +263,7 @@ impl Application {
             .register_encoded_file_descriptor_set(tonic_reflection::pb::v1::FILE_DESCRIPTOR_SET)
             .build_v1alpha()?;
 
+        let (watches_closing, watches_closing_seen) = tokio::sync::watch::channel(false);
         let stopping = {
             let health = health.clone();
             async move {
@@ -275,6 +277,9 @@ impl Application {
                      finishing in-flight calls"
                 );
                 set_health(&health, false).await;
+                // Health watchers have seen NOT_SERVING: end their streams,
+                // which would otherwise hold the drain too.
+                let _ = watches_closing.send(true);
             }
         };
         tracing::info!(
@@ -320,7 +325,10 @@ impl Application {
             .layer(SetRequestIdLayer::x_request_id(FreshRequestIds))
             .layer(PropagateRequestIdLayer::x_request_id())
             .service(CallSpans(Deadlines(MessageLimit {
-                inner: routes,
+                inner: EndWatchesAtShutdown {
+                    inner: routes,
+                    closing: watches_closing_seen,
+                },
                 limit: config.message_limit(),
             })));
         let calls = CallService::new(WithPage {

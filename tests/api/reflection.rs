@@ -102,3 +102,48 @@ async fn health_reports_serving() {
         assert_eq!(status, ServingStatus::Serving as i32, "service {service:?}");
     }
 }
+
+/// An open `Health/Watch` stream does not hold the shutdown: the watcher
+/// sees NOT_SERVING, then its stream ends UNAVAILABLE (reason
+/// SHUTTING_DOWN), and the server stops well within a grace period of an
+/// hour. (A hang guard bounds the waits: without the ending the watch
+/// would hold the drain for the whole hour.)
+#[tokio::test]
+async fn an_open_health_watch_ends_at_shutdown() {
+    let dir = std::sync::Arc::new(tempfile::tempdir().unwrap());
+    let mut config = test_config(dir.path());
+    config.shutdown_grace_secs = 3600;
+    let app = spawn_app_with(dir, config).await;
+    let mut health = HealthClient::new(app.channel.clone());
+    let mut watch = health
+        .watch(tonic_health::pb::HealthCheckRequest {
+            service: String::new(),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let first = watch.message().await.unwrap().unwrap();
+    assert_eq!(first.status, ServingStatus::Serving as i32);
+
+    let guard = std::time::Duration::from_secs(60);
+    let stopping = app.request_stop();
+    let ended = tokio::time::timeout(guard, async {
+        let mut statuses = Vec::new();
+        loop {
+            match watch.message().await {
+                Ok(Some(update)) => statuses.push(update.status),
+                Ok(None) => panic!("the watch ended without a status"),
+                Err(status) => return (statuses, status),
+            }
+        }
+    })
+    .await
+    .expect("the watch stayed open");
+    assert_eq!(ended.0.last(), Some(&(ServingStatus::NotServing as i32)));
+    assert_eq!(ended.1.code(), tonic::Code::Unavailable, "{:?}", ended.1);
+    assert_eq!(error_reason(&ended.1), "SHUTTING_DOWN");
+    drop(watch);
+    tokio::time::timeout(guard, stopping.finish())
+        .await
+        .expect("the shutdown waited for the watch");
+}
