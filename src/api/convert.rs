@@ -677,6 +677,28 @@ mod tests {
         for bad in ["x", "7031", "é", &"ab".repeat(200)] {
             assert!(page_token::decode(bad, games(None)).is_err(), "{bad}");
         }
+        // Strict: padding, the other base64 alphabet, a changed version.
+        let good = page_token::encode(1234, games(None));
+        let padded = format!("{good}=");
+        let last_padded = format!("{}=", &good[..good.len() - 1]);
+        let standard = good.replace('-', "+").replace('_', "/");
+        let mut raw = {
+            use base64::Engine as _;
+            base64::engine::general_purpose::URL_SAFE_NO_PAD
+                .decode(&good)
+                .unwrap()
+        };
+        raw[0] = 2;
+        let other_version = {
+            use base64::Engine as _;
+            base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(&raw)
+        };
+        for bad in [&padded, &last_padded, &other_version] {
+            assert!(page_token::decode(bad, games(None)).is_err(), "{bad}");
+        }
+        if standard != good {
+            assert!(page_token::decode(&standard, games(None)).is_err());
+        }
     }
 
     /// One spelling per position: tokens with another version, a position
