@@ -101,9 +101,13 @@ pub(super) fn postgres_fault(sqlstate: &str) -> Fault {
         "40001" | "40P01" | "55P03" | "53300" => Fault::Busy,
         // Class 08 connection exceptions; the server shutting down or
         // starting (admin_shutdown, crash_shutdown, cannot_connect_now);
-        // disk_full, out_of_memory, io_error, read_only_sql_transaction.
+        // disk_full, out_of_memory, io_error, read_only_sql_transaction;
+        // object_not_in_prerequisite_state, which is what a new connection
+        // to a database closed to connections (ALLOW_CONNECTIONS false)
+        // gets, and which none of the store's statements can otherwise
+        // raise.
         code if code.starts_with("08") => Fault::Io,
-        "57P01" | "57P02" | "57P03" | "53100" | "53200" | "58030" | "25006" => Fault::Io,
+        "57P01" | "57P02" | "57P03" | "53100" | "53200" | "58030" | "25006" | "55000" => Fault::Io,
         _ => Fault::Other,
     }
 }

@@ -883,3 +883,75 @@ async fn an_unreachable_postgres_server_is_an_io_fault() {
     };
     assert!(error.is_transient(), "{error:?}");
 }
+
+/// A PostgreSQL database that stops accepting connections (`ALTER
+/// DATABASE … ALLOW_CONNECTIONS false`, SQLSTATE 55000, with its open
+/// sessions ended) is a fault to retry later, as a server that is down
+/// is: UNAVAILABLE for the client, not INTERNAL.
+#[tokio::test]
+async fn a_database_that_stops_accepting_connections_is_a_transient_fault() {
+    let Some(db) = TestDb::postgres().await else {
+        return;
+    };
+    let Place::Schema { admin_url, .. } = &db.place else {
+        unreachable!("a PostgreSQL test database")
+    };
+    let name = format!(
+        "puzzled_closed_{}_{}",
+        std::process::id(),
+        micros(SystemTime::now())
+    );
+    let mut admin = sqlx::PgConnection::connect(admin_url).await.unwrap();
+    let run = |sql: String| sqlx::query(sqlx::AssertSqlSafe(sql));
+    run(format!("CREATE DATABASE {name}"))
+        .execute(&mut admin)
+        .await
+        .unwrap();
+    let (base, query) = admin_url.split_once('?').unwrap_or((admin_url, ""));
+    let url = format!(
+        "{}/{name}{}{query}",
+        &base[..base.rfind('/').unwrap()],
+        if query.is_empty() { "" } else { "?" }
+    );
+    let store = Store::open(&url).await.unwrap();
+    assert!(matches!(
+        store.get_puzzle("p1").await,
+        Err(StoreError::NotFound(_))
+    ));
+
+    run(format!("ALTER DATABASE {name} ALLOW_CONNECTIONS false"))
+        .execute(&mut admin)
+        .await
+        .unwrap();
+    run(format!(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{name}'"
+    ))
+    .execute(&mut admin)
+    .await
+    .unwrap();
+    // The pool's connections are gone (a cut connection is an I/O fault
+    // already); a new one is refused with 55000.
+    let mut refused = None;
+    for _ in 0..20 {
+        match store.get_puzzle("p1").await {
+            Err(error) if error.to_string().contains("not currently accepting") => {
+                refused = Some(error);
+                break;
+            }
+            Err(error) => assert!(error.is_transient(), "{error}"),
+            Ok(_) => unreachable!("no puzzle was stored"),
+        }
+    }
+    let refused = refused.expect("a new connection was refused");
+    assert!(matches!(refused, StoreError::Io(_)), "{refused:?}");
+
+    store.close().await;
+    run(format!("ALTER DATABASE {name} ALLOW_CONNECTIONS true"))
+        .execute(&mut admin)
+        .await
+        .unwrap();
+    run(format!("DROP DATABASE {name} WITH (FORCE)"))
+        .execute(&mut admin)
+        .await
+        .unwrap();
+}
