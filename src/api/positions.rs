@@ -38,6 +38,9 @@ pub struct PlayLimits {
     pub budget: Arc<Admission>,
     /// How long a game waits for the client's next legal move.
     pub idle: Duration,
+    /// The largest message sent (`--max-message-bytes`): a Play response
+    /// leaves its move lists out rather than pass it.
+    pub message_limit: usize,
     /// Games open at once.
     pub max_games: usize,
     /// Counts the games open now (for the metrics).
@@ -284,7 +287,12 @@ impl Positions {
                 PlayedGame::start(setup, human.other(), opening, cancel)
             })
             .await??;
-        if send(outbound, reply(exchange.clone())).await.is_err() || exchange.position.game_over {
+        let game_over = exchange.position.game_over;
+        if send(outbound, reply(exchange, self.play.message_limit))
+            .await
+            .is_err()
+            || game_over
+        {
             return Ok(());
         }
         // Only a legal move starts the idle time again: a client that sends
@@ -316,18 +324,17 @@ impl Positions {
                         Ok(exchange) => {
                             idle_until = Instant::now() + self.play.idle;
                             let over = exchange.position.game_over;
-                            (reply(exchange), over)
+                            (reply(exchange, self.play.message_limit), over)
                         }
-                        Err(PositionError::Illegal(illegal)) => (
-                            rejection(&game, illegal.reason.code(), illegal.message),
-                            false,
-                        ),
+                        Err(PositionError::Illegal(illegal)) => {
+                            (rejection(illegal.reason.code(), illegal.message), false)
+                        }
                         Err(other) => return Err(other.into()),
                     }
                 }
                 Err(AppError::InvalidArgument {
                     reason, message, ..
-                }) => (rejection(&game, reason, message), false),
+                }) => (rejection(reason, message), false),
                 Err(other) => return Err(other),
             };
             if send(outbound, response).await.is_err() || over {
@@ -391,19 +398,44 @@ fn witness_mates(verdict: &Verdict, n: usize) -> Option<Vec<Vertex>> {
     }
 }
 
-fn reply(exchange: Exchange) -> proto::PlayResponse {
-    proto::PlayResponse {
+/// The answer to an exchange. Its move lists are left out, the largest
+/// first, when with them it would pass `message_limit`: a game on a large
+/// puzzle goes on, its counts say how many moves there are, and
+/// AnalyzePosition with the game's moves pages them.
+fn reply(exchange: Exchange, message_limit: usize) -> proto::PlayResponse {
+    use prost::Message as _;
+    let mut response = proto::PlayResponse {
         server_move: exchange.engine_move.map(convert::move_to_proto),
         position: Some(convert::play_position_to_proto(exchange.position)),
         rejected: None,
+    };
+    if response.encoded_len() > message_limit
+        && let Some(position) = response.position.as_mut()
+    {
+        position.legal_moves = Vec::new();
+        if response.encoded_len() > message_limit
+            && let Some(position) = response.position.as_mut()
+        {
+            position.winning_moves = Vec::new();
+            if let Some(winning) = position.winning.as_mut() {
+                winning.moves = Vec::new();
+                winning.complete = false;
+            }
+        }
+        tracing::info!(
+            "a Play response left its move lists out: with them it passes the message limit"
+        );
     }
+    response
 }
 
-/// The answer to a refused move: the unchanged position and why.
-fn rejection(game: &PlayedGame, reason: &str, message: String) -> proto::PlayResponse {
+/// The answer to a refused move: why, and nothing else. The position is
+/// unchanged, and the client has it from the response before: sending it
+/// again would cost a list of every legal move for a few bytes of request.
+fn rejection(reason: &str, message: String) -> proto::PlayResponse {
     proto::PlayResponse {
         server_move: None,
-        position: Some(convert::play_position_to_proto(game.position().clone())),
+        position: None,
         rejected: Some(proto::MoveRejection {
             reason: reason.to_owned(),
             message,

@@ -236,6 +236,7 @@ impl Application {
                     0,
                 )),
                 idle: Duration::from_secs(config.play_idle_secs),
+                message_limit: config.message_limit(),
                 max_games: config.max_games,
                 open: games_open,
             },

@@ -620,12 +620,13 @@ async fn geography_games_the_engine_never_loses_from_a_won_position() {
                 break;
             }
             if pick(4) == 0 {
-                // An illegal move: refused, the same position again.
+                // An illegal move: refused, and the position (unchanged)
+                // not sent again.
                 let refused = call.play(vertex(n + 3)).await;
                 let rejection = refused.rejected.expect("refused");
                 assert_eq!(rejection.reason, "VERTEX_OUT_OF_RANGE");
                 assert!(refused.server_move.is_none());
-                assert_eq!(refused.position.as_ref(), Some(&position));
+                assert_eq!(refused.position, None);
             }
             let legal = &position.legal_moves;
             let chosen = vertex_of(&legal[pick(legal.len())]);
@@ -782,7 +783,8 @@ async fn a_silent_game_is_closed_and_the_limit_on_games_holds() {
 }
 
 /// Every kind of illegal move, sent on a Play stream: each is refused with
-/// its reason and the unchanged position, and the game then goes on.
+/// its reason (and no position: it is unchanged), and the game then goes
+/// on.
 #[tokio::test]
 async fn every_illegal_move_is_refused_on_the_stream_and_the_game_goes_on() {
     let mut app = spawn_app().await;
@@ -850,10 +852,7 @@ async fn every_illegal_move_is_refused_on_the_stream_and_the_game_goes_on() {
                 "{}",
                 rejection.message
             );
-            assert_eq!(
-                refused.position, opening.position,
-                "the position is unchanged"
-            );
+            assert_eq!(refused.position, None, "the position is not sent again");
         }
         let answer = call.play(legal).await;
         assert!(answer.rejected.is_none(), "{answer:?}");
@@ -1060,4 +1059,59 @@ async fn refused_moves_do_not_keep_a_game_open() {
     assert!(refused > 0);
     assert_eq!(closed.code(), Code::DeadlineExceeded);
     assert_eq!(error_reason(&closed), "GAME_IDLE");
+}
+
+/// A star of `leaves` leaves around vertex 0, the start.
+fn star(leaves: u32) -> proto::PuzzleSpec {
+    let flat: Vec<u32> = (1..=leaves).flat_map(|v| [0, v]).collect();
+    geography(leaves + 1, &flat, 0)
+}
+
+/// A refused move is answered with why, and nothing the client already
+/// has: on a star of 30,000 leaves (as many legal moves), each refusal is
+/// a few dozen bytes, not the position's list of every legal move again.
+#[tokio::test]
+async fn a_refusal_does_not_send_the_position_again() {
+    use prost::Message as _;
+    let mut app = spawn_app().await;
+    let mut call = open_play(&mut app).await;
+    let opening = call.start(star(30_000), true).await;
+    assert_eq!(opening.position.as_ref().unwrap().legal_moves.len(), 30_000);
+    for _ in 0..20 {
+        // The start is where the token is: not a move.
+        let refused = call.play(vertex(0)).await;
+        assert!(refused.rejected.is_some(), "{refused:?}");
+        assert!(refused.position.is_none());
+        assert!(
+            refused.encoded_len() < 1024,
+            "{} bytes",
+            refused.encoded_len()
+        );
+    }
+    // The game goes on from the same position.
+    let answered = call.play(vertex(7)).await;
+    assert!(answered.rejected.is_none());
+    assert!(answered.position.is_some());
+}
+
+/// A game whose positions' move lists would pass `--max-message-bytes`
+/// is played all the same: the responses leave the lists out, the largest
+/// first, until they fit (their counts stay), rather than fail the call.
+/// A star of 30,000 leaves under a 400 KB limit: the opening's lists
+/// (every leaf as a legal move, and twice as a winning one) take more.
+#[tokio::test]
+async fn a_game_on_a_big_puzzle_leaves_its_lists_out_rather_than_fail() {
+    let dir = Arc::new(tempfile::tempdir().unwrap());
+    let mut config = test_config(dir.path());
+    config.max_message_bytes = Some(400_000);
+    let mut app = spawn_app_with(dir, config).await;
+    let mut call = open_play(&mut app).await;
+    let opening = call.start(star(30_000), true).await;
+    let position = opening.position.unwrap();
+    assert_eq!(position.legal_move_count, 30_000);
+    assert!(position.legal_moves.is_empty());
+    assert_eq!(position.winning.unwrap().count, 30_000);
+    // The human moves to a leaf; the engine has no move left: over.
+    let last = call.play(vertex(1)).await;
+    assert!(last.position.unwrap().game_over);
 }

@@ -445,7 +445,10 @@ export type PlayResponse = Message<"puzzled.v1.PlayResponse"> & {
 
   /**
    * The position after this exchange (after the engine's move, if it
-   * moved).
+   * moved). Unset with `rejected`: the position has not changed. Its move
+   * lists are left out (legal_moves first, then the winning ones) when with
+   * them the response would pass the server's message limit; the counts
+   * stay, and AnalyzePosition with the game's moves lists them.
    *
    * @generated from field: puzzled.v1.PositionAnalysis position = 2;
    */
@@ -453,7 +456,7 @@ export type PlayResponse = Message<"puzzled.v1.PlayResponse"> & {
 
   /**
    * Set when the client's move was illegal; the game goes on from the same
-   * position.
+   * position, which the previous response carried.
    *
    * @generated from field: puzzled.v1.MoveRejection rejected = 3;
    */
