@@ -117,3 +117,51 @@ async fn a_scrape_shows_the_counters_move() {
     drop(send);
     app.stop().await;
 }
+
+/// Unfinished requests cannot hold the metrics port: with more
+/// connections open than it serves at once (16), each sending half a
+/// request head, a scrape still gets its answer — once the server has
+/// closed a stuck connection to make room — and every stuck connection is
+/// closed in time. (A hang guard bounds the waits: without the head
+/// timeout they would stay open for ever.)
+#[tokio::test]
+async fn stuck_scrapes_cannot_hold_the_metrics_port() {
+    use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
+    let dir = std::sync::Arc::new(tempfile::tempdir().unwrap());
+    let config = puzzled::config::Config {
+        metrics_listen: Some("127.0.0.1:0".into()),
+        ..test_config(dir.path())
+    };
+    let app = spawn_app_with(dir, config).await;
+    let addr = app.metrics_addr.unwrap();
+    let mut stuck = Vec::new();
+    for _ in 0..20 {
+        let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+        stream
+            .write_all(b"GET /metrics HTTP/1.1\r\n")
+            .await
+            .unwrap();
+        stuck.push(stream);
+    }
+    let guard = std::time::Duration::from_secs(60);
+    let (status, _) = tokio::time::timeout(guard, http_get(addr, "/metrics"))
+        .await
+        .expect("a scrape was kept out");
+    assert!(status.contains("200"), "{status}");
+    // A slot was freed for it: some stuck connection is closed already.
+    let closed = |stream: &tokio::net::TcpStream| match stream.try_read(&mut [0u8; 1]) {
+        Ok(n) => n == 0,
+        Err(e) => e.kind() != std::io::ErrorKind::WouldBlock,
+    };
+    assert!(
+        stuck.iter().any(closed),
+        "the scrape was served beside every stuck connection"
+    );
+    for mut stream in stuck {
+        let mut rest = Vec::new();
+        tokio::time::timeout(guard, stream.read_to_end(&mut rest))
+            .await
+            .expect("a stuck connection stayed open")
+            .ok();
+    }
+}
