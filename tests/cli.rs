@@ -612,3 +612,44 @@ fn play_in_the_terminal_against_the_engine() {
     assert!(out.contains("game over"), "{out}");
     assert!(out.trim_end().ends_with("the engine wins"), "{out}");
 }
+
+/// A few bytes of sparse6 can announce a hundred million vertices; the
+/// CLI checks the size limits (the server's flags and defaults) before it
+/// allocates anything for the graph, and names the flag. In a stream the
+/// line gets the error and the run goes on.
+#[test]
+fn a_tiny_line_announcing_a_huge_graph_is_refused_by_the_limits() {
+    let huge = puzzled::graph::graph6::to_sparse6(100_000_000, [(0, 1)]);
+    assert!(huge.len() < 20, "{huge}");
+    let (ok, out, _) = puzzled_with_stdin(
+        &["solve", "--game", "geography", "--format", "sparse6", "-"],
+        &format!("{huge}\n"),
+    );
+    assert!(ok);
+    assert!(
+        out.contains("line 1: 100000000 vertices, more than --max-vertices 10000000"),
+        "{out}"
+    );
+    let (ok, out, _) = puzzled_with_stdin(
+        &[
+            "solve",
+            "--game",
+            "geography",
+            "--format",
+            "sparse6",
+            "--max-vertices",
+            "1",
+            "-",
+        ],
+        ":An\n",
+    );
+    assert!(ok);
+    assert!(out.contains("more than --max-vertices 1"), "{out}");
+    let edges = "3 2\n1 2\n2 3\n";
+    let (ok, _, err) = puzzled_with_stdin(
+        &["solve", "--game", "geography", "--max-edges", "1", "-"],
+        edges,
+    );
+    assert!(!ok);
+    assert!(err.contains("2 edges, more than --max-edges 1"), "{err}");
+}

@@ -92,6 +92,13 @@ pub struct PuzzleArgs {
     /// Tree paint: white's vertex, in the file's numbering (default: the last vertex).
     #[arg(long)]
     pub white: Option<u64>,
+    /// Most vertices a graph may have (as the server's flag): a few bytes
+    /// of graph6 or sparse6 can announce billions.
+    #[arg(long, default_value_t = crate::config::DEFAULT_MAX_VERTICES)]
+    pub max_vertices: u64,
+    /// Most edges a graph may have (as the server's flag).
+    #[arg(long, default_value_t = crate::config::DEFAULT_MAX_EDGES)]
+    pub max_edges: u64,
 }
 
 #[derive(clap::Args)]

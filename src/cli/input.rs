@@ -101,8 +101,28 @@ pub fn setup_of<'g>(args: &PuzzleArgs, graph: &'g Graph, labels: Labels) -> Resu
 }
 
 /// The graph of a file's edge list (`source` names the file or line in
-/// errors), checked to be simple.
-pub fn graph_of(file: &graph::file::EdgeListFile, source: &str, labels: Labels) -> Result<Graph> {
+/// errors), checked against the size limits of `args` before anything is
+/// allocated for it, and to be simple.
+pub fn graph_of(
+    file: &graph::file::EdgeListFile,
+    source: &str,
+    labels: Labels,
+    args: &PuzzleArgs,
+) -> Result<Graph> {
+    if file.vertex_count > args.max_vertices {
+        bail!(
+            "{source}: {} vertices, more than --max-vertices {}",
+            file.vertex_count,
+            args.max_vertices
+        );
+    }
+    let edges = file.edges.len() as u64 / 2;
+    if edges > args.max_edges {
+        bail!(
+            "{source}: {edges} edges, more than --max-edges {}",
+            args.max_edges
+        );
+    }
     Graph::from_flat_edges(file.vertex_count, &file.edges).map_err(|e| {
         anyhow::anyhow!(
             "{source} is not a simple graph: {}",
@@ -114,7 +134,7 @@ pub fn graph_of(file: &graph::file::EdgeListFile, source: &str, labels: Labels) 
 /// The graph of a puzzle file, checked to be simple.
 pub fn load_graph(args: &PuzzleArgs, labels: Labels) -> Result<Graph> {
     let file = read_puzzle_file(args)?;
-    graph_of(&file, &args.file.display().to_string(), labels)
+    graph_of(&file, &args.file.display().to_string(), labels, args)
 }
 
 pub fn game_kind(game: Game) -> report::GameKind {

@@ -74,7 +74,7 @@ fn solve_one(
     file: graph::file::EdgeListFile,
     labels: Labels,
 ) -> Result<String> {
-    let graph = graph_of(&file, source, labels)?;
+    let graph = graph_of(&file, source, labels, &args.puzzle)?;
     let not_valid = |message: String| anyhow::anyhow!("{source}: {message}");
     let output = match setup_of(&args.puzzle, &graph, labels)? {
         GameSetup::Geography { graph, start } => {
