@@ -99,7 +99,28 @@ pub async fn off_runtime<T: Send + 'static>(
     f: impl FnOnce() -> T + Send + 'static,
 ) -> Result<T, AppError> {
     static SLOTS: std::sync::OnceLock<Arc<Semaphore>> = std::sync::OnceLock::new();
-    let slots = SLOTS.get_or_init(|| {
+    on_blocking_pool_within(&SLOTS, f).await
+}
+
+/// [`off_runtime`] in a lane of its own for work on small puzzles (up to
+/// [`INLINE_UNITS`]), so that it never waits behind large work holding the
+/// other lane's slots: canonical labelling, which a hard graph of a few
+/// thousand vertices can keep busy for its whole budget. Bounded the same
+/// way, one job per core.
+pub async fn off_runtime_small<T: Send + 'static>(
+    f: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, AppError> {
+    static SLOTS: std::sync::OnceLock<Arc<Semaphore>> = std::sync::OnceLock::new();
+    on_blocking_pool_within(&SLOTS, f).await
+}
+
+/// Runs `f` on the blocking pool once one of `slots` (one per core) is
+/// free, holding it until `f` has finished.
+async fn on_blocking_pool_within<T: Send + 'static>(
+    slots: &'static std::sync::OnceLock<Arc<Semaphore>>,
+    f: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, AppError> {
+    let slots = slots.get_or_init(|| {
         let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
         Arc::new(Semaphore::new(cores))
     });

@@ -30,7 +30,9 @@ use super::deadline::within;
 use super::error::AppError;
 use super::flights::{Flight, Flights, Joined, Waiter};
 use super::games::{self, GameError};
-use super::pool::{Gauge, Pool, off_runtime, off_runtime_if_large};
+use super::pool::{
+    Gauge, INLINE_UNITS, Pool, off_runtime, off_runtime_if_large, off_runtime_small,
+};
 use crate::canon::{self, Canonical, Labelling};
 use crate::metrics::metrics;
 use crate::puzzle::{Evidence, Game, SolveOptions, Spec, Verdict};
@@ -187,13 +189,22 @@ impl Solver {
     /// up to the budget (a few hundred disjoint copies of one small graph),
     /// or wait for a Traces thread another search holds.
     /// Dropping the future (the caller left, or its deadline passed) stops
-    /// the labelling, Traces' search included.
+    /// the labelling, Traces' search included. A small puzzle's labelling
+    /// runs in a lane of its own, so that hard labellings of large ones
+    /// never keep it waiting.
     pub async fn canonicalize(&self, spec: Arc<Spec>) -> Result<Canonical, AppError> {
         let budget = self.canon_budget;
         let cancel = Cancel::new();
         let _stop_when_left = FireOnDrop(cancel.clone());
-        off_runtime(move || canon::canonicalize_unless_cancelled(&spec, budget, &cancel))
-            .await?
+        let graph = spec.graph();
+        let units = (graph.vertex_count() + graph.edge_count()) as u64;
+        let label = move || canon::canonicalize_unless_cancelled(&spec, budget, &cancel);
+        let labelled = if units <= INLINE_UNITS {
+            off_runtime_small(label).await?
+        } else {
+            off_runtime(label).await?
+        };
+        labelled
             .ok_or_else(|| AppError::internal("canonical labelling stopped with no caller left"))
     }
 

@@ -230,6 +230,11 @@ pub fn searches_stopped() -> u64 {
     traces::searches_stopped()
 }
 
+/// How many Traces searches are running now.
+pub fn searches_running() -> usize {
+    traces::searches_running()
+}
+
 /// The label-keeping canonical form of `spec` ([`SORTED_EDGES`]).
 pub fn keep_labels(spec: &Spec) -> Canonical {
     let graph = spec.graph();

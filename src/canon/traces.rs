@@ -70,7 +70,6 @@ pub fn searches_stopped() -> u64 {
 }
 
 /// How many searches are running now.
-#[cfg(test)]
 pub fn searches_running() -> usize {
     lock(&supervisor().state).running.len()
 }

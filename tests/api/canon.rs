@@ -603,3 +603,57 @@ async fn a_caller_that_leaves_stops_its_labelling() {
     assert!(solution.canonical_hash.starts_with("traces-v4:"));
     app.stop().await;
 }
+
+/// Hard labellings of large puzzles do not keep a small one waiting: with
+/// four Solves of a graph that keeps Traces searching for seconds (more
+/// than there are cores, so every labelling slot is held and more wait),
+/// an uncached Solve of a 7-vertex puzzle is answered while they all still
+/// run. Their callers then leave, which stops their searches.
+#[tokio::test]
+async fn a_small_puzzle_is_labelled_beside_hard_labellings() {
+    let dir = std::sync::Arc::new(tempfile::tempdir().unwrap());
+    let config = puzzled::config::Config {
+        canon_budget_ms: 600_000,
+        ..test_config(dir.path())
+    };
+    let mut app = spawn_app_with(dir, config).await;
+    let copies = 800;
+    let hard = geography(
+        10 * copies + 1,
+        &puzzled::testkit::families::copies_on_a_hub(
+            &puzzled::testkit::families::petersen(),
+            10,
+            copies,
+        ),
+        0,
+    );
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let long: Vec<_> = (0..cores + 2)
+        .map(|_| {
+            let mut client = app.client.clone();
+            let hard = hard.clone();
+            tokio::spawn(async move { client.solve(solve_request(hard)).await })
+        })
+        .collect();
+    let guard = std::time::Instant::now() + Duration::from_secs(120);
+    while puzzled::canon::searches_running() < cores {
+        assert!(
+            std::time::Instant::now() < guard,
+            "the hard labellings did not start"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    // A 7-cycle with a chord, which no other test solves.
+    let small = geography(7, &[0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 0, 1, 4], 3);
+    let mut request = tonic::Request::new(solve_request(small));
+    request.set_timeout(Duration::from_secs(120));
+    let solution = app.client.solve(request).await.unwrap().into_inner();
+    assert!(!solution.cached);
+    assert!(
+        long.iter().all(|call| !call.is_finished()),
+        "the small puzzle was answered only once a hard labelling had ended"
+    );
+    for call in long {
+        call.abort();
+    }
+}
