@@ -100,6 +100,11 @@ pub struct Solver {
     pool: Arc<Pool>,
     /// Solves running or queued now, by cache key.
     flights: Flights<FlightOutcome>,
+    /// Canonical labellings running now, by the request's puzzle
+    /// ([`labelling_key`]): identical requests share one.
+    labellings: Flights<Result<Canonical, AppError>>,
+    /// Labellings being computed now (each shared by its callers).
+    labellings_running: Gauge,
     /// The time canonical labelling may take per puzzle.
     canon_budget: Duration,
     /// Solves stopped by their cancel handle since start-up (their callers
@@ -179,6 +184,8 @@ impl Solver {
             store,
             pool: Arc::new(Pool::new(workers, max_waiting)),
             flights: Flights::default(),
+            labellings: Flights::default(),
+            labellings_running: Gauge::default(),
             canon_budget,
             solves_stopped: Gauge::default(),
         }
@@ -186,26 +193,45 @@ impl Solver {
 
     /// The canonical form of `spec` within the configured budget, always
     /// off the async workers: even a small graph can keep Traces searching
-    /// up to the budget (a few hundred disjoint copies of one small graph),
-    /// or wait for a Traces thread another search holds.
-    /// Dropping the future (the caller left, or its deadline passed) stops
-    /// the labelling, Traces' search included. A small puzzle's labelling
-    /// runs in a lane of its own, so that hard labellings of large ones
-    /// never keep it waiting.
+    /// up to the budget, or wait for a Traces thread another search holds.
+    /// Callers asking for the same puzzle at once (the same game, vertices,
+    /// distinguished vertices and edges) share one labelling, which stops,
+    /// Traces' search included, once all of them have left. A small
+    /// puzzle's labelling runs in a lane of its own, so that hard
+    /// labellings of large ones never keep it waiting.
     pub async fn canonicalize(&self, spec: Arc<Spec>) -> Result<Canonical, AppError> {
-        let budget = self.canon_budget;
-        let cancel = Cancel::new();
-        let _stop_when_left = FireOnDrop(cancel.clone());
-        let graph = spec.graph();
-        let units = (graph.vertex_count() + graph.edge_count()) as u64;
-        let label = move || canon::canonicalize_unless_cancelled(&spec, budget, &cancel);
-        let labelled = if units <= INLINE_UNITS {
-            off_runtime_small(label).await?
-        } else {
-            off_runtime(label).await?
+        let units = (spec.graph().vertex_count() + spec.graph().edge_count()) as u64;
+        let key = {
+            let spec = spec.clone();
+            off_runtime_if_large(units, move || labelling_key(&spec)).await?
         };
-        labelled
-            .ok_or_else(|| AppError::internal("canonical labelling stopped with no caller left"))
+        let waiter = match self.labellings.join(&key) {
+            Joined::Joined(waiter) => waiter,
+            Joined::Started(waiter, flight) => {
+                let labellings = self.labellings.clone();
+                let budget = self.canon_budget;
+                let running = self.labellings_running.enter();
+                tokio::spawn(async move {
+                    let _running = running;
+                    let cancel = flight.cancel().clone();
+                    let label =
+                        move || canon::canonicalize_unless_cancelled(&spec, budget, &cancel);
+                    let labelled = if units <= INLINE_UNITS {
+                        off_runtime_small(label).await
+                    } else {
+                        off_runtime(label).await
+                    };
+                    let outcome = labelled.and_then(|labelled| {
+                        labelled.ok_or_else(|| {
+                            AppError::internal("canonical labelling stopped with no caller left")
+                        })
+                    });
+                    labellings.land(&key, &flight, outcome);
+                });
+                waiter
+            }
+        };
+        waiter.outcome().await
     }
 
     /// A stored puzzle read whole and validated, with its verdict (from the
@@ -245,6 +271,12 @@ impl Solver {
     /// The live count of callers waiting for a solve (queued or running).
     pub fn callers_waiting(&self) -> Gauge {
         self.flights.waiting()
+    }
+
+    /// The live counts of canonical labellings being computed, and of the
+    /// callers waiting for them.
+    pub fn labellings(&self) -> (Gauge, Gauge) {
+        (self.labellings_running.clone(), self.labellings.waiting())
     }
 
     /// How many solves their cancel handle has stopped since start-up,
@@ -693,6 +725,28 @@ fn solve_error(error: GameError) -> AppError {
 /// The labelling a stored puzzle's verdicts are in: its own labels under a
 /// hash that keeps labels, else the canonical labels stored with it;
 /// `None` when those are missing or damaged.
+/// The key of a labelling: the SHA-256 of the puzzle's game, vertex count,
+/// distinguished vertices and edges, as the request gave them (labels and
+/// all: the labelling is of these labels).
+fn labelling_key(spec: &Spec) -> String {
+    use sha2::{Digest as _, Sha256};
+    let graph = spec.graph();
+    let mut hasher = Sha256::new();
+    hasher.update(spec.game().as_str().as_bytes());
+    hasher.update([0]);
+    hasher.update((graph.vertex_count() as u64).to_le_bytes());
+    let distinguished = spec.distinguished();
+    hasher.update((distinguished.len() as u64).to_le_bytes());
+    for v in distinguished {
+        hasher.update(v.to_le_bytes());
+    }
+    for (u, v) in graph.edges() {
+        hasher.update(u.to_le_bytes());
+        hasher.update(v.to_le_bytes());
+    }
+    hex::encode(hasher.finalize())
+}
+
 /// Fires its handle when dropped: work started for a caller stops when the
 /// caller's future is dropped.
 struct FireOnDrop(Cancel);

@@ -139,6 +139,12 @@ impl Application {
         self.solver.callers_waiting()
     }
 
+    /// The live counts of canonical labellings being computed, and of the
+    /// calls waiting for them.
+    pub fn labellings(&self) -> (Gauge, Gauge) {
+        self.solver.labellings()
+    }
+
     /// How many solves have been stopped because their callers had all
     /// gone: lets a test see a solve stopped rather than finished.
     pub fn solves_stopped(&self) -> Gauge {

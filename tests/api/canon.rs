@@ -657,3 +657,44 @@ async fn a_small_puzzle_is_labelled_beside_hard_labellings() {
         call.abort();
     }
 }
+
+/// Identical hard requests share one labelling: three Solves of one graph
+/// that keeps Traces searching for seconds, sent together, wait for one
+/// labelling between them, not three. Their callers then leave, which
+/// stops it.
+#[tokio::test]
+async fn identical_hard_requests_share_one_labelling() {
+    let dir = std::sync::Arc::new(tempfile::tempdir().unwrap());
+    let config = puzzled::config::Config {
+        canon_budget_ms: 600_000,
+        ..test_config(dir.path())
+    };
+    let app = spawn_app_with(dir, config).await;
+    let copies = 801;
+    let hard = geography(
+        10 * copies + 1,
+        &puzzled::testkit::families::copies_on_a_hub(
+            &puzzled::testkit::families::petersen(),
+            10,
+            copies,
+        ),
+        0,
+    );
+    let calls: Vec<_> = (0..3)
+        .map(|_| {
+            let mut client = app.client.clone();
+            let hard = hard.clone();
+            tokio::spawn(async move { client.solve(solve_request(hard)).await })
+        })
+        .collect();
+    let (running, waiting) = &app.labellings;
+    until(|| waiting.get() == 3).await;
+    assert_eq!(
+        running.get(),
+        1,
+        "one labelling for three identical requests"
+    );
+    for call in calls {
+        call.abort();
+    }
+}

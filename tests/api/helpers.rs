@@ -35,6 +35,8 @@ pub struct TestApp {
     pub connections_open: puzzled::app::Gauge,
     /// The metrics endpoint, when the config asks for one.
     pub metrics_addr: Option<std::net::SocketAddr>,
+    /// Canonical labellings being computed, and the calls waiting for them.
+    pub labellings: (puzzled::app::Gauge, puzzled::app::Gauge),
     stop: Option<oneshot::Sender<()>>,
     server: Option<JoinHandle<Result<(), puzzled::server::ServerError>>>,
 }
@@ -83,6 +85,7 @@ pub async fn spawn_app_with(dir: Arc<TempDir>, config: Config) -> TestApp {
     let admission_waiting = app.admission_waiting();
     let connections_open = app.connections_open();
     let metrics_addr = app.metrics_addr();
+    let labellings = app.labellings();
     let (stop, stopped) = oneshot::channel::<()>();
     let server = tokio::spawn(app.run_until(async move {
         let _ = stopped.await;
@@ -105,6 +108,7 @@ pub async fn spawn_app_with(dir: Arc<TempDir>, config: Config) -> TestApp {
         admission_waiting,
         connections_open,
         metrics_addr,
+        labellings,
         stop: Some(stop),
         server: Some(server),
     }
