@@ -556,26 +556,37 @@ async fn past_the_budget_a_puzzle_gets_the_label_keeping_hash() {
     app.stop().await;
 }
 
+/// A server whose canonical labelling may take ten minutes: a hard graph
+/// keeps Traces searching for as long as a test needs.
+async fn app_with_a_long_labelling_budget() -> TestApp {
+    let dir = std::sync::Arc::new(tempfile::tempdir().unwrap());
+    let config = puzzled::config::Config {
+        canon_budget_ms: 600_000,
+        ..test_config(dir.path())
+    };
+    spawn_app_with(dir, config).await
+}
+
+/// A Geography puzzle on `copies` Petersen graphs on a hub: connected, and
+/// seconds of Traces search from about 800 copies on.
+fn hard_to_label(copies: u32) -> proto::PuzzleSpec {
+    let edges = puzzled::testkit::families::copies_on_a_hub(
+        &puzzled::testkit::families::petersen(),
+        10,
+        copies,
+    );
+    geography(10 * copies + 1, &edges, 0)
+}
+
 /// A caller that leaves stops its canonical labelling: a Solve of a graph
 /// that keeps Traces searching for seconds, under a budget of ten minutes,
 /// with a deadline of 300 ms, ends DEADLINE_EXCEEDED, and its search is
 /// stopped rather than run on for nobody; the server then answers.
 #[tokio::test]
 async fn a_caller_that_leaves_stops_its_labelling() {
-    let dir = std::sync::Arc::new(tempfile::tempdir().unwrap());
-    let config = puzzled::config::Config {
-        canon_budget_ms: 600_000,
-        ..test_config(dir.path())
-    };
-    let mut app = spawn_app_with(dir, config).await;
-    let copies = 800;
-    let edges = puzzled::testkit::families::copies_on_a_hub(
-        &puzzled::testkit::families::petersen(),
-        10,
-        copies,
-    );
+    let mut app = app_with_a_long_labelling_budget().await;
     let stopped_before = puzzled::canon::searches_stopped();
-    let mut request = tonic::Request::new(solve_request(geography(10 * copies + 1, &edges, 0)));
+    let mut request = tonic::Request::new(solve_request(hard_to_label(800)));
     request.set_timeout(Duration::from_millis(300));
     let status = app.client.solve(request).await.unwrap_err();
     assert_eq!(status.code(), tonic::Code::DeadlineExceeded, "{status:?}");
@@ -605,33 +616,19 @@ async fn a_caller_that_leaves_stops_its_labelling() {
 }
 
 /// Hard labellings of large puzzles do not keep a small one waiting: with
-/// four Solves of a graph that keeps Traces searching for seconds (more
+/// four Solves of graphs that keep Traces searching for seconds (more
 /// than there are cores, so every labelling slot is held and more wait),
 /// an uncached Solve of a 7-vertex puzzle is answered while they all still
 /// run. Their callers then leave, which stops their searches.
 #[tokio::test]
 async fn a_small_puzzle_is_labelled_beside_hard_labellings() {
-    let dir = std::sync::Arc::new(tempfile::tempdir().unwrap());
-    let config = puzzled::config::Config {
-        canon_budget_ms: 600_000,
-        ..test_config(dir.path())
-    };
-    let mut app = spawn_app_with(dir, config).await;
-    let copies = 800;
-    let hard = geography(
-        10 * copies + 1,
-        &puzzled::testkit::families::copies_on_a_hub(
-            &puzzled::testkit::families::petersen(),
-            10,
-            copies,
-        ),
-        0,
-    );
+    let mut app = app_with_a_long_labelling_budget().await;
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
-    let long: Vec<_> = (0..cores + 2)
-        .map(|_| {
+    // Different graphs, so that no two share a labelling.
+    let long: Vec<_> = (0..cores as u32 + 2)
+        .map(|i| {
             let mut client = app.client.clone();
-            let hard = hard.clone();
+            let hard = hard_to_label(800 + i);
             tokio::spawn(async move { client.solve(solve_request(hard)).await })
         })
         .collect();
@@ -664,22 +661,8 @@ async fn a_small_puzzle_is_labelled_beside_hard_labellings() {
 /// stops it.
 #[tokio::test]
 async fn identical_hard_requests_share_one_labelling() {
-    let dir = std::sync::Arc::new(tempfile::tempdir().unwrap());
-    let config = puzzled::config::Config {
-        canon_budget_ms: 600_000,
-        ..test_config(dir.path())
-    };
-    let app = spawn_app_with(dir, config).await;
-    let copies = 801;
-    let hard = geography(
-        10 * copies + 1,
-        &puzzled::testkit::families::copies_on_a_hub(
-            &puzzled::testkit::families::petersen(),
-            10,
-            copies,
-        ),
-        0,
-    );
+    let app = app_with_a_long_labelling_budget().await;
+    let hard = hard_to_label(801);
     let calls: Vec<_> = (0..3)
         .map(|_| {
             let mut client = app.client.clone();
