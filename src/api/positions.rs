@@ -121,6 +121,7 @@ impl Positions {
     async fn open(
         &self,
         admission: &Admission,
+        extra_units: u64,
         puzzle: Option<PuzzleRef>,
         prefix: &str,
         deadline: Option<Instant>,
@@ -141,7 +142,11 @@ impl Positions {
                 let name_field = format!("{prefix}name");
                 let id = convert::id_from_name(&name, &name_field)?;
                 let record = self.store.get_puzzle_summary(id).await?;
-                let units = record.spec.vertex_count.saturating_add(record.edge_count);
+                let units = record
+                    .spec
+                    .vertex_count
+                    .saturating_add(record.edge_count)
+                    .saturating_add(extra_units);
                 let admitted = admission.admit(units, &name).await?;
                 let (spec, verdict) = if wants_verdict(record.spec.game) {
                     let options = SolveOptions {
@@ -166,7 +171,9 @@ impl Positions {
                 let spec_field = format!("{prefix}spec");
                 let limits = self.limits;
                 let units = convert::units_of(Some(&spec), limits);
-                let admitted = admission.admit(units, &spec_field).await?;
+                let admitted = admission
+                    .admit(units.saturating_add(extra_units), &spec_field)
+                    .await?;
                 let spec = off_runtime_if_large(units, move || {
                     convert::spec_from_proto(Some(spec), &spec_field, limits)
                 })
@@ -191,8 +198,17 @@ impl Positions {
         // classes are not in a verdict) and warms Geography's positions.
         let opening = moves.is_empty();
         let wants_verdict = |game| game == Game::Geography || (opening && game == Game::TreePaint);
+        // Each move is a unit too: a long list on a small puzzle is as much
+        // work and memory as a large puzzle.
         let open = self
-            .open(&self.admission, puzzle, "", deadline, wants_verdict)
+            .open(
+                &self.admission,
+                moves.len() as u64,
+                puzzle,
+                "",
+                deadline,
+                wants_verdict,
+            )
             .await?;
         let game = open.spec.game();
         let moves = moves
@@ -267,6 +283,7 @@ impl Positions {
         let open = self
             .open(
                 &self.play.budget,
+                0,
                 puzzle.map(PuzzleRef::from),
                 "start.",
                 None,

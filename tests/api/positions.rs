@@ -1115,3 +1115,33 @@ async fn a_game_on_a_big_puzzle_leaves_its_lists_out_rather_than_fail() {
     let last = call.play(vertex(1)).await;
     assert!(last.position.unwrap().game_over);
 }
+
+/// An AnalyzePosition's move list counts against the admission budget as
+/// a puzzle's vertices and edges do: 2,000 moves on a 5-vertex puzzle
+/// under a budget of 1,000 are refused ADMISSION_BUDGET_EXCEEDED before
+/// any of them is read, where the list alone would otherwise be worked on
+/// outside the budget.
+#[tokio::test]
+async fn a_long_move_list_counts_against_the_admission_budget() {
+    let dir = Arc::new(tempfile::tempdir().unwrap());
+    let mut config = test_config(dir.path());
+    config.admission_budget = Some(1000);
+    let mut app = spawn_app_with(dir, config).await;
+    let path = geography(5, &[0, 1, 1, 2, 2, 3, 3, 4], 0);
+    let moves: Vec<proto::Move> = (0..2000).map(|i| vertex(i % 5)).collect();
+    let refused = app
+        .client
+        .analyze_position(inline(path.clone(), moves))
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code(), Code::ResourceExhausted, "{refused:?}");
+    assert_eq!(error_reason(&refused), "ADMISSION_BUDGET_EXCEEDED");
+    // A short list is analysed as before.
+    let analysis = app
+        .client
+        .analyze_position(inline(path, vec![vertex(1)]))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(analysis.to_move, proto::Player::Second as i32);
+}
