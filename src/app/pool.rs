@@ -104,9 +104,8 @@ pub async fn off_runtime<T: Send + 'static>(
 
 /// [`off_runtime`] in a lane of its own for work on small puzzles (up to
 /// [`INLINE_UNITS`]), so that it never waits behind large work holding the
-/// other lane's slots: canonical labelling, which a hard graph of a few
-/// thousand vertices can keep busy for its whole budget. Bounded the same
-/// way, one job per core.
+/// other lane's slots: canonical labelling, which a hard graph can keep
+/// busy for its whole budget. Bounded the same way, one job per core.
 pub async fn off_runtime_small<T: Send + 'static>(
     f: impl FnOnce() -> T + Send + 'static,
 ) -> Result<T, AppError> {

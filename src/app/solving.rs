@@ -194,38 +194,40 @@ impl Solver {
     /// The canonical form of `spec` within the configured budget, always
     /// off the async workers: even a small graph can keep Traces searching
     /// up to the budget, or wait for a Traces thread another search holds.
-    /// Callers asking for the same puzzle at once (the same game, vertices,
-    /// distinguished vertices and edges) share one labelling, which stops,
+    /// Callers asking for the same large puzzle at once (the same game,
+    /// vertices, distinguished vertices and edges) share one labelling, which stops,
     /// Traces' search included, once all of them have left. A small
     /// puzzle's labelling runs in a lane of its own, so that hard
     /// labellings of large ones never keep it waiting.
     pub async fn canonicalize(&self, spec: Arc<Spec>) -> Result<Canonical, AppError> {
+        let budget = self.canon_budget;
         let units = (spec.graph().vertex_count() + spec.graph().edge_count()) as u64;
+        if units <= INLINE_UNITS {
+            // Labelled at once in its own lane: sharing it would cost the
+            // key's hash on every call of the cached hot path, for a
+            // labelling that is cheap unless built to be hard.
+            let cancel = Cancel::new();
+            let _stop_when_left = FireOnDrop(cancel.clone());
+            let label = move || canon::canonicalize_unless_cancelled(&spec, budget, &cancel);
+            return off_runtime_small(label).await?.ok_or_else(no_caller_left);
+        }
         let key = {
             let spec = spec.clone();
-            off_runtime_if_large(units, move || labelling_key(&spec)).await?
+            off_runtime(move || labelling_key(&spec)).await?
         };
         let waiter = match self.labellings.join(&key) {
             Joined::Joined(waiter) => waiter,
             Joined::Started(waiter, flight) => {
                 let labellings = self.labellings.clone();
-                let budget = self.canon_budget;
                 let running = self.labellings_running.enter();
                 tokio::spawn(async move {
                     let _running = running;
                     let cancel = flight.cancel().clone();
                     let label =
                         move || canon::canonicalize_unless_cancelled(&spec, budget, &cancel);
-                    let labelled = if units <= INLINE_UNITS {
-                        off_runtime_small(label).await
-                    } else {
-                        off_runtime(label).await
-                    };
-                    let outcome = labelled.and_then(|labelled| {
-                        labelled.ok_or_else(|| {
-                            AppError::internal("canonical labelling stopped with no caller left")
-                        })
-                    });
+                    let outcome = off_runtime(label)
+                        .await
+                        .and_then(|labelled| labelled.ok_or_else(no_caller_left));
                     labellings.land(&key, &flight, outcome);
                 });
                 waiter
@@ -725,26 +727,41 @@ fn solve_error(error: GameError) -> AppError {
 /// The labelling a stored puzzle's verdicts are in: its own labels under a
 /// hash that keeps labels, else the canonical labels stored with it;
 /// `None` when those are missing or damaged.
-/// The key of a labelling: the SHA-256 of the puzzle's game, vertex count,
-/// distinguished vertices and edges, as the request gave them (labels and
-/// all: the labelling is of these labels).
+/// The key of a labelling: the SHA-256 of the puzzle's game, distinguished
+/// vertices and graph (each vertex's degree, then the neighbour lists), as
+/// the request gave them (labels and all: the labelling is of these
+/// labels). The words are hashed a block at a time: a call per word cost
+/// more than the hash itself.
 fn labelling_key(spec: &Spec) -> String {
     use sha2::{Digest as _, Sha256};
     let graph = spec.graph();
     let mut hasher = Sha256::new();
     hasher.update(spec.game().as_str().as_bytes());
     hasher.update([0]);
-    hasher.update((graph.vertex_count() as u64).to_le_bytes());
     let distinguished = spec.distinguished();
-    hasher.update((distinguished.len() as u64).to_le_bytes());
-    for v in distinguished {
-        hasher.update(v.to_le_bytes());
+    let head = [graph.vertex_count() as u32, distinguished.len() as u32];
+    let degrees = (0..graph.vertex_count() as u32).map(|v| graph.degree(v) as u32);
+    let words = head
+        .into_iter()
+        .chain(distinguished.iter().copied())
+        .chain(degrees)
+        .chain(graph.neighbor_lists().iter().copied());
+    let mut block = Vec::with_capacity(4096);
+    for word in words {
+        block.extend_from_slice(&word.to_le_bytes());
+        if block.len() == block.capacity() {
+            hasher.update(&block);
+            block.clear();
+        }
     }
-    for (u, v) in graph.edges() {
-        hasher.update(u.to_le_bytes());
-        hasher.update(v.to_le_bytes());
-    }
+    hasher.update(&block);
     hex::encode(hasher.finalize())
+}
+
+/// The error of a labelling stopped because no caller waits for it (which
+/// therefore nobody sees).
+fn no_caller_left() -> AppError {
+    AppError::internal("canonical labelling stopped with no caller left")
 }
 
 /// Fires its handle when dropped: work started for a caller stops when the

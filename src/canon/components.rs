@@ -73,30 +73,25 @@ pub fn canonical_core_order(
     deadline: Instant,
     cancel: &Cancel,
 ) -> Option<Vec<Vertex>> {
-    // Each component's vertices, cell after cell, and its cells: the
-    // colouring restricted to it. A vertex's local index is its place in
-    // its component's list.
+    // Each core vertex's cell, and each component's vertices, cell after
+    // cell (so the colouring restricted to a component is runs of its
+    // list). A vertex's local index is its place in its component's list.
+    let mut cell_of = vec![0u32; graph.vertex_count()];
     let mut members: Vec<Vec<Vertex>> = vec![Vec::new(); count];
-    let mut local_cells: Vec<Vec<u32>> = vec![Vec::new(); count];
-    let mut cell_ends: Vec<Vec<u32>> = vec![Vec::new(); count];
     let mut local = vec![0 as Vertex; graph.vertex_count()];
     for (k, cell) in cells.iter().enumerate() {
         for &v in cell {
+            cell_of[v as usize] = k as u32;
             let c = component[v as usize] as usize;
-            if local_cells[c].last() != Some(&(k as u32)) {
-                local_cells[c].push(k as u32);
-                cell_ends[c].push(0);
-            }
             local[v as usize] = members[c].len() as Vertex;
             members[c].push(v);
-            *cell_ends[c].last_mut().expect("a cell") = members[c].len() as u32;
         }
     }
-    let searches = (0..count).map(|c| {
-        let mut offsets = Vec::with_capacity(members[c].len());
-        let mut degrees = Vec::with_capacity(members[c].len());
+    let searches = members.iter().enumerate().map(|(c, members)| {
+        let mut offsets = Vec::with_capacity(members.len());
+        let mut degrees = Vec::with_capacity(members.len());
         let mut targets = Vec::new();
-        for &v in &members[c] {
+        for &v in members {
             offsets.push(targets.len());
             let before = targets.len();
             targets.extend(
@@ -108,15 +103,14 @@ pub fn canonical_core_order(
             );
             degrees.push(targets.len() - before);
         }
-        let mut start = 0;
-        let cells: Vec<Vec<Vertex>> = cell_ends[c]
-            .iter()
-            .map(|&end| {
-                let cell = (start..end).collect();
-                start = end;
-                cell
-            })
-            .collect();
+        let mut cells: Vec<Vec<Vertex>> = Vec::new();
+        for (l, &v) in members.iter().enumerate() {
+            let starts_a_cell = l == 0 || cell_of[v as usize] != cell_of[members[l - 1] as usize];
+            if starts_a_cell {
+                cells.push(Vec::new());
+            }
+            cells.last_mut().expect("a cell").push(l as Vertex);
+        }
         (Sparse::new(offsets, degrees, targets), cells)
     });
     let searches: Vec<(Sparse, Vec<Vec<Vertex>>)> = match searches
@@ -146,10 +140,6 @@ pub fn canonical_core_order(
             for (i, &l) in order.iter().enumerate() {
                 label[l as usize] = i as u32;
             }
-            let cell_of_local = |l: Vertex| {
-                let k = cell_ends[c].partition_point(|&end| end <= l);
-                local_cells[c][k]
-            };
             let mut edges: Vec<(u32, u32)> = Vec::new();
             for (l, &v) in members[c].iter().enumerate() {
                 for &w in graph.neighbors(v) {
@@ -164,7 +154,11 @@ pub fn canonical_core_order(
             edges.sort_unstable();
             let mut certificate = Vec::with_capacity(2 + order.len() + 2 * edges.len());
             certificate.push(order.len() as u32);
-            certificate.extend(order.iter().map(|&l| cell_of_local(l)));
+            certificate.extend(
+                order
+                    .iter()
+                    .map(|&l| cell_of[members[c][l as usize] as usize]),
+            );
             certificate.push(edges.len() as u32);
             certificate.extend(edges.iter().flat_map(|&(a, b)| [a, b]));
             certificate
@@ -188,7 +182,7 @@ pub fn canonical_core_order(
     for &c in &ranked {
         for &l in &orders[c] {
             let v = members[c][l as usize];
-            let k = local_cells[c][cell_ends[c].partition_point(|&end| end <= l)] as usize;
+            let k = cell_of[v as usize] as usize;
             order[next_slot[k] as usize] = v;
             next_slot[k] += 1;
         }

@@ -10,7 +10,7 @@
 //! passes its deadline or its caller leaves; every search then running
 //! stops. Traces checks it at each node of its search tree, and the
 //! bundled sources are patched to check it while filtering a large group's
-//! generators too, which can take minutes between two nodes, and to free a
+//! generators too, which can run long between two nodes, and to free a
 //! stopped search's memory (`vendor/README.md`). The one past its budget
 //! is answered as over budget; any other stopped by the same request
 //! simply runs again with what is left of its own budget. No search starts
@@ -517,8 +517,8 @@ fn workers() -> &'static mpsc::Sender<Job> {
 
 /// Returns the memory freed by a large search to the operating system.
 /// Traces' working set grows with the vertices times the depth of its
-/// group's base, hundreds of megabytes for a few thousand vertices of a
-/// large group, all freed when the search ends; glibc's allocator keeps
+/// group's base (docs/performance.md has what it comes to), all freed
+/// when the search ends; glibc's allocator keeps
 /// freed memory for reuse, so without this one hard request would leave
 /// the process that much larger for good.
 #[cfg(all(target_os = "linux", target_env = "gnu"))]

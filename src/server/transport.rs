@@ -485,8 +485,7 @@ struct ReceivingBody {
     received: u64,
     /// Fires at `started` plus the allowance for `received`.
     timer: Pin<Box<tokio::time::Sleep>>,
-    expired: bool,
-    /// The status the call ended with, once cut off.
+    /// The status the call ended with, once cut off (then the body ends).
     cut_off: Arc<OnceLock<Status>>,
 }
 
@@ -499,7 +498,6 @@ impl ReceivingBody {
             started,
             received: 0,
             timer: Box::pin(tokio::time::sleep_until(started + limit.allowance(0))),
-            expired: false,
             cut_off,
         }
     }
@@ -513,7 +511,7 @@ impl http_body::Body for ReceivingBody {
         mut self: Pin<&mut Self>,
         cx: &mut Context<'_>,
     ) -> Poll<Option<Result<Frame<Bytes>, Status>>> {
-        if self.expired {
+        if self.cut_off.get().is_some() {
             return Poll::Ready(None);
         }
         match Pin::new(&mut self.inner).poll_frame(cx) {
@@ -531,7 +529,6 @@ impl http_body::Body for ReceivingBody {
             Poll::Ready(None) => Poll::Ready(None),
             Poll::Pending => {
                 ready!(self.timer.as_mut().poll(cx));
-                self.expired = true;
                 let allowed = self.limit.allowance(self.received).as_millis();
                 let status = Status::deadline_exceeded(format!(
                     "the request did not arrive within {allowed} ms ({} bytes of it came; \
@@ -545,7 +542,7 @@ impl http_body::Body for ReceivingBody {
     }
 
     fn is_end_stream(&self) -> bool {
-        self.expired || self.inner.is_end_stream()
+        self.cut_off.get().is_some() || self.inner.is_end_stream()
     }
 
     fn size_hint(&self) -> http_body::SizeHint {

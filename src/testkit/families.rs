@@ -80,7 +80,7 @@ pub fn disjoint_copies(edges: &[u32], n: u32, copies: u32) -> Vec<u32> {
 /// [`disjoint_copies`] lays them out), with one more vertex, the hub, the
 /// last, joined to vertex 0 of every copy: connected, and as symmetric as
 /// the copies, which makes Traces' search on it slow down faster than the
-/// graph grows (hundreds of Petersen graphs take it seconds).
+/// graph grows (docs/performance.md, "Canonical hashing").
 pub fn copies_on_a_hub(edges: &[u32], n: u32, copies: u32) -> Vec<u32> {
     let hub = n * copies;
     let mut all = disjoint_copies(edges, n, copies);

@@ -556,8 +556,8 @@ async fn past_the_budget_a_puzzle_gets_the_label_keeping_hash() {
     app.stop().await;
 }
 
-/// A server whose canonical labelling may take ten minutes: a hard graph
-/// keeps Traces searching for as long as a test needs.
+/// A server whose labelling budget is far longer than any test waits: a
+/// hard graph keeps Traces searching for as long as a test needs.
 async fn app_with_a_long_labelling_budget() -> TestApp {
     let dir = std::sync::Arc::new(tempfile::tempdir().unwrap());
     let config = puzzled::config::Config {
@@ -568,7 +568,8 @@ async fn app_with_a_long_labelling_budget() -> TestApp {
 }
 
 /// A Geography puzzle on `copies` Petersen graphs on a hub: connected, and
-/// seconds of Traces search from about 800 copies on.
+/// a long Traces search for a few hundred copies (the canon benchmark's
+/// hub rows show how long).
 fn hard_to_label(copies: u32) -> proto::PuzzleSpec {
     let edges = puzzled::testkit::families::copies_on_a_hub(
         &puzzled::testkit::families::petersen(),
@@ -579,8 +580,8 @@ fn hard_to_label(copies: u32) -> proto::PuzzleSpec {
 }
 
 /// A caller that leaves stops its canonical labelling: a Solve of a graph
-/// that keeps Traces searching for seconds, under a budget of ten minutes,
-/// with a deadline of 300 ms, ends DEADLINE_EXCEEDED, and its search is
+/// that keeps Traces searching, under the long budget, with a deadline far
+/// shorter than the search, ends DEADLINE_EXCEEDED, and its search is
 /// stopped rather than run on for nobody; the server then answers.
 #[tokio::test]
 async fn a_caller_that_leaves_stops_its_labelling() {
@@ -591,8 +592,8 @@ async fn a_caller_that_leaves_stops_its_labelling() {
     let status = app.client.solve(request).await.unwrap_err();
     assert_eq!(status.code(), tonic::Code::DeadlineExceeded, "{status:?}");
 
-    // A hang guard, not a bound: the whole search takes seconds, and
-    // finished it would not count as stopped.
+    // A hang guard, not a bound; a search that ran to its end would not
+    // count as stopped.
     let guard = std::time::Instant::now() + Duration::from_secs(120);
     while puzzled::canon::searches_stopped() == stopped_before {
         assert!(
@@ -616,7 +617,7 @@ async fn a_caller_that_leaves_stops_its_labelling() {
 }
 
 /// Hard labellings of large puzzles do not keep a small one waiting: with
-/// four Solves of graphs that keep Traces searching for seconds (more
+/// four Solves of graphs that keep Traces searching (more
 /// than there are cores, so every labelling slot is held and more wait),
 /// an uncached Solve of a 7-vertex puzzle is answered while they all still
 /// run. Their callers then leave, which stops their searches.
@@ -656,7 +657,7 @@ async fn a_small_puzzle_is_labelled_beside_hard_labellings() {
 }
 
 /// Identical hard requests share one labelling: three Solves of one graph
-/// that keeps Traces searching for seconds, sent together, wait for one
+/// that keeps Traces searching, sent together, wait for one
 /// labelling between them, not three. Their callers then leave, which
 /// stops it.
 #[tokio::test]

@@ -13,14 +13,19 @@ async fn get(app: &TestApp, path: &str) -> (String, String) {
     http_get(app.metrics_addr.expect("the metrics endpoint is on"), path).await
 }
 
-#[tokio::test]
-async fn a_scrape_shows_the_counters_move() {
+/// A server with its metrics endpoint on a port of its own.
+async fn app_with_metrics() -> TestApp {
     let dir = std::sync::Arc::new(tempfile::tempdir().unwrap());
     let config = puzzled::config::Config {
         metrics_listen: Some("127.0.0.1:0".into()),
         ..test_config(dir.path())
     };
-    let mut app = spawn_app_with(dir, config).await;
+    spawn_app_with(dir, config).await
+}
+
+#[tokio::test]
+async fn a_scrape_shows_the_counters_move() {
+    let mut app = app_with_metrics().await;
     let (status, before) = get(&app, "/metrics").await;
     assert!(status.contains("200"), "{status}");
     assert!(before.ends_with("# EOF\n"), "OpenMetrics text: {before}");
@@ -127,12 +132,7 @@ async fn a_scrape_shows_the_counters_move() {
 #[tokio::test]
 async fn stuck_scrapes_cannot_hold_the_metrics_port() {
     use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
-    let dir = std::sync::Arc::new(tempfile::tempdir().unwrap());
-    let config = puzzled::config::Config {
-        metrics_listen: Some("127.0.0.1:0".into()),
-        ..test_config(dir.path())
-    };
-    let app = spawn_app_with(dir, config).await;
+    let app = app_with_metrics().await;
     let addr = app.metrics_addr.unwrap();
     let mut stuck = Vec::new();
     for _ in 0..20 {
