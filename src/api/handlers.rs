@@ -17,13 +17,13 @@ use super::positions::{Positions, PuzzleRef};
 use super::proto;
 use super::proto::puzzle_service_server::PuzzleService;
 use super::request::{check_admin, deadline, record_name, record_solution};
-use crate::app::admission::Admission;
+use crate::app::admission::{Admission, Admitted};
 use crate::app::deadline::{check_deadline, within};
-use crate::app::pool::off_runtime_if_large;
+use crate::app::pool::{INLINE_UNITS, off_runtime_if_large};
 use crate::app::{AppError, Solver, StoredPuzzle};
 use crate::puzzle::{Limits, SolveOptions, Spec};
 use crate::solver::SOLVER_VERSION;
-use crate::store::{ListFilter, NewPuzzle, Store, StoreError};
+use crate::store::{ListFilter, NewPuzzle, PuzzleRead, PuzzleRecord, Store};
 
 const DEFAULT_PAGE_SIZE: u32 = 50;
 const MAX_PAGE_SIZE: u32 = 1000;
@@ -36,6 +36,12 @@ fn smaller_solution(options: SolveOptions) -> &'static str {
     } else {
         ""
     }
+}
+
+/// The fewest bytes the edge list of `summary` takes in a message: a packed
+/// `uint32` takes at least one byte, and an edge two of them.
+fn min_encoded_len(summary: &PuzzleRecord) -> u64 {
+    summary.edge_count.saturating_mul(2)
 }
 
 /// The handlers of `puzzled.v1.PuzzleService`.
@@ -111,6 +117,37 @@ impl PuzzleApi {
             puzzle.canonical_sparse6.clear();
         }
         puzzle
+    }
+
+    /// The stored puzzle `id` with its edges, for a FULL view that keeps
+    /// `room` bytes of its message for other fields. A small puzzle is read
+    /// at once; a larger one is refused when its edge list alone passes the
+    /// message limit, and otherwise waits for admission of its size before
+    /// its edges are read (the admission is held until it is dropped).
+    async fn read_whole(
+        &self,
+        id: &str,
+        room: usize,
+    ) -> Result<(PuzzleRecord, Option<Admitted>), AppError> {
+        let summary = match self.store.get_puzzle_up_to(id, INLINE_UNITS).await? {
+            PuzzleRead::Whole(record) => return Ok((record, None)),
+            PuzzleRead::Summary(summary) => summary,
+        };
+        let name = format!("puzzles/{id}");
+        let limit = self.max_message_bytes as u64;
+        if min_encoded_len(&summary) + room as u64 > limit {
+            return Err(AppError::ResponseTooLarge {
+                message: format!(
+                    "{name}: its edge list ({} edges) does not fit in the {limit}-byte \
+                     message limit; ask with view PUZZLE_VIEW_BASIC",
+                    summary.edge_count
+                ),
+            });
+        }
+        let units = summary.spec.vertex_count.saturating_add(summary.edge_count);
+        let admitted = self.admission.admit(units, &name).await?;
+        let record = self.store.get_puzzle(id).await?;
+        Ok((record, Some(admitted)))
     }
 
     /// Sets `cached_winner` on each of `puzzles` whose verdict is stored
@@ -216,11 +253,16 @@ impl PuzzleService for PuzzleApi {
         record_name(&name);
         let id = convert::id_from_name(&name, "name")?;
         let view = convert::view_from_proto(view, "view", View::Full)?;
-        let record = match view {
-            View::Full => self.store.get_puzzle(id).await,
-            View::Basic => self.store.get_puzzle_summary(id).await,
-        }
-        .map_err(AppError::from)?;
+        let (record, _admitted) = match view {
+            View::Full => self.read_whole(id, 0).await?,
+            View::Basic => (
+                self.store
+                    .get_puzzle_summary(id)
+                    .await
+                    .map_err(AppError::from)?,
+                None,
+            ),
+        };
         let mut puzzle = self.fit_export(convert::puzzle_to_proto(record), 0);
         self.fill_cached_winners(std::slice::from_mut(&mut puzzle))
             .await?;
@@ -270,18 +312,25 @@ impl PuzzleService for PuzzleApi {
                 // Room for the response's own fields around the puzzles.
                 let budget = (self.max_message_bytes as u64).saturating_sub(1024);
                 let mut used = 0;
-                for record in page.puzzles {
-                    let seq = record.seq;
-                    // A puzzle deleted since the page was read is left out.
-                    let record = match self.store.get_puzzle(&record.id).await {
-                        Ok(full) => full,
-                        Err(StoreError::NotFound(_)) => continue,
-                        Err(e) => return Err(AppError::from(e).into()),
+                for summary in page.puzzles {
+                    let seq = summary.seq;
+                    // The page ends before a puzzle whose edge list alone
+                    // cannot fit, without reading it.
+                    let fits = used + min_encoded_len(&summary) <= budget;
+                    let puzzle = if fits {
+                        // A puzzle deleted since the page was read is left out.
+                        let (record, _admitted) = match self.read_whole(&summary.id, 1024).await {
+                            Ok(read) => read,
+                            Err(AppError::NotFound { .. }) => continue,
+                            Err(e) => return Err(e.into()),
+                        };
+                        self.fit_export(convert::puzzle_to_proto(record), 1024)
+                    } else {
+                        convert::puzzle_to_proto(summary)
                     };
-                    let puzzle = self.fit_export(convert::puzzle_to_proto(record), 1024);
                     // Its size inside the response: the field tag and length.
                     let size = puzzle.encoded_len() as u64 + 8;
-                    if used + size > budget {
+                    if !fits || used + size > budget {
                         if puzzles.is_empty() {
                             return Err(AppError::ResponseTooLarge {
                                 message: format!(

@@ -7,7 +7,9 @@
 //! ([`PEAK_BYTES_PER_UNIT`]).
 //!
 //! Requests that do not fit wait in arrival order (a large one is not
-//! overtaken forever by small ones), at most `max_waiting` of them; past
+//! overtaken forever by small ones), at most `max_waiting` of them and at
+//! most the budget's worth of units among them: a waiting request holds
+//! its decoded message, so what waits is bounded like what runs. Past
 //! that, and for a request larger than the whole budget, the answer is
 //! RESOURCE_EXHAUSTED with a reason naming the budget.
 
@@ -66,6 +68,8 @@ pub struct Admission {
     budget: u32,
     waiting: Gauge,
     max_waiting: usize,
+    /// Units of the requests waiting now, at most `budget`.
+    waiting_units: Gauge,
     /// Units held by admitted requests now.
     in_use: Gauge,
 }
@@ -93,6 +97,7 @@ impl Admission {
             budget,
             waiting: Gauge::default(),
             max_waiting,
+            waiting_units: Gauge::default(),
             in_use: Gauge::default(),
         }
     }
@@ -130,19 +135,28 @@ impl Admission {
             Ok(permit) => permit,
             Err(TryAcquireError::Closed) => return Err(AppError::internal("admission closed")),
             Err(TryAcquireError::NoPermits) => {
+                let full = |queue: String| AppError::Busy {
+                    reason: self.names.full,
+                    message: format!(
+                        "the {} of {} vertices + edges is in use{queue}; try again later",
+                        self.names.phrase, self.budget
+                    ),
+                };
                 let Some(_waiting) = self.waiting.try_enter(self.max_waiting) else {
-                    let queue = if self.max_waiting == 0 {
+                    return Err(full(if self.max_waiting == 0 {
                         format!(" ({})", self.names.flag)
                     } else {
                         format!(" and {} requests already wait for it", self.max_waiting)
-                    };
-                    return Err(AppError::Busy {
-                        reason: self.names.full,
-                        message: format!(
-                            "the {} of {} vertices + edges is in use{queue}; try again later",
-                            self.names.phrase, self.budget
-                        ),
-                    });
+                    }));
+                };
+                let Some(_waiting_units) = self
+                    .waiting_units
+                    .try_enter_many(grant as usize, self.budget as usize)
+                else {
+                    return Err(full(format!(
+                        " and the requests waiting for it already hold {} of them",
+                        self.waiting_units.get()
+                    )));
                 };
                 self.permits
                     .clone()
@@ -237,6 +251,37 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn the_waiting_requests_hold_at_most_the_budget() {
+        // Many places in the queue, but its units are bounded: a waiting
+        // request keeps its decoded message.
+        let admission = Arc::new(Admission::new(10, 100));
+        let _held = admission.admit(10, "spec").await.unwrap();
+        let mut waiting = Vec::new();
+        for _ in 0..2 {
+            let admission = admission.clone();
+            waiting.push(tokio::spawn(async move {
+                admission.admit(5, "spec").await.map(|_| ())
+            }));
+        }
+        while admission.waiting_units.get() < 10 {
+            tokio::task::yield_now().await;
+        }
+        let refused = admission.admit(1, "spec").await.unwrap_err();
+        let AppError::Busy { reason, message } = refused else {
+            panic!("{refused:?}")
+        };
+        assert_eq!(reason, "ADMISSION_QUEUE_FULL");
+        assert_eq!(
+            message,
+            "the admission budget of 10 vertices + edges is in use and the requests \
+             waiting for it already hold 10 of them; try again later"
+        );
+        for task in waiting {
+            task.abort();
+        }
+    }
+
+    #[tokio::test]
     async fn a_request_larger_than_the_budget_is_refused_at_once() {
         let admission = Admission::new(10, 4);
         let refused = admission.admit(11, "spec").await.unwrap_err();
@@ -262,5 +307,6 @@ mod tests {
         .await;
         assert!(gave_up.is_err());
         assert_eq!(admission.waiting.get(), 0);
+        assert_eq!(admission.waiting_units.get(), 0);
     }
 }

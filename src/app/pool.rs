@@ -39,12 +39,18 @@ impl Gauge {
     /// Counts one more until the returned guard is dropped, unless the
     /// count has already reached `limit` (a bounded queue's admission).
     pub fn try_enter(&self, limit: usize) -> Option<Counted> {
+        self.try_enter_many(1, limit)
+    }
+
+    /// Counts `amount` more until the returned guard is dropped, unless the
+    /// count would pass `limit`.
+    pub fn try_enter_many(&self, amount: usize, limit: usize) -> Option<Counted> {
         self.0
             .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
-                (n < limit).then_some(n + 1)
+                n.checked_add(amount).filter(|&sum| sum <= limit)
             })
             .ok()?;
-        Some(Counted(self.0.clone(), 1))
+        Some(Counted(self.0.clone(), amount))
     }
 
     /// Counts `amount` more until the returned guard is dropped.

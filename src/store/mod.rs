@@ -32,7 +32,7 @@ mod verdicts;
 
 pub use db::{DEFAULT_VERDICT_BYTES, PoolSettings, Store};
 pub use error::StoreError;
-pub use puzzles::{ListFilter, NewPuzzle, Page, PuzzleRecord, is_well_formed_id};
+pub use puzzles::{ListFilter, NewPuzzle, Page, PuzzleRead, PuzzleRecord, is_well_formed_id};
 pub use verdicts::{Retained, VerdictKey};
 
 #[cfg(test)]

@@ -56,6 +56,15 @@ impl PuzzleRecord {
     }
 }
 
+/// A puzzle read by [`Store::get_puzzle_up_to`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PuzzleRead {
+    /// Edges and canonical labels included.
+    Whole(PuzzleRecord),
+    /// Larger than asked for: no edges or labels read (`edge_count` set).
+    Summary(PuzzleRecord),
+}
+
 /// Which puzzles a listing shows.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct ListFilter<'a> {
@@ -150,6 +159,37 @@ impl Store {
         let _timer = crate::metrics::metrics().store_query("get_puzzle");
         let mut conn = self.pool.acquire().await?;
         read_puzzle(&mut conn, id).await
+    }
+
+    /// The puzzle with `id`, edges included when its vertices + edges are
+    /// at most `max_units`; a larger one's summary only, so that a caller
+    /// can admit its size before reading it whole (one query either way).
+    pub async fn get_puzzle_up_to(
+        &self,
+        id: &str,
+        max_units: u64,
+    ) -> Result<PuzzleRead, StoreError> {
+        let _timer = crate::metrics::metrics().store_query("get_puzzle_up_to");
+        // The same sum as `puzzle_from_row` gives, so that the query and the
+        // caller agree on which side of `max_units` the puzzle is.
+        let small = "p.vertex_count + length(p.edges) / 8 <= $2";
+        let sql = sqlx::AssertSqlSafe(format!(
+            "SELECT {SUMMARY_COLUMNS}, CASE WHEN {small} THEN p.edges END AS edges, \
+             CASE WHEN {small} THEN p.canonical_labels END AS canonical_labels \
+             FROM puzzles p WHERE p.id = $1"
+        ));
+        let row = sqlx::query(sql)
+            .bind(id)
+            .bind(i64::try_from(max_units).unwrap_or(i64::MAX))
+            .fetch_optional(&self.pool)
+            .await?
+            .ok_or_else(|| StoreError::NotFound(id.to_owned()))?;
+        let mut record = puzzle_from_row(&row)?;
+        if record.spec.vertex_count.saturating_add(record.edge_count) > max_units {
+            return Ok(PuzzleRead::Summary(record));
+        }
+        read_blobs(&row, &mut record)?;
+        Ok(PuzzleRead::Whole(record))
     }
 
     /// The puzzle with `id` without its edge list (`spec.edges` empty).
@@ -302,11 +342,17 @@ pub(super) async fn read_puzzle(
         .await?
         .ok_or_else(|| StoreError::NotFound(id.to_owned()))?;
     let mut record = puzzle_from_row(&row)?;
+    read_blobs(&row, &mut record)?;
+    Ok(record)
+}
+
+/// Sets the edges and canonical labels of `record` from `row`.
+fn read_blobs(row: &AnyRow, record: &mut PuzzleRecord) -> Result<(), StoreError> {
     let edges: Vec<u8> = row.try_get("edges")?;
     record.spec.edges = decode_words(&edges)?;
     let labels: Option<Vec<u8>> = row.try_get("canonical_labels")?;
     record.canonical_labels = labels.map(|bytes| decode_words(&bytes)).transpose()?;
-    Ok(record)
+    Ok(())
 }
 
 /// A puzzle from the [`SUMMARY_COLUMNS`] of `row`, with no edges read.

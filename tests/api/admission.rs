@@ -104,3 +104,124 @@ async fn requests_past_the_budget_wait_in_a_bounded_queue() {
     assert_eq!(app.admission_waiting.get(), 0);
     app.stop().await;
 }
+
+/// GetPuzzle and ListPuzzles in the FULL view read a large puzzle's edges
+/// only once its size is admitted: with the budget held by a solve and no
+/// room to queue, both are refused with ADMISSION_QUEUE_FULL, while the
+/// BASIC view and a small puzzle's FULL view are answered at once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn full_views_of_a_large_puzzle_are_admitted_by_size() {
+    let _turn = ONE_AT_A_TIME.lock().await;
+    let spec = slow_spec(43);
+    let units = u64::from(spec.graph.as_ref().unwrap().vertex_count)
+        + spec.graph.as_ref().unwrap().edges.len() as u64 / 2;
+    let app = app_with_budget(units, 0).await;
+    let create = |spec| {
+        let mut client = app.client.clone();
+        async move {
+            client
+                .create_puzzle(create_request(spec))
+                .await
+                .unwrap()
+                .into_inner()
+        }
+    };
+    let small = create(path(3)).await;
+    // 6,000 vertices + 5,999 edges: past what is read without admission.
+    let large = create(path(6_000)).await;
+
+    let mut client = app.client.clone();
+    let solving = tokio::spawn(async move { client.solve(solve_request(spec)).await });
+    app.until_a_solve_runs().await;
+
+    let get = |name: &str, view: proto::PuzzleView| {
+        let mut client = app.client.clone();
+        let request = proto::GetPuzzleRequest {
+            name: name.to_owned(),
+            view: view as i32,
+        };
+        async move { client.get_puzzle(request).await }
+    };
+    let refused = get(&large.name, proto::PuzzleView::Full).await.unwrap_err();
+    assert_eq!(refused.code(), Code::ResourceExhausted, "{refused:?}");
+    assert_eq!(error_reason(&refused), "ADMISSION_QUEUE_FULL");
+    let listed = app
+        .client
+        .clone()
+        .list_puzzles(proto::ListPuzzlesRequest {
+            view: proto::PuzzleView::Full as i32,
+            ..Default::default()
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(error_reason(&listed), "ADMISSION_QUEUE_FULL", "{listed:?}");
+
+    let summary = get(&large.name, proto::PuzzleView::Basic).await.unwrap();
+    assert_eq!(summary.into_inner().edge_count, 5_999);
+    let whole = get(&small.name, proto::PuzzleView::Full).await.unwrap();
+    assert_eq!(
+        whole.into_inner().spec.unwrap().graph.unwrap().edges.len(),
+        4
+    );
+
+    // Once the solve is gone its units come back and the large puzzle is
+    // read whole.
+    solving.abort();
+    let give_up = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let whole = loop {
+        match get(&large.name, proto::PuzzleView::Full).await {
+            Err(status) if error_reason(&status) == "ADMISSION_QUEUE_FULL" => {
+                assert!(
+                    std::time::Instant::now() < give_up,
+                    "the budget never came back"
+                );
+                tokio::time::sleep(std::time::Duration::from_millis(20)).await
+            }
+            answer => break answer.unwrap().into_inner(),
+        }
+    };
+    assert_eq!(whole.spec.unwrap().graph.unwrap().edges.len(), 2 * 5_999);
+    app.stop().await;
+}
+
+/// The queue is bounded in units as well as in places: a waiting request
+/// holds its decoded message, so once the waiting requests hold the
+/// budget's worth, the next one is refused although places are left.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_queue_holds_at_most_the_budget_in_units() {
+    let _turn = ONE_AT_A_TIME.lock().await;
+    let spec = slow_spec(47);
+    let units = u64::from(spec.graph.as_ref().unwrap().vertex_count)
+        + spec.graph.as_ref().unwrap().edges.len() as u64 / 2;
+    let app = app_with_budget(units, 256).await;
+    let mut running = Vec::new();
+    for _ in 0..2 {
+        let mut client = app.client.clone();
+        let spec = spec.clone();
+        running.push(tokio::spawn(async move {
+            client.solve(solve_request(spec)).await
+        }));
+    }
+    app.until_a_solve_runs().await;
+    until(|| app.admission_waiting.get() == 1).await;
+
+    let refused = app
+        .client
+        .clone()
+        .solve(solve_request(geography(3, &[0, 1, 1, 2], 0)))
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code(), Code::ResourceExhausted, "{refused:?}");
+    assert_eq!(error_reason(&refused), "ADMISSION_QUEUE_FULL");
+    assert_eq!(
+        refused.message(),
+        format!(
+            "the admission budget of {units} vertices + edges is in use and the requests \
+             waiting for it already hold {units} of them; try again later"
+        )
+    );
+    for call in running {
+        call.abort();
+    }
+    app.stop().await;
+}
