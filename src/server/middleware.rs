@@ -8,6 +8,7 @@ use std::pin::Pin;
 use std::task::{Context, Poll, ready};
 use std::time::Instant;
 
+use super::transport::CutOff;
 use bytes::Bytes;
 use http_body::Frame;
 use tonic::Status;
@@ -277,22 +278,23 @@ where
         // at debug level, not info.
         let method = request.uri().path().to_owned();
         let quiet = method.starts_with("/grpc.health.v1.Health/");
+        let cut_off = request.extensions().get::<CutOff>().cloned();
         let call = self.0.call(request).instrument(span.clone());
+        let mut end = CallEnd {
+            span,
+            arrival,
+            method,
+            quiet,
+            cut_off: cut_off.unwrap_or_default(),
+            logged: false,
+        };
         Box::pin(async move {
             let response = call.await?;
             if let Some(status) = response.headers().get("grpc-status") {
-                finished(&span, status, arrival, &method, quiet);
+                end.finish(status);
                 return Ok(response);
             }
-            Ok(response.map(|body| {
-                Body::new(StatusWatch {
-                    inner: body,
-                    span,
-                    arrival,
-                    method,
-                    quiet,
-                })
-            }))
+            Ok(response.map(|body| Body::new(StatusWatch { inner: body, end })))
         })
     }
 }
@@ -316,14 +318,55 @@ fn fresh_request_id() -> String {
     format!("{:016x}", crate::splitmix::mix(x))
 }
 
-/// Logs and counts the end of a call to `method` with `status`.
-fn finished(
-    span: &tracing::Span,
-    status: &http::HeaderValue,
+/// The end of one call, logged and counted once: with its status when the
+/// status passes, or as `Cancelled` with `client_left` when the call is
+/// dropped before (the client reset the stream or closed the connection
+/// while the call was being answered), so that every call that arrived
+/// has its line.
+struct CallEnd {
+    span: tracing::Span,
     arrival: Instant,
-    method: &str,
+    method: String,
     quiet: bool,
-) {
+    /// Set when the transport cut the request off: the call ends with that
+    /// status rather than the handler's.
+    cut_off: CutOff,
+    logged: bool,
+}
+
+impl CallEnd {
+    fn finish(&mut self, status: &http::HeaderValue) {
+        if !std::mem::replace(&mut self.logged, true) {
+            finished(self, status, false);
+        }
+    }
+}
+
+impl Drop for CallEnd {
+    fn drop(&mut self) {
+        if !self.logged {
+            let cancelled = http::HeaderValue::from(tonic::Code::Cancelled as i32);
+            finished(self, &cancelled, true);
+        }
+    }
+}
+
+/// Logs and counts the end of `call` with `status`.
+fn finished(call: &CallEnd, status: &http::HeaderValue, client_left: bool) {
+    let CallEnd {
+        span,
+        arrival,
+        method,
+        quiet,
+        ..
+    } = call;
+    let quiet = *quiet;
+    let cut_off = call
+        .cut_off
+        .0
+        .get()
+        .map(|status| http::HeaderValue::from(status.code() as i32));
+    let status = cut_off.as_ref().unwrap_or(status);
     let status = status.to_str().unwrap_or("?");
     let code = status.parse::<i32>().map(tonic::Code::from_i32);
     let code_name = code
@@ -347,7 +390,9 @@ fn finished(
         .inc();
     let (code, elapsed_ms) = (code_name, elapsed * 1e3);
     span.in_scope(|| {
-        if quiet {
+        if client_left {
+            tracing::info!(status = %code, elapsed_ms, client_left, "call finished");
+        } else if quiet {
             tracing::debug!(status = %code, elapsed_ms, "call finished");
         } else {
             tracing::info!(status = %code, elapsed_ms, "call finished");
@@ -390,13 +435,11 @@ fn method_label(path: &str) -> String {
     }
 }
 
-/// A response body that logs the call's end when its trailers pass.
+/// A response body that logs the call's end when its trailers pass (or
+/// when it is dropped before).
 struct StatusWatch {
     inner: Body,
-    span: tracing::Span,
-    arrival: Instant,
-    method: String,
-    quiet: bool,
+    end: CallEnd,
 }
 
 impl http_body::Body for StatusWatch {
@@ -412,7 +455,7 @@ impl http_body::Body for StatusWatch {
         if let Some(Ok(frame)) = &frame
             && let Some(status) = frame.trailers_ref().and_then(|t| t.get("grpc-status"))
         {
-            finished(&this.span, status, this.arrival, &this.method, this.quiet);
+            this.end.finish(status);
         }
         Poll::Ready(frame)
     }
@@ -428,7 +471,33 @@ impl http_body::Body for StatusWatch {
 
 #[cfg(test)]
 mod tests {
-    use super::method_label;
+    use super::*;
+
+    /// A call dropped before its answer (the client reset its stream or
+    /// closed the connection) still ends with its line and its count, as
+    /// CANCELLED.
+    #[tokio::test]
+    async fn a_call_dropped_before_its_answer_ends_as_cancelled() {
+        use tower::Service as _;
+        let method = "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo";
+        let cancelled = || {
+            crate::metrics::metrics()
+                .requests
+                .get_or_create(&crate::metrics::CallLabels {
+                    method: method.to_owned(),
+                    code: "Cancelled".to_owned(),
+                })
+                .get()
+        };
+        let never = tower::service_fn(|_: HttpRequest| {
+            std::future::pending::<Result<HttpResponse, Infallible>>()
+        });
+        let before = cancelled();
+        let call = CallSpans(never).call(http::Request::post(method).body(Body::empty()).unwrap());
+        assert_eq!(cancelled(), before);
+        drop(call);
+        assert_eq!(cancelled(), before + 1);
+    }
 
     #[test]
     fn only_the_servers_own_methods_are_metric_labels() {

@@ -503,6 +503,27 @@ impl ReceivingBody {
     }
 }
 
+/// The status a call's request was cut off with, when it was: the status
+/// its client gets and its log line shows, whatever the handler answered
+/// after its request body failed.
+#[derive(Debug, Clone, Default)]
+pub(super) struct CutOff(pub(super) Arc<OnceLock<Status>>);
+
+/// The status of a request whose body failed. A stream the client reset
+/// with CANCEL is a client that left (CANCELLED, as gRPC maps the reason),
+/// not a fault of the server's; tonic, which looks for the HTTP/2 error on
+/// top of the error only, would call it INTERNAL.
+fn body_error_status(err: hyper::Error) -> Status {
+    let reason = std::iter::successors(Some(&err as &dyn std::error::Error), |e| e.source())
+        .find_map(|e| e.downcast_ref::<h2::Error>())
+        .and_then(h2::Error::reason);
+    if reason == Some(h2::Reason::CANCEL) {
+        Status::cancelled("the client cancelled the call while sending it")
+    } else {
+        Status::from_error(Box::new(err))
+    }
+}
+
 impl http_body::Body for ReceivingBody {
     type Data = Bytes;
     type Error = Status;
@@ -524,7 +545,13 @@ impl http_body::Body for ReceivingBody {
                 Poll::Ready(Some(Ok(frame)))
             }
             Poll::Ready(Some(Err(err))) => {
-                Poll::Ready(Some(Err(Status::from_error(Box::new(err)))))
+                let status = body_error_status(err);
+                if status.code() == tonic::Code::Cancelled {
+                    // tonic takes a cancelled request body for a short one
+                    // (INTERNAL): the call's end is logged with this instead.
+                    let _ = self.cut_off.set(status.clone());
+                }
+                Poll::Ready(Some(Err(status)))
             }
             Poll::Ready(None) => Poll::Ready(None),
             Poll::Pending => {
@@ -617,6 +644,8 @@ impl hyper::service::Service<http::Request<Incoming>> for Calls {
             .receive
             .filter(|_| !streams_requests(request.uri().path()));
         let cut_off = Arc::new(OnceLock::new());
+        let mut request = request;
+        request.extensions_mut().insert(CutOff(cut_off.clone()));
         let request = match limit {
             Some(limit) => {
                 request.map(|body| Body::new(ReceivingBody::new(body, limit, cut_off.clone())))

@@ -465,3 +465,80 @@ async fn logged_client_values_are_cut() {
         assert_eq!(puzzle, format!("puzzles/{}…", "n".repeat(56)), "{line}");
     }
 }
+
+/// Uploads the client abandons (six Solve calls announcing a 10 MB message,
+/// reset with CANCEL after 64 KiB) cost nothing to the other calls on
+/// their connection, and each is logged, as CANCELLED rather than as a
+/// fault of the server's.
+#[tokio::test]
+async fn abandoned_uploads_are_logged_as_cancelled_and_spare_their_connection() {
+    use super::helpers::{geography, proto, solve_request};
+    use prost::Message as _;
+
+    let server = JsonLoggingServer::start();
+    let tcp = tokio::net::TcpStream::connect(&server.addr).await.unwrap();
+    let (send, connection) = h2::client::handshake(tcp).await.unwrap();
+    let driver = tokio::spawn(connection);
+    let request = || {
+        http::Request::post("http://localhost/puzzled.v1.PuzzleService/Solve")
+            .header("content-type", "application/grpc")
+            .header("te", "trailers")
+            .body(())
+            .unwrap()
+    };
+    let mut abandoned = Vec::new();
+    for _ in 0..6 {
+        let mut send = send.clone().ready().await.unwrap();
+        let (response, mut body) = send.send_request(request(), false).unwrap();
+        let mut frame = vec![0u8];
+        frame.extend(10_000_000u32.to_be_bytes());
+        frame.extend(vec![0u8; 64 * 1024]);
+        body.reserve_capacity(frame.len());
+        body.send_data(frame.into(), false).unwrap();
+        body.send_reset(h2::Reason::CANCEL);
+        abandoned.push(response);
+    }
+
+    let mut send = send.clone().ready().await.unwrap();
+    let (response, mut body) = send.send_request(request(), false).unwrap();
+    let message = solve_request(geography(3, &[0, 1, 1, 2], 0)).encode_to_vec();
+    let mut frame = vec![0u8];
+    frame.extend((message.len() as u32).to_be_bytes());
+    frame.extend(message);
+    body.send_data(frame.into(), true).unwrap();
+    let mut answer = response
+        .await
+        .expect("the connection still serves")
+        .into_body();
+    let mut bytes = Vec::new();
+    while let Some(data) = answer.data().await {
+        let data = data.unwrap();
+        answer.flow_control().release_capacity(data.len()).unwrap();
+        bytes.extend_from_slice(&data);
+    }
+    let trailers = answer.trailers().await.unwrap().expect("trailers");
+    assert_eq!(trailers["grpc-status"], "0", "{trailers:?}");
+    let solution = proto::Solution::decode(&bytes[5..]).unwrap();
+    assert!(!solution.canonical_hash.is_empty());
+    drop(abandoned);
+    driver.abort();
+
+    let logged: Vec<serde_json::Value> = server
+        .stop()
+        .iter()
+        .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}")))
+        .collect();
+    let statuses: Vec<&str> = logged
+        .iter()
+        .filter(|l| l["fields"]["message"] == "call finished")
+        .filter(|l| l["span"]["method"] == "/puzzled.v1.PuzzleService/Solve")
+        .map(|l| l["fields"]["status"].as_str().unwrap_or_default())
+        .collect();
+    let cancelled = statuses.iter().filter(|&&s| s == "Cancelled").count();
+    assert_eq!(cancelled, 6, "{statuses:?} {logged:?}");
+    assert_eq!(
+        statuses.iter().filter(|&&s| s == "Ok").count(),
+        1,
+        "{statuses:?}"
+    );
+}
