@@ -66,6 +66,15 @@ pub fn units_of(spec: Option<&proto::PuzzleSpec>, limits: Limits) -> u64 {
     vertices + edges
 }
 
+/// The bytes a decoded `spec` holds: its edge list and its texts (what a
+/// request keeps while it waits for admission).
+pub fn held_bytes(spec: Option<&proto::PuzzleSpec>) -> u64 {
+    spec.map_or(0, |spec| {
+        let edges = spec.graph.as_ref().map_or(0, |g| g.edges.capacity());
+        (edges * std::mem::size_of::<u32>() + spec.title.len() + spec.author.len()) as u64
+    })
+}
+
 /// Validates a `PuzzleSpec` found at `prefix` (e.g. `"spec"` or
 /// `"puzzle.spec"`) into a domain [`Spec`].
 pub fn spec_from_proto(

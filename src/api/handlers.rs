@@ -212,7 +212,11 @@ impl PuzzleService for PuzzleApi {
         }
         let limits = self.limits;
         let units = convert::units_of(spec.as_ref(), limits);
-        let _admitted = self.admission.admit(units, "puzzle.spec").await?;
+        let held = convert::held_bytes(spec.as_ref());
+        let _admitted = self
+            .admission
+            .admit_holding(units, held, "puzzle.spec")
+            .await?;
         let spec = off_runtime_if_large(units, move || {
             convert::spec_from_proto(spec, "puzzle.spec", limits)
         })
@@ -430,7 +434,8 @@ impl PuzzleService for PuzzleApi {
         };
         let work = async {
             let units = convert::units_of(spec.as_ref(), limits);
-            let _admitted = self.admission.admit(units, "spec").await?;
+            let held = convert::held_bytes(spec.as_ref());
+            let _admitted = self.admission.admit_holding(units, held, "spec").await?;
             let spec = off_runtime_if_large(units, move || {
                 convert::spec_from_proto(spec, "spec", limits)
             })

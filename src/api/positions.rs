@@ -137,6 +137,8 @@ impl Positions {
                 ),
             )
         };
+        // The move list the request holds while it waits.
+        let moves_held = extra_units.saturating_mul(std::mem::size_of::<proto::Move>() as u64);
         match puzzle.ok_or_else(missing)? {
             PuzzleRef::Name(name) => {
                 let name_field = format!("{prefix}name");
@@ -147,7 +149,7 @@ impl Positions {
                     .vertex_count
                     .saturating_add(record.edge_count)
                     .saturating_add(extra_units);
-                let admitted = admission.admit(units, &name).await?;
+                let admitted = admission.admit_holding(units, moves_held, &name).await?;
                 let (spec, verdict) = if wants_verdict(record.spec.game) {
                     let options = SolveOptions {
                         all_starts: false,
@@ -171,8 +173,9 @@ impl Positions {
                 let spec_field = format!("{prefix}spec");
                 let limits = self.limits;
                 let units = convert::units_of(Some(&spec), limits);
+                let held = convert::held_bytes(Some(&spec)).saturating_add(moves_held);
                 let admitted = admission
-                    .admit(units.saturating_add(extra_units), &spec_field)
+                    .admit_holding(units.saturating_add(extra_units), held, &spec_field)
                     .await?;
                 let spec = off_runtime_if_large(units, move || {
                     convert::spec_from_proto(Some(spec), &spec_field, limits)

@@ -7,11 +7,12 @@
 //! ([`PEAK_BYTES_PER_UNIT`]).
 //!
 //! Requests that do not fit wait in arrival order (a large one is not
-//! overtaken forever by small ones), at most `max_waiting` of them and at
-//! most the budget's worth of units among them: a waiting request holds
-//! its decoded message, so what waits is bounded like what runs. Past
-//! that, and for a request larger than the whole budget, the answer is
-//! RESOURCE_EXHAUSTED with a reason naming the budget.
+//! overtaken forever by small ones), at most `max_waiting` of them, and
+//! holding together at most [`WAITING_BYTES_PER_UNIT`] bytes of decoded
+//! messages a unit of the budget: a waiting request keeps its message, so
+//! what waits is bounded in memory as what runs is. Past that, and for a
+//! request larger than the whole budget, the answer is RESOURCE_EXHAUSTED
+//! with a reason naming the budget.
 
 use std::sync::Arc;
 
@@ -22,9 +23,14 @@ use super::pool::{Counted, Gauge};
 
 /// The memory one unit (a vertex or an edge) of an admitted request may
 /// hold at its peak: the largest peak per unit measured over the request
-/// shapes (docs/performance.md, "Admission: memory per unit"), with room
-/// for allocator slack when many requests overlap.
-pub const PEAK_BYTES_PER_UNIT: u64 = 80;
+/// kinds and shapes (docs/performance.md, "Admission: memory per unit"),
+/// with room for requests that overlap.
+pub const PEAK_BYTES_PER_UNIT: u64 = 200;
+
+/// The decoded messages requests waiting for the budget may hold together,
+/// per unit of the budget: a decoded edge list takes 8 bytes an edge, so
+/// the queue holds at most one budget's worth of edge lists.
+pub const WAITING_BYTES_PER_UNIT: u64 = 8;
 
 /// Share of the machine's memory the default budget may fill.
 const MEMORY_SHARE: f64 = 0.5;
@@ -68,8 +74,8 @@ pub struct Admission {
     budget: u32,
     waiting: Gauge,
     max_waiting: usize,
-    /// Units of the requests waiting now, at most `budget`.
-    waiting_units: Gauge,
+    /// Bytes of decoded messages the waiting requests hold now.
+    waiting_bytes: Gauge,
     /// Units held by admitted requests now.
     in_use: Gauge,
 }
@@ -97,7 +103,7 @@ impl Admission {
             budget,
             waiting: Gauge::default(),
             max_waiting,
-            waiting_units: Gauge::default(),
+            waiting_bytes: Gauge::default(),
             in_use: Gauge::default(),
         }
     }
@@ -119,6 +125,17 @@ impl Admission {
     /// Takes `units` from the budget, waiting for them if need be. `what`
     /// names the request's puzzle in errors (e.g. `"spec"`).
     pub async fn admit(&self, units: u64, what: &str) -> Result<Admitted, AppError> {
+        self.admit_holding(units, 0, what).await
+    }
+
+    /// [`Admission::admit`] for a request that holds `held_bytes` (its
+    /// decoded message) while it waits.
+    pub async fn admit_holding(
+        &self,
+        units: u64,
+        held_bytes: u64,
+        what: &str,
+    ) -> Result<Admitted, AppError> {
         if units > u64::from(self.budget) {
             return Err(AppError::Busy {
                 reason: self.names.too_large,
@@ -149,13 +166,15 @@ impl Admission {
                         format!(" and {} requests already wait for it", self.max_waiting)
                     }));
                 };
-                let Some(_waiting_units) = self
-                    .waiting_units
-                    .try_enter_many(grant as usize, self.budget as usize)
-                else {
+                let room = u64::from(self.budget).saturating_mul(WAITING_BYTES_PER_UNIT);
+                let Some(_waiting_bytes) = self.waiting_bytes.try_enter_many(
+                    usize::try_from(held_bytes).unwrap_or(usize::MAX),
+                    usize::try_from(room).unwrap_or(usize::MAX),
+                ) else {
                     return Err(full(format!(
-                        " and the requests waiting for it already hold {} of them",
-                        self.waiting_units.get()
+                        " and the requests waiting for it already hold {} of the {room} bytes \
+                         of messages they may hold",
+                        self.waiting_bytes.get()
                     )));
                 };
                 self.permits
@@ -251,22 +270,30 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn the_waiting_requests_hold_at_most_the_budget() {
-        // Many places in the queue, but its units are bounded: a waiting
-        // request keeps its decoded message.
+    async fn the_waiting_requests_hold_at_most_their_share_of_bytes() {
+        // Many places in the queue, but the messages waiting are bounded:
+        // 8 bytes a unit of a budget of 10.
         let admission = Arc::new(Admission::new(10, 100));
         let _held = admission.admit(10, "spec").await.unwrap();
         let mut waiting = Vec::new();
         for _ in 0..2 {
             let admission = admission.clone();
             waiting.push(tokio::spawn(async move {
-                admission.admit(5, "spec").await.map(|_| ())
+                admission.admit_holding(5, 40, "spec").await.map(|_| ())
             }));
         }
-        while admission.waiting_units.get() < 10 {
+        while admission.waiting_bytes.get() < 80 {
             tokio::task::yield_now().await;
         }
-        let refused = admission.admit(1, "spec").await.unwrap_err();
+        // A request holding nothing still finds a place.
+        let empty = {
+            let admission = admission.clone();
+            tokio::spawn(async move { admission.admit(5, "spec").await.map(|_| ()) })
+        };
+        while admission.waiting.get() < 3 {
+            tokio::task::yield_now().await;
+        }
+        let refused = admission.admit_holding(1, 1, "spec").await.unwrap_err();
         let AppError::Busy { reason, message } = refused else {
             panic!("{refused:?}")
         };
@@ -274,8 +301,10 @@ mod tests {
         assert_eq!(
             message,
             "the admission budget of 10 vertices + edges is in use and the requests \
-             waiting for it already hold 10 of them; try again later"
+             waiting for it already hold 80 of the 80 bytes of messages they may hold; \
+             try again later"
         );
+        empty.abort();
         for task in waiting {
             task.abort();
         }
@@ -302,11 +331,11 @@ mod tests {
         let _held = admission.admit(10, "spec").await.unwrap();
         let gave_up = tokio::time::timeout(
             std::time::Duration::from_millis(10),
-            admission.admit(5, "spec"),
+            admission.admit_holding(5, 7, "spec"),
         )
         .await;
         assert!(gave_up.is_err());
         assert_eq!(admission.waiting.get(), 0);
-        assert_eq!(admission.waiting_units.get(), 0);
+        assert_eq!(admission.waiting_bytes.get(), 0);
     }
 }

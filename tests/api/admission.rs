@@ -184,11 +184,13 @@ async fn full_views_of_a_large_puzzle_are_admitted_by_size() {
     app.stop().await;
 }
 
-/// The queue is bounded in units as well as in places: a waiting request
-/// holds its decoded message, so once the waiting requests hold the
-/// budget's worth, the next one is refused although places are left.
+/// The queue is bounded in bytes as well as in places: a waiting request
+/// holds its decoded message, so once the waiting requests hold a
+/// budget's worth of edge lists (8 bytes a unit), the next request that
+/// carries edges is refused although places are left, while one without
+/// edges still waits its turn.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_queue_holds_at_most_the_budget_in_units() {
+async fn the_queue_holds_at_most_a_budget_of_edge_lists() {
     let _turn = ONE_AT_A_TIME.lock().await;
     let spec = slow_spec(47);
     let units = u64::from(spec.graph.as_ref().unwrap().vertex_count)
@@ -205,21 +207,38 @@ async fn the_queue_holds_at_most_the_budget_in_units() {
     app.until_a_solve_runs().await;
     until(|| app.admission_waiting.get() == 1).await;
 
+    // The waiting copy holds at least 24 MB of edges (3,000,000 of them):
+    // 2,000,000 more (16 MB) pass the 8 bytes a unit of the budget (36 MB).
+    let n = 1_000_000;
     let refused = app
         .client
         .clone()
-        .solve(solve_request(geography(3, &[0, 1, 1, 2], 0)))
+        .solve(solve_request(geography(
+            n,
+            &random_graph(n, 2_000_000, 5),
+            0,
+        )))
         .await
         .unwrap_err();
     assert_eq!(refused.code(), Code::ResourceExhausted, "{refused:?}");
     assert_eq!(error_reason(&refused), "ADMISSION_QUEUE_FULL");
-    assert_eq!(
-        refused.message(),
-        format!(
+    let room = units * 8;
+    assert!(
+        refused.message().starts_with(&format!(
             "the admission budget of {units} vertices + edges is in use and the requests \
-             waiting for it already hold {units} of them; try again later"
-        )
+             waiting for it already hold "
+        )) && refused.message().ends_with(&format!(
+            " of the {room} bytes of messages they may hold; try again later"
+        )),
+        "{}",
+        refused.message()
     );
+    // An edgeless puzzle holds nothing while it waits.
+    let mut client = app.client.clone();
+    let edgeless =
+        tokio::spawn(async move { client.solve(solve_request(geography(1_000, &[], 0))).await });
+    until(|| app.admission_waiting.get() == 2).await;
+    edgeless.abort();
     for call in running {
         call.abort();
     }
