@@ -304,3 +304,39 @@ async fn the_solve_stops_when_its_last_caller_leaves() {
     );
     app.stop().await;
 }
+
+/// Abandoned large calls cost nothing to the other calls on their
+/// connection: with one solve worker, six Solve calls of a 10^6-vertex,
+/// 3·10^6-edge graph on one channel, each with a 1.5 s deadline, then a
+/// 3-vertex Solve on the same channel, which is answered.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn abandoned_large_calls_leave_their_channel_serving() {
+    let _turn = ONE_AT_A_TIME.lock().await;
+    let n = 1_000_000;
+    let large = geography(n, &random_graph(n, 3_000_000, 53), 0);
+    let dir = Arc::new(tempfile::tempdir().unwrap());
+    let config = puzzled::config::Config {
+        solve_workers: Some(1),
+        ..test_config(dir.path())
+    };
+    let app = spawn_app_with(dir, config).await;
+    let mut calls = Vec::new();
+    for _ in 0..6 {
+        let mut client = app.client.clone();
+        let request = with_timeout(solve_request(large.clone()), Duration::from_millis(1500));
+        calls.push(tokio::spawn(async move { client.solve(request).await }));
+    }
+    for call in calls {
+        if let Err(status) = call.await.unwrap() {
+            assert_ne!(status.code(), Code::Unavailable, "{status:?}");
+        }
+    }
+    let small = app
+        .client
+        .clone()
+        .solve(solve_request(geography(3, &[0, 1, 1, 2], 0)))
+        .await
+        .expect("the channel still serves");
+    assert!(!small.into_inner().canonical_hash.is_empty());
+    app.stop().await;
+}

@@ -12,6 +12,7 @@ mod cluster;
 mod crud;
 mod errors;
 mod grpc_web;
+mod grpcio;
 mod grpcurl;
 mod helpers;
 mod metrics;
