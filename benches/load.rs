@@ -273,12 +273,24 @@ fn print_command(scenario: &str, options: &[String], server: &ServerArgs) {
 struct Server {
     child: Child,
     url: String,
-    _dir: tempfile::TempDir,
+    dir: Arc<tempfile::TempDir>,
 }
 
 impl Server {
     fn start(args: &ServerArgs) -> Server {
         let dir = tempfile::tempdir().expect("a temporary directory");
+        Server::start_in(args, Arc::new(dir))
+    }
+
+    /// A fresh server process on this one's database: what was stored
+    /// stays, what the old process held in memory does not.
+    fn restarted(self, args: &ServerArgs) -> Server {
+        let dir = self.dir.clone();
+        drop(self);
+        Server::start_in(args, dir)
+    }
+
+    fn start_in(args: &ServerArgs, dir: Arc<tempfile::TempDir>) -> Server {
         let db = dir.path().join("puzzled.db");
         let mut child = Command::new(&args.puzzled)
             .args(["serve", "--listen", "127.0.0.1:0", "--database"])
@@ -321,7 +333,7 @@ impl Server {
         Server {
             child,
             url: format!("http://{addr}"),
-            _dir: dir,
+            dir,
         }
     }
 
@@ -1424,6 +1436,57 @@ async fn empty_max_once(args: &EmptyMaxArgs, requests: Vec<proto::SolveRequest>)
 // ---------------------------------------------------------------------------
 // Peak memory per unit (vertex or edge) of one request
 
+/// How a measured request is sent.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Via {
+    /// `Solve` with the spec inline.
+    Solve,
+    /// `CreatePuzzle`.
+    Create,
+    /// `SolvePuzzle` of the stored puzzle.
+    SolvePuzzle,
+    /// `GetPuzzle` of the stored puzzle, `FULL` view.
+    GetFull,
+    /// `ListPuzzles` with the stored puzzle on its page, `FULL` view.
+    ListFull,
+    /// `AnalyzePosition` of the stored puzzle after the one move to 1 (at
+    /// the start when it has no edges).
+    AnalyzeStored,
+    /// `AnalyzePosition` of the spec inline with `n` moves (which need not
+    /// be legal: the list is decoded and admitted before it is read).
+    AnalyzeMoves(u32),
+    /// A Play game opened on the stored puzzle, until its first position.
+    Play,
+    /// `Solve` `n` times in a row on one server, each with a distinct start
+    /// (no cache hit): the peak after all of them, per unit of one.
+    SolveRepeated(u32),
+}
+
+impl Via {
+    /// Whether the puzzle is stored first, by a server process that is then
+    /// replaced, so that the measured request starts from a fresh process.
+    fn stored(self) -> bool {
+        matches!(
+            self,
+            Via::SolvePuzzle | Via::GetFull | Via::ListFull | Via::AnalyzeStored | Via::Play
+        )
+    }
+
+    fn call(self) -> String {
+        match self {
+            Via::Solve => "`Solve`".into(),
+            Via::Create => "`CreatePuzzle`".into(),
+            Via::SolvePuzzle => "`SolvePuzzle`".into(),
+            Via::GetFull => "`GetPuzzle` FULL".into(),
+            Via::ListFull => "`ListPuzzles` FULL".into(),
+            Via::AnalyzeStored => "`AnalyzePosition` by name".into(),
+            Via::AnalyzeMoves(n) => format!("`AnalyzePosition` with {n} moves"),
+            Via::Play => "Play, opened by name".into(),
+            Via::SolveRepeated(n) => format!("`Solve` × {n} in a row, distinct starts"),
+        }
+    }
+}
+
 /// A puzzle shape whose peak memory is measured, and how it is sent.
 struct Shape {
     name: &'static str,
@@ -1431,8 +1494,41 @@ struct Shape {
     vertex_count: u32,
     edges: Vec<u32>,
     start: u32,
-    /// CreatePuzzle, then SolvePuzzle by name, instead of an inline Solve.
-    stored: bool,
+    via: Via,
+}
+
+impl Shape {
+    fn geography(name: &'static str, vertex_count: u32, edges: Vec<u32>, via: Via) -> Shape {
+        Shape {
+            name,
+            game: proto::Game::Geography,
+            vertex_count,
+            edges,
+            start: 0,
+            via,
+        }
+    }
+
+    /// The vertices + edges (+ moves) the request is admitted with.
+    fn units(&self) -> u64 {
+        let moves = match self.via {
+            Via::AnalyzeMoves(n) => u64::from(n),
+            _ => 0,
+        };
+        u64::from(self.vertex_count) + self.edges.len() as u64 / 2 + moves
+    }
+
+    fn spec(&self, start: u32) -> proto::PuzzleSpec {
+        proto::PuzzleSpec {
+            game: self.game as i32,
+            graph: Some(proto::Graph {
+                vertex_count: self.vertex_count,
+                edges: self.edges.clone(),
+            }),
+            start,
+            ..Default::default()
+        }
+    }
 }
 
 /// A random simple bipartite graph: even vertices on one side, odd ones on
@@ -1450,7 +1546,8 @@ fn random_bipartite(n: u32, m: usize, seed: u64) -> Vec<u32> {
 }
 
 /// One request per shape, each on a fresh server, with every extra asked
-/// for: the server's peak RSS (VmHWM) over its idle RSS, per vertex + edge.
+/// for: the server's peak RSS (VmHWM) over its idle RSS, per unit the
+/// request is admitted with.
 async fn peak(server: ServerArgs) {
     println!("## peak: memory per vertex + edge of one request on an idle server");
     print_command("peak", &[], &server);
@@ -1459,86 +1556,97 @@ async fn peak(server: ServerArgs) {
     server
         .server_args
         .push("--admission-budget=4000000000".into());
-    let geography = proto::Game::Geography;
+    server.server_args.push("--games-budget=4000000000".into());
+    let path_5m = || path(5_000_000);
     let shapes = [
+        Shape::geography("geography, edgeless", 10_000_000, Vec::new(), Via::Solve),
+        Shape::geography("geography, edgeless", 10_000_000, Vec::new(), Via::Create),
+        Shape::geography(
+            "geography, edgeless",
+            10_000_000,
+            Vec::new(),
+            Via::AnalyzeStored,
+        ),
         Shape {
-            name: "geography, edgeless",
-            game: geography,
-            vertex_count: 10_000_000,
-            edges: Vec::new(),
-            start: 0,
-            stored: false,
-        },
-        Shape {
-            name: "geography, gnm d=4",
-            game: geography,
-            vertex_count: 1_000_000,
-            edges: random_graph(1_000_000, 2_000_000, 1),
-            start: 0,
-            stored: false,
-        },
-        Shape {
-            name: "geography, gnm d=16",
-            game: geography,
-            vertex_count: 250_000,
-            edges: random_graph(250_000, 2_000_000, 2),
-            start: 0,
-            stored: false,
-        },
-        Shape {
-            name: "geography, path",
-            game: geography,
-            vertex_count: 5_000_000,
-            edges: path(5_000_000),
-            start: 0,
-            stored: false,
-        },
-        Shape {
-            name: "geography, path (CreatePuzzle + SolvePuzzle)",
-            game: geography,
-            vertex_count: 5_000_000,
-            edges: path(5_000_000),
-            start: 0,
-            stored: true,
-        },
-        Shape {
-            name: "geography, star",
-            game: geography,
-            vertex_count: 5_000_000,
-            edges: (1..5_000_000).flat_map(|v| [0, v]).collect(),
-            start: 1,
-            stored: false,
-        },
-        Shape {
-            name: "tree painting, path",
-            game: proto::Game::TreePaint,
-            vertex_count: 5_000_000,
-            edges: path(5_000_000),
-            start: 0,
-            stored: false,
-        },
-        Shape {
-            name: "bipartite edge game, random",
             game: proto::Game::BipartiteEdge,
-            vertex_count: 2_000_000,
-            edges: random_bipartite(2_000_000, 4_000_000, 3),
-            start: 0,
-            stored: false,
+            ..Shape::geography(
+                "bipartite edge game, edgeless",
+                10_000_000,
+                Vec::new(),
+                Via::Solve,
+            )
         },
+        Shape::geography(
+            "geography, gnm d=4",
+            1_000_000,
+            random_graph(1_000_000, 2_000_000, 1),
+            Via::Solve,
+        ),
+        Shape::geography(
+            "geography, gnm d=16",
+            250_000,
+            random_graph(250_000, 2_000_000, 2),
+            Via::Solve,
+        ),
+        Shape::geography("geography, path", 5_000_000, path_5m(), Via::Solve),
+        Shape::geography("geography, path", 5_000_000, path_5m(), Via::Create),
+        Shape::geography("geography, path", 5_000_000, path_5m(), Via::SolvePuzzle),
+        Shape::geography("geography, path", 5_000_000, path_5m(), Via::GetFull),
+        Shape::geography("geography, path", 5_000_000, path_5m(), Via::ListFull),
+        Shape::geography("geography, path", 5_000_000, path_5m(), Via::AnalyzeStored),
+        Shape::geography("geography, path", 5_000_000, path_5m(), Via::Play),
+        Shape::geography("geography, path", 5, path(5), Via::AnalyzeMoves(10_000_000)),
+        Shape {
+            start: 1,
+            ..Shape::geography(
+                "geography, star",
+                5_000_000,
+                (1..5_000_000).flat_map(|v| [0, v]).collect(),
+                Via::Solve,
+            )
+        },
+        Shape {
+            game: proto::Game::TreePaint,
+            ..Shape::geography("tree painting, path", 5_000_000, path_5m(), Via::Solve)
+        },
+        Shape {
+            game: proto::Game::TreePaint,
+            ..Shape::geography(
+                "tree painting, star",
+                5_000_000,
+                (1..5_000_000).flat_map(|v| [0, v]).collect(),
+                Via::Solve,
+            )
+        },
+        Shape {
+            game: proto::Game::BipartiteEdge,
+            ..Shape::geography(
+                "bipartite edge game, random",
+                2_000_000,
+                random_bipartite(2_000_000, 4_000_000, 3),
+                Via::Solve,
+            )
+        },
+        Shape::geography(
+            "geography, edgeless",
+            10_000_000,
+            Vec::new(),
+            Via::SolveRepeated(6),
+        ),
     ];
     println!();
     println!(
-        "| request | vertices | edges | idle RSS MiB | peak RSS MiB | peak over idle MiB | bytes per unit |"
+        "| request | call | vertices | edges | idle RSS MiB | peak RSS MiB | peak over idle MiB | bytes per unit |"
     );
-    println!("|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|");
     for shape in shapes {
         let edge_count = shape.edges.len() / 2;
-        let units = u64::from(shape.vertex_count) + edge_count as u64;
-        let (name, vertex_count) = (shape.name, shape.vertex_count);
+        let units = shape.units();
+        let (name, call, vertex_count) = (shape.name, shape.via.call(), shape.vertex_count);
         let (idle, hwm) = peak_once(&server, shape).await;
         let over = hwm.saturating_sub(idle);
         println!(
-            "| {name} | {vertex_count} | {edge_count} | {} | {} | {} | {:.1} |",
+            "| {name} | {call} | {vertex_count} | {edge_count} | {} | {} | {} | {:.1} |",
             mib(idle),
             mib(hwm),
             mib(over),
@@ -1547,8 +1655,27 @@ async fn peak(server: ServerArgs) {
     }
 }
 
+/// The server's idle RSS and its peak (VmHWM) once `shape` was sent.
 async fn peak_once(server_args: &ServerArgs, shape: Shape) -> (u64, u64) {
-    let server = Server::start(server_args);
+    let mut server = Server::start(server_args);
+    let mut name = String::new();
+    if shape.via.stored() {
+        let channels = server.connect(1).await;
+        name = solve_client(&channels[0])
+            .create_puzzle(proto::CreatePuzzleRequest {
+                puzzle: Some(proto::Puzzle {
+                    spec: Some(shape.spec(shape.start)),
+                    ..Default::default()
+                }),
+                request_id: String::new(),
+            })
+            .await
+            .expect("the puzzle is stored")
+            .into_inner()
+            .name;
+        drop(channels);
+        server = server.restarted(server_args);
+    }
     let channels = server.connect(1).await;
     let mut client = solve_client(&channels[0]);
     HealthClient::new(channels[0].clone())
@@ -1557,43 +1684,121 @@ async fn peak_once(server_args: &ServerArgs, shape: Shape) -> (u64, u64) {
         .expect("the health service answers");
     tokio::time::sleep(Duration::from_millis(200)).await;
     let idle = server.rss();
-    let spec = proto::PuzzleSpec {
-        game: shape.game as i32,
-        graph: Some(proto::Graph {
-            vertex_count: shape.vertex_count,
-            edges: shape.edges,
-        }),
-        start: shape.start,
-        ..Default::default()
+    let vertex = |v: u32| proto::Move {
+        r#move: Some(proto::r#move::Move::Vertex(v)),
     };
-    let solved = if shape.stored {
-        let created = client
-            .create_puzzle(proto::CreatePuzzleRequest {
-                puzzle: Some(proto::Puzzle {
-                    spec: Some(spec),
+    match shape.via {
+        Via::Solve | Via::Create | Via::SolveRepeated(_) => {
+            let times = match shape.via {
+                Via::SolveRepeated(n) => n,
+                _ => 1,
+            };
+            for i in 0..times {
+                let spec = shape.spec(shape.start + i);
+                if shape.via == Via::Create {
+                    client
+                        .create_puzzle(proto::CreatePuzzleRequest {
+                            puzzle: Some(proto::Puzzle {
+                                spec: Some(spec),
+                                ..Default::default()
+                            }),
+                            request_id: String::new(),
+                        })
+                        .await
+                        .map(drop)
+                } else {
+                    client
+                        .solve(proto::SolveRequest {
+                            spec: Some(spec),
+                            include_all_starts: true,
+                            include_winning_moves: true,
+                        })
+                        .await
+                        .map(drop)
+                }
+                .expect("the request is answered");
+            }
+        }
+        Via::SolvePuzzle => {
+            client
+                .solve_puzzle(proto::SolvePuzzleRequest {
+                    name,
+                    include_all_starts: true,
+                    include_winning_moves: true,
+                })
+                .await
+                .expect("the puzzle is solved");
+        }
+        Via::GetFull => {
+            client
+                .get_puzzle(proto::GetPuzzleRequest {
+                    name,
+                    view: proto::PuzzleView::Full as i32,
+                })
+                .await
+                .expect("the puzzle is read");
+        }
+        Via::ListFull => {
+            let page = client
+                .list_puzzles(proto::ListPuzzlesRequest {
+                    view: proto::PuzzleView::Full as i32,
+                    page_size: 1,
                     ..Default::default()
-                }),
-                request_id: String::new(),
+                })
+                .await
+                .expect("the page is read")
+                .into_inner();
+            assert_eq!(page.puzzles.len(), 1, "the puzzle is on the page");
+        }
+        Via::AnalyzeStored => {
+            client
+                .analyze_position(proto::AnalyzePositionRequest {
+                    puzzle: Some(proto::analyze_position_request::Puzzle::Name(name)),
+                    // A move when there is one to make.
+                    moves: if shape.edges.is_empty() {
+                        Vec::new()
+                    } else {
+                        vec![vertex(1)]
+                    },
+                })
+                .await
+                .expect("the position is analysed");
+        }
+        Via::AnalyzeMoves(n) => {
+            // Illegal after the first: refused once the list is read.
+            let answer = client
+                .analyze_position(proto::AnalyzePositionRequest {
+                    puzzle: Some(proto::analyze_position_request::Puzzle::Spec(
+                        shape.spec(shape.start),
+                    )),
+                    moves: (0..n).map(|i| vertex(1 + i % 2)).collect(),
+                })
+                .await;
+            if let Err(status) = answer {
+                assert_eq!(status.code(), tonic::Code::InvalidArgument, "{status:?}");
+            }
+        }
+        Via::Play => {
+            let (say, said) = tokio::sync::mpsc::channel(1);
+            say.send(proto::PlayRequest {
+                request: Some(proto::play_request::Request::Start(proto::PlayStart {
+                    puzzle: Some(proto::play_start::Puzzle::Name(name)),
+                    human_side: proto::Player::First as i32,
+                })),
             })
             .await
-            .expect("the puzzle is stored")
-            .into_inner();
-        client
-            .solve_puzzle(proto::SolvePuzzleRequest {
-                name: created.name,
-                include_all_starts: true,
-                include_winning_moves: true,
-            })
-            .await
-    } else {
-        client
-            .solve(proto::SolveRequest {
-                spec: Some(spec),
-                include_all_starts: true,
-                include_winning_moves: true,
-            })
-            .await
-    };
-    solved.expect("the puzzle is solved");
+            .expect("the request stream is open");
+            let mut game = client
+                .play(tokio_stream::wrappers::ReceiverStream::new(said))
+                .await
+                .expect("the game starts")
+                .into_inner();
+            game.message()
+                .await
+                .expect("the game answers")
+                .expect("an opening position");
+            drop(say);
+        }
+    }
     (idle, server.hwm())
 }

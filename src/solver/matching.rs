@@ -194,9 +194,17 @@ impl MatchingAnalysis {
         #[cfg(feature = "matching-stats")]
         stats::begin_search(&mate);
         let mut search = Search::new(graph, mate);
-        let exposed: Vec<Vertex> = (0..graph.vertex_count() as Vertex)
-            .filter(|&v| search.forest.nodes[v as usize].mate == NONE)
-            .collect();
+        let mut exposed = Vec::new();
+        for v in 0..graph.vertex_count() as Vertex {
+            if search.forest.nodes[v as usize].mate != NONE {
+                continue;
+            }
+            if graph.degree(v) == 0 {
+                search.freeze_isolated(v);
+            } else {
+                exposed.push(v);
+            }
+        }
         search.grow_forest(exposed.into_iter(), cancel)?;
         Ok(search.finish())
     }
@@ -828,6 +836,18 @@ impl<'g> Search<'g> {
         }
     }
 
+    /// Freezes the isolated exposed vertex `v` as the even root of a tree
+    /// of its own, as [`Search::grow_forest`] would, without the tree: no
+    /// edge ever reaches it, and on a graph of many isolated vertices their
+    /// trees and member lists would be most of the search's memory.
+    fn freeze_isolated(&mut self, v: Vertex) {
+        let node = &mut self.forest.nodes[v as usize];
+        node.stamp = FROZEN;
+        node.label = EVEN;
+        node.union_parent = v;
+        node.base = v;
+    }
+
     /// Whether `v` is even (or bridged even) in a live tree.
     fn is_even(&self, v: Vertex) -> bool {
         let node = &self.forest.nodes[v as usize];
@@ -864,6 +884,9 @@ impl<'g> Search<'g> {
         self.labelled = 0;
         self.blocked.clear();
         self.retry.clear();
+        // One tree per root: room for all of them at once rather than by
+        // doubling, which holds the old and the new array together.
+        self.trees.reserve_exact(roots.size_hint().0);
         for root in roots {
             let tree = self.trees.len() as u32;
             self.trees.push(Tree {
