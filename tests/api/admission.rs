@@ -20,6 +20,12 @@ async fn app_with_budget(budget: u64, queue: usize) -> TestApp {
     spawn_app_with(dir, config).await
 }
 
+/// The vertices + edges `spec` is admitted with.
+fn units_of(spec: &proto::PuzzleSpec) -> u64 {
+    let graph = spec.graph.as_ref().unwrap();
+    u64::from(graph.vertex_count) + graph.edges.len() as u64 / 2
+}
+
 #[tokio::test]
 async fn a_puzzle_larger_than_the_budget_is_refused_and_named() {
     let app = app_with_budget(1_000, 4).await;
@@ -67,8 +73,7 @@ async fn a_puzzle_larger_than_the_budget_is_refused_and_named() {
 async fn requests_past_the_budget_wait_in_a_bounded_queue() {
     let _turn = ONE_AT_A_TIME.lock().await;
     let spec = slow_spec(41);
-    let units = u64::from(spec.graph.as_ref().unwrap().vertex_count)
-        + spec.graph.as_ref().unwrap().edges.len() as u64 / 2;
+    let units = units_of(&spec);
     let app = app_with_budget(units, 1).await;
     let mut client = app.client.clone();
     let large = tokio::spawn(async move { client.solve(solve_request(spec)).await });
@@ -113,22 +118,11 @@ async fn requests_past_the_budget_wait_in_a_bounded_queue() {
 async fn full_views_of_a_large_puzzle_are_admitted_by_size() {
     let _turn = ONE_AT_A_TIME.lock().await;
     let spec = slow_spec(43);
-    let units = u64::from(spec.graph.as_ref().unwrap().vertex_count)
-        + spec.graph.as_ref().unwrap().edges.len() as u64 / 2;
+    let units = units_of(&spec);
     let app = app_with_budget(units, 0).await;
-    let create = |spec| {
-        let mut client = app.client.clone();
-        async move {
-            client
-                .create_puzzle(create_request(spec))
-                .await
-                .unwrap()
-                .into_inner()
-        }
-    };
-    let small = create(path(3)).await;
+    let small = app.create(path(3)).await;
     // 6,000 vertices + 5,999 edges: past what is read without admission.
-    let large = create(path(6_000)).await;
+    let large = app.create(path(6_000)).await;
 
     let mut client = app.client.clone();
     let solving = tokio::spawn(async move { client.solve(solve_request(spec)).await });
@@ -193,8 +187,7 @@ async fn full_views_of_a_large_puzzle_are_admitted_by_size() {
 async fn the_queue_holds_at_most_a_budget_of_edge_lists() {
     let _turn = ONE_AT_A_TIME.lock().await;
     let spec = slow_spec(47);
-    let units = u64::from(spec.graph.as_ref().unwrap().vertex_count)
-        + spec.graph.as_ref().unwrap().edges.len() as u64 / 2;
+    let units = units_of(&spec);
     let app = app_with_budget(units, 256).await;
     let mut running = Vec::new();
     for _ in 0..2 {

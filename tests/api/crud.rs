@@ -425,18 +425,8 @@ async fn shutdown_lets_in_flight_calls_finish() {
 #[tokio::test]
 async fn reads_show_the_winner_of_puzzles_solved_before() {
     let app = spawn_app().await;
-    let create = |spec| {
-        let mut client = app.client.clone();
-        async move {
-            client
-                .create_puzzle(create_request(spec))
-                .await
-                .unwrap()
-                .into_inner()
-        }
-    };
-    let end = create(path3(0)).await;
-    let middle = create(path3(1)).await;
+    let end = app.create(path3(0)).await;
+    let middle = app.create(path3(1)).await;
     assert_eq!(end.cached_winner, proto::Player::Unspecified as i32);
     for puzzle in [&end, &middle] {
         app.client
@@ -449,7 +439,7 @@ async fn reads_show_the_winner_of_puzzles_solved_before() {
             .unwrap();
     }
     // The other end of the path: a relabelled copy of the first puzzle.
-    let copy = create(path3(2)).await;
+    let copy = app.create(path3(2)).await;
     assert_eq!(copy.duplicate_of, end.name);
     assert_eq!(copy.cached_winner, proto::Player::Second as i32);
     let listed = app.listed().await;

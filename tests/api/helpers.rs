@@ -152,6 +152,16 @@ impl TestApp {
         self.dir.clone()
     }
 
+    /// Stores `spec`; the call must succeed.
+    pub async fn create(&self, spec: proto::PuzzleSpec) -> proto::Puzzle {
+        self.client
+            .clone()
+            .create_puzzle(create_request(spec))
+            .await
+            .expect("the puzzle is stored")
+            .into_inner()
+    }
+
     /// The stored puzzle `name`, full view; the call must succeed.
     pub async fn read(&self, name: &str) -> proto::Puzzle {
         self.read_view(name, proto::PuzzleView::Unspecified).await
