@@ -7,6 +7,7 @@
 //! cargo bench --bench load -- empty-max   # tiny requests for the largest graph
 //! cargo bench --bench load -- all         # the three, with their defaults
 //! cargo bench --bench load -- peak        # peak memory per vertex + edge
+//! cargo bench --bench load -- external    # the site's read calls, loaded by h2load
 //! cargo bench --bench load -- SCENARIO --help
 //! ```
 //!
@@ -68,6 +69,9 @@ enum Scenario {
     /// Peak memory per vertex + edge of one request, per puzzle shape (the
     /// figures behind the admission budget's bytes per unit).
     Peak(ServerArgs),
+    /// The read calls of a puzzle site against the health Check, loaded by
+    /// h2load (nghttp2-client) from its own process.
+    External(ExternalArgs),
     /// The three scenarios in turn, with their defaults.
     All(ServerArgs),
 }
@@ -210,6 +214,27 @@ impl Default for EmptyMaxArgs {
     }
 }
 
+#[derive(Args, Clone)]
+struct ExternalArgs {
+    /// Seconds per h2load run.
+    #[arg(long, default_value_t = 5)]
+    secs: u64,
+    /// HTTP/2 connections (h2load clients).
+    #[arg(long, default_value_t = 8)]
+    connections: usize,
+    /// Concurrent streams per connection.
+    #[arg(long, default_value_t = 16)]
+    streams: usize,
+    /// Runs per call, interleaved call by call; medians are shown.
+    #[arg(long, default_value_t = 3)]
+    reps: usize,
+    /// The h2load executable.
+    #[arg(long, default_value = "h2load")]
+    h2load: PathBuf,
+    #[command(flatten)]
+    server: ServerArgs,
+}
+
 /// The defaults of an argument group, as clap fills them in.
 fn defaults<T: Args>() -> T {
     let matches = T::augment_args(clap::Command::new("load")).get_matches_from(["load"]);
@@ -235,6 +260,7 @@ fn main() {
             Scenario::Abandon(args) => abandon(args).await,
             Scenario::EmptyMax(args) => empty_max(args).await,
             Scenario::Peak(server) => peak(server).await,
+            Scenario::External(args) => external(args).await,
             Scenario::All(server) => {
                 ratio(RatioArgs {
                     server: server.clone(),
@@ -1801,4 +1827,325 @@ async fn peak_once(server_args: &ServerArgs, shape: Shape) -> (u64, u64) {
         }
     }
     (idle, server.hwm())
+}
+
+// ---------------------------------------------------------------------------
+// The read calls of a puzzle site, loaded from outside by h2load
+
+/// One call as h2load sends it: a path and a framed gRPC request.
+struct ExternalCall {
+    name: String,
+    path: &'static str,
+    body: Bytes,
+}
+
+/// `message` encoded in one gRPC frame.
+fn framed(message: &impl Message) -> Bytes {
+    grpc_frame(&message.encode_to_vec())
+}
+
+/// What one h2load run measured.
+#[derive(Clone, Copy)]
+struct H2loadRun {
+    calls_per_sec: f64,
+    p50_ms: f64,
+    p99_ms: f64,
+    /// The server's CPU time over the run, per call.
+    server_cpu_us: f64,
+}
+
+/// The Petersen graph (outer 5-cycle 0–4, inner pentagram 5–9, spokes).
+fn petersen() -> Vec<u32> {
+    let mut edges = Vec::new();
+    for i in 0..5 {
+        edges.extend([i, (i + 1) % 5]);
+        edges.extend([5 + i, 5 + (i + 2) % 5]);
+        edges.extend([i, 5 + i]);
+    }
+    edges
+}
+
+async fn external(args: ExternalArgs) {
+    println!(
+        "## external: the read calls of a puzzle site against the gRPC health Check, loaded by h2load"
+    );
+    print_command(
+        "external",
+        &[
+            format!("--secs {}", args.secs),
+            format!("--connections {}", args.connections),
+            format!("--streams {}", args.streams),
+            format!("--reps {}", args.reps),
+            format!("--h2load {}", args.h2load.display()),
+        ],
+        &args.server,
+    );
+    let version = Command::new(&args.h2load).arg("--version").output();
+    let Some(version) = version.ok().filter(|o| o.status.success()) else {
+        println!(
+            "h2load not found at {} (apt-get install nghttp2-client): nothing measured",
+            args.h2load.display()
+        );
+        return;
+    };
+    let server = Server::start(&args.server);
+    let channels = server.connect(1).await;
+    let mut client = solve_client(&channels[0]);
+    let calls = prepare_external_calls(&mut client).await;
+    println!(
+        "server {} (pid {}), {}, {} connections × {} streams, {} s a run",
+        server.url,
+        server.pid(),
+        String::from_utf8_lossy(&version.stdout).trim(),
+        args.connections,
+        args.streams,
+        args.secs
+    );
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let mut runs: Vec<Vec<H2loadRun>> = vec![Vec::new(); calls.len()];
+    for _ in 0..args.reps.max(1) {
+        for (i, call) in calls.iter().enumerate() {
+            runs[i].push(h2load(&args, &server, dir.path(), call, None));
+        }
+    }
+    let medians: Vec<H2loadRun> = runs
+        .iter()
+        .map(|runs| H2loadRun {
+            calls_per_sec: median_of(runs, |r| r.calls_per_sec),
+            p50_ms: median_of(runs, |r| r.p50_ms),
+            p99_ms: median_of(runs, |r| r.p99_ms),
+            server_cpu_us: median_of(runs, |r| r.server_cpu_us),
+        })
+        .collect();
+    // At half of each call's peak rate, its tail latency against health's
+    // at half of health's.
+    let mut half: Vec<Vec<H2loadRun>> = vec![Vec::new(); calls.len()];
+    for _ in 0..args.reps.max(1) {
+        for (i, call) in calls.iter().enumerate() {
+            let rate = medians[i].calls_per_sec / 2.0;
+            half[i].push(h2load(&args, &server, dir.path(), call, Some(rate)));
+        }
+    }
+    let half_p99: Vec<f64> = half
+        .iter()
+        .map(|runs| median_of(runs, |r| r.p99_ms))
+        .collect();
+    let health = medians[0];
+    println!();
+    println!(
+        "| call | calls/s | ÷ health | p50 ms | p99 ms | server CPU µs a call | p99 ms at half its peak rate | ÷ health's |"
+    );
+    println!("|---|---|---|---|---|---|---|---|");
+    for (i, call) in calls.iter().enumerate() {
+        let m = medians[i];
+        println!(
+            "| {} | {:.0} | {:.2} | {:.2} | {:.2} | {:.0} | {:.2} | {:.2} |",
+            call.name,
+            m.calls_per_sec,
+            m.calls_per_sec / health.calls_per_sec,
+            m.p50_ms,
+            m.p99_ms,
+            m.server_cpu_us,
+            half_p99[i],
+            half_p99[i] / half_p99[0]
+        );
+    }
+    println!();
+    println!(
+        "medians of {} runs each, interleaved call by call",
+        args.reps.max(1)
+    );
+}
+
+fn median_of(runs: &[H2loadRun], field: impl Fn(&H2loadRun) -> f64) -> f64 {
+    median(&runs.iter().map(field).collect::<Vec<_>>())
+}
+
+/// The calls measured, each checked once through tonic (h2load counts an
+/// HTTP 200 as a success, whatever the gRPC status in its trailers) and
+/// made a cache hit where the call has a cache.
+async fn prepare_external_calls(client: &mut PuzzleServiceClient<Channel>) -> Vec<ExternalCall> {
+    let health = ExternalCall {
+        name: "`grpc.health.v1.Health/Check`".into(),
+        path: "/grpc.health.v1.Health/Check",
+        body: framed(&HealthCheckRequest::default()),
+    };
+    let mut calls = vec![health];
+    let tail = |mut edges: Vec<u32>, from: u32, to: u32| {
+        edges.extend([from, to]);
+        edges
+    };
+    let puzzles = [
+        ("6-vertex path", 6, path(6), 0),
+        (
+            "5-cycle with a tail",
+            6,
+            tail(vec![0, 1, 1, 2, 2, 3, 3, 4, 4, 0], 0, 5),
+            5,
+        ),
+        (
+            "Petersen graph with a tail",
+            11,
+            tail(petersen(), 0, 10),
+            10,
+        ),
+    ];
+    for (name, n, edges, start) in puzzles {
+        let request = geography_request(n, edges, start);
+        client
+            .solve(request.clone())
+            .await
+            .unwrap_or_else(|status| panic!("{name}: {status}"));
+        calls.push(ExternalCall {
+            name: format!("cached `Solve`, {name}"),
+            path: "/puzzled.v1.PuzzleService/Solve",
+            body: framed(&request),
+        });
+    }
+
+    let create = |spec: proto::PuzzleSpec| proto::CreatePuzzleRequest {
+        puzzle: Some(proto::Puzzle {
+            spec: Some(spec),
+            ..Default::default()
+        }),
+        request_id: String::new(),
+    };
+    // Fifty puzzles for a page, the last a 6-vertex path.
+    let mut name = String::new();
+    for i in 0..50u32 {
+        let request = geography_request(6 + i % 5, path(6 + i % 5), 0);
+        name = client
+            .create_puzzle(create(request.spec.expect("a spec")))
+            .await
+            .expect("the puzzle is stored")
+            .into_inner()
+            .name;
+    }
+    let get = proto::GetPuzzleRequest {
+        name: name.clone(),
+        view: proto::PuzzleView::Full as i32,
+    };
+    client
+        .get_puzzle(get.clone())
+        .await
+        .expect("the puzzle is read");
+    calls.push(ExternalCall {
+        name: "`GetPuzzle` FULL, 6-vertex path".into(),
+        path: "/puzzled.v1.PuzzleService/GetPuzzle",
+        body: framed(&get),
+    });
+    let list = proto::ListPuzzlesRequest {
+        page_size: 50,
+        view: proto::PuzzleView::Basic as i32,
+        ..Default::default()
+    };
+    let page = client
+        .list_puzzles(list.clone())
+        .await
+        .expect("a page")
+        .into_inner();
+    assert_eq!(page.puzzles.len(), 50, "a full page");
+    calls.push(ExternalCall {
+        name: "`ListPuzzles`, page of 50, BASIC".into(),
+        path: "/puzzled.v1.PuzzleService/ListPuzzles",
+        body: framed(&list),
+    });
+    let solve_puzzle = proto::SolvePuzzleRequest {
+        name: name.clone(),
+        include_all_starts: false,
+        include_winning_moves: false,
+    };
+    client
+        .solve_puzzle(solve_puzzle.clone())
+        .await
+        .expect("the stored puzzle is solved");
+    calls.push(ExternalCall {
+        name: "cached `SolvePuzzle`, 6-vertex path".into(),
+        path: "/puzzled.v1.PuzzleService/SolvePuzzle",
+        body: framed(&solve_puzzle),
+    });
+    let analyze = proto::AnalyzePositionRequest {
+        puzzle: Some(proto::analyze_position_request::Puzzle::Name(name)),
+        moves: Vec::new(),
+    };
+    client
+        .analyze_position(analyze.clone())
+        .await
+        .expect("the start is analysed");
+    calls.push(ExternalCall {
+        name: "`AnalyzePosition`, cached start of a 6-vertex path".into(),
+        path: "/puzzled.v1.PuzzleService/AnalyzePosition",
+        body: framed(&analyze),
+    });
+    calls
+}
+
+/// One h2load run of `call`: closed loop, or at `rate` calls a second in
+/// all when given.
+fn h2load(
+    args: &ExternalArgs,
+    server: &Server,
+    dir: &std::path::Path,
+    call: &ExternalCall,
+    rate: Option<f64>,
+) -> H2loadRun {
+    let body = dir.join("body");
+    std::fs::write(&body, &call.body).expect("the body is written");
+    let log = dir.join("log");
+    let _ = std::fs::remove_file(&log);
+    let mut command = Command::new(&args.h2load);
+    command
+        .arg(format!("--duration={}", args.secs))
+        .arg(format!("--clients={}", args.connections))
+        .arg(format!("--max-concurrent-streams={}", args.streams))
+        .arg(format!("--data={}", body.display()))
+        .arg("--header=content-type: application/grpc")
+        .arg("--header=te: trailers")
+        .arg(format!("--log-file={}", log.display()));
+    if let Some(rate) = rate {
+        let per_client = (rate / args.connections.max(1) as f64).max(1.0);
+        command.arg(format!("--rps={per_client:.0}"));
+    }
+    command.arg(format!("{}{}", server.url, call.path));
+    let cpu_before = server.cpu();
+    let output = command.output().expect("h2load runs");
+    let cpu = server.cpu() - cpu_before;
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "h2load failed: {text}");
+    // "requests: 1000 total, 1000 started, 1000 done, 1000 succeeded, 0
+    // failed, 0 errored, 0 timeout"
+    let done = text
+        .lines()
+        .find(|l| l.starts_with("requests:"))
+        .unwrap_or_default();
+    let count = |what: &str| {
+        done.split(", ")
+            .find_map(|part| part.trim_start_matches("requests: ").strip_suffix(what))
+            .and_then(|n| n.trim().parse::<u64>().ok())
+            .unwrap_or_else(|| panic!("{}: no{what} in {done:?}", call.name))
+    };
+    let succeeded = count(" succeeded");
+    assert!(
+        succeeded > 0 && count(" failed") == 0 && count(" errored") == 0,
+        "{}: {done}",
+        call.name
+    );
+    let calls_per_sec = text
+        .lines()
+        .find_map(|l| l.strip_prefix("finished in "))
+        .and_then(|l| l.split(", ").nth(1))
+        .and_then(|rate| rate.trim_end_matches(" req/s").parse::<f64>().ok())
+        .expect("h2load's rate");
+    let mut durations_us: Vec<u32> = std::fs::read_to_string(&log)
+        .expect("h2load's log")
+        .lines()
+        .filter_map(|l| l.split('\t').nth(2)?.parse().ok())
+        .collect();
+    durations_us.sort_unstable();
+    H2loadRun {
+        calls_per_sec,
+        p50_ms: percentile_ms(&durations_us, 0.50),
+        p99_ms: percentile_ms(&durations_us, 0.99),
+        server_cpu_us: cpu.as_secs_f64() * 1e6 / succeeded as f64,
+    }
 }
