@@ -34,8 +34,8 @@ pub struct MethodLabels {
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 pub struct CacheLabels {
-    /// `memory` (the in-process verdict cache) or `store` (the verdicts
-    /// table).
+    /// `answer` (the memo of answers to repeated requests), `memory` (the
+    /// in-process verdict cache) or `store` (the verdicts table).
     pub level: &'static str,
     /// `hit` or `miss`.
     pub outcome: &'static str,
@@ -117,7 +117,7 @@ impl Metrics {
         let cache_lookups = registered(
             &mut registry,
             "cache_lookups",
-            "Verdict lookups by level (memory, store) and outcome (hit, miss)",
+            "Answer and verdict lookups by level (answer, memory, store) and outcome (hit, miss)",
             Family::default(),
         );
         let solver_runs = registered(

@@ -12,6 +12,7 @@ use tokio_stream::Stream;
 use tokio_stream::wrappers::ReceiverStream;
 use tonic::{Request, Response, Status, Streaming};
 
+use super::answers::{AnswerMemo, DEFAULT_MEMO_BYTES};
 use super::convert::{self, View};
 use super::positions::{Positions, PuzzleRef};
 use super::proto;
@@ -56,6 +57,8 @@ pub struct PuzzleApi {
     admission: Arc<Admission>,
     /// AnalyzePosition and Play.
     positions: Positions,
+    /// Answers to repeated Solve requests.
+    answers: AnswerMemo,
 }
 
 impl PuzzleApi {
@@ -70,6 +73,7 @@ impl PuzzleApi {
     ) -> PuzzleApi {
         PuzzleApi {
             positions,
+            answers: AnswerMemo::new(DEFAULT_MEMO_BYTES),
             store,
             solver,
             limits,
@@ -422,11 +426,19 @@ impl PuzzleService for PuzzleApi {
         request: Request<proto::SolveRequest>,
     ) -> Result<Response<proto::Solution>, Status> {
         let deadline = deadline(&request);
+        let request = request.into_inner();
+        let key = AnswerMemo::key(&request);
+        if let Some(key) = &key
+            && let Some(answer) = self.answers.get(key).await
+        {
+            record_solution(&answer, Instant::now());
+            return Ok(Response::new(answer));
+        }
         let proto::SolveRequest {
             spec,
             include_all_starts,
             include_winning_moves,
-        } = request.into_inner();
+        } = request;
         let limits = self.limits;
         let options = SolveOptions {
             all_starts: include_all_starts,
@@ -443,7 +455,11 @@ impl PuzzleService for PuzzleApi {
             self.solve_spec(Arc::new(spec), options, deadline).await
         };
         let solution = within(deadline, work).await?;
-        self.reply(solution, "the solution", smaller_solution(options))
+        let reply = self.reply(solution, "the solution", smaller_solution(options))?;
+        if let Some(key) = key {
+            self.answers.insert(key, reply.get_ref()).await;
+        }
+        Ok(reply)
     }
 
     async fn analyze_position(

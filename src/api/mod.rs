@@ -4,6 +4,7 @@
 //! `tonic::Status` in one place (`error`).
 //!
 //! - `handlers`: one method per RPC of `puzzled.v1.PuzzleService`;
+//! - `answers`: answers to repeated `Solve` requests, by their bytes;
 //! - `positions`: AnalyzePosition and the Play stream's games;
 //! - `convert`: proto ⇄ domain, every message destructured whole;
 //! - `request`: what a handler reads off its call besides the message;
@@ -11,6 +12,7 @@
 //! - `codec`: the wire codec (a message that does not decode is the
 //!   client's fault).
 
+pub mod answers;
 pub mod codec;
 pub mod convert;
 pub mod error;

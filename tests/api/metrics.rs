@@ -35,12 +35,21 @@ async fn a_scrape_shows_the_counters_move() {
     ];
     let geography_runs = [("game", "geography")];
     let memory_hits = [("level", "memory"), ("outcome", "hit")];
+    let answer_hits = [("level", "answer"), ("outcome", "hit")];
     let creates = [("query", "create_puzzle")];
 
     // A graph no other test solves, so the first solve computes.
     let spec = geography(9, &random_graph(9, 14, 0x6d65_7472), 4);
     app.client.solve(solve_request(spec.clone())).await.unwrap();
+    // The same request again is answered from the answer memo; the same
+    // puzzle with another title takes the canonical path to the verdict
+    // cache.
     app.client.solve(solve_request(spec.clone())).await.unwrap();
+    let titled = proto::PuzzleSpec {
+        title: "the same puzzle".into(),
+        ..spec.clone()
+    };
+    app.client.solve(solve_request(titled)).await.unwrap();
     app.client
         .create_puzzle(create_request(spec))
         .await
@@ -84,7 +93,7 @@ async fn a_scrape_shows_the_counters_move() {
             "{name} {labels:?}: {was} -> {now}\n{after}"
         );
     };
-    grew("puzzled_requests_total", &solve_ok, 2.0);
+    grew("puzzled_requests_total", &solve_ok, 3.0);
     grew(
         "puzzled_requests_total",
         &[
@@ -105,6 +114,7 @@ async fn a_scrape_shows_the_counters_move() {
         1.0,
     );
     grew("puzzled_cache_lookups_total", &memory_hits, 1.0);
+    grew("puzzled_cache_lookups_total", &answer_hits, 1.0);
     grew("puzzled_store_duration_seconds_count", &creates, 1.0);
     grew("puzzled_admission_wait_seconds_count", &[], 2.0);
     assert!(

@@ -324,3 +324,72 @@ async fn tree_paint_solutions_agree_with_search() {
         );
     }
 }
+
+/// A repeat of the very same Solve request is answered from the answer
+/// memo: the answer made for it, marked cached; the same puzzle with its
+/// vertices labelled otherwise takes the canonical path and finds the
+/// same canonical verdict.
+#[tokio::test]
+async fn a_repeated_request_is_answered_from_the_memo() {
+    let app = spawn_app().await;
+    let answer_hits = || {
+        puzzled::metrics::metrics()
+            .cache_lookups
+            .get_or_create(&puzzled::metrics::CacheLabels {
+                level: "answer",
+                outcome: "hit",
+            })
+            .get()
+    };
+    let spec = geography(7, &random_graph(7, 9, 0x6d65_6d6f), 2);
+    let first = app
+        .client
+        .clone()
+        .solve(solve_request(spec.clone()))
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(!first.cached);
+    let hits = answer_hits();
+    let again = app
+        .client
+        .clone()
+        .solve(solve_request(spec.clone()))
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(answer_hits() > hits, "the repeat did not hit the memo");
+    assert_eq!(
+        again,
+        proto::Solution {
+            cached: true,
+            ..first.clone()
+        }
+    );
+    // Vertices 0 and 1 exchanged: another request, the same puzzle.
+    let swap = |v: u32| match v {
+        0 => 1,
+        1 => 0,
+        v => v,
+    };
+    let graph = spec.graph.clone().unwrap();
+    let relabelled = proto::PuzzleSpec {
+        graph: Some(proto::Graph {
+            edges: graph.edges.iter().map(|&v| swap(v)).collect(),
+            ..graph
+        }),
+        start: swap(spec.start),
+        ..spec
+    };
+    let copy = app
+        .client
+        .clone()
+        .solve(solve_request(relabelled))
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(copy.cached);
+    assert_eq!(copy.canonical_hash, first.canonical_hash);
+    assert_eq!(copy.winner, first.winner);
+    app.stop().await;
+}

@@ -1,0 +1,129 @@
+//! Answers to repeated `Solve` requests, kept as they were sent.
+//!
+//! A puzzle site asks the same small puzzles again and again. The
+//! canonical path answers each repeat by labelling the graph, looking the
+//! verdict up and relabelling and re-checking it in the caller's labels;
+//! this memo answers a repeat of the very same request (spec and options,
+//! byte for byte) with the answer already made for it. Only answers that
+//! were served are kept, so a verdict whose check failed is never in it;
+//! a relabelled copy of a puzzle is another request and takes the
+//! canonical path, where it finds the canonical verdict. Solver versions
+//! change only with the binary, so an answer never goes stale.
+
+use std::sync::Arc;
+
+use moka::future::Cache;
+use prost::Message as _;
+
+use super::proto;
+
+/// The largest request kept: a puzzle a site shows, not an upload.
+const MAX_REQUEST_BYTES: usize = 4096;
+
+/// The largest answer kept.
+const MAX_ANSWER_BYTES: usize = 64 * 1024;
+
+/// The memo's bound on its keys and answers together.
+pub const DEFAULT_MEMO_BYTES: u64 = 32 << 20;
+
+/// Answers by request bytes, bounded in bytes (least recently used first
+/// out).
+#[derive(Clone)]
+pub struct AnswerMemo {
+    answers: Cache<Vec<u8>, Arc<proto::Solution>>,
+}
+
+impl AnswerMemo {
+    /// A memo of at most `capacity_bytes` of requests and answers.
+    pub fn new(capacity_bytes: u64) -> AnswerMemo {
+        AnswerMemo {
+            answers: Cache::builder()
+                .max_capacity(capacity_bytes)
+                .weigher(|key: &Vec<u8>, answer: &Arc<proto::Solution>| {
+                    u32::try_from(key.len() + answer.encoded_len()).unwrap_or(u32::MAX)
+                })
+                .build(),
+        }
+    }
+
+    /// The key of `request`, when it is small enough to be kept.
+    pub fn key(request: &proto::SolveRequest) -> Option<Vec<u8>> {
+        (request.encoded_len() <= MAX_REQUEST_BYTES).then(|| request.encode_to_vec())
+    }
+
+    /// The answer made for the request `key`, marked as cached.
+    pub async fn get(&self, key: &[u8]) -> Option<proto::Solution> {
+        let answer = self.answers.get(key).await;
+        crate::metrics::metrics().cache_lookup("answer", answer.is_some());
+        answer.map(|answer| (*answer).clone())
+    }
+
+    /// Keeps `answer`, just served for the request `key`.
+    pub async fn insert(&self, key: Vec<u8>, answer: &proto::Solution) {
+        if answer.encoded_len() > MAX_ANSWER_BYTES {
+            return;
+        }
+        let answer = proto::Solution {
+            cached: true,
+            ..answer.clone()
+        };
+        self.answers.insert(key, Arc::new(answer)).await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(vertex_count: u32, edges: Vec<u32>) -> proto::SolveRequest {
+        proto::SolveRequest {
+            spec: Some(proto::PuzzleSpec {
+                game: proto::Game::Geography as i32,
+                graph: Some(proto::Graph {
+                    vertex_count,
+                    edges,
+                }),
+                ..Default::default()
+            }),
+            ..Default::default()
+        }
+    }
+
+    #[tokio::test]
+    async fn a_repeat_gets_the_answer_made_for_its_bytes_marked_cached() {
+        let memo = AnswerMemo::new(DEFAULT_MEMO_BYTES);
+        let key = AnswerMemo::key(&request(3, vec![0, 1, 1, 2])).unwrap();
+        assert_eq!(memo.get(&key).await, None);
+        let answer = proto::Solution {
+            winner: proto::Player::First as i32,
+            canonical_hash: "traces-v4:ab".into(),
+            ..Default::default()
+        };
+        memo.insert(key.clone(), &answer).await;
+        let again = memo.get(&key).await.unwrap();
+        assert_eq!(
+            again,
+            proto::Solution {
+                cached: true,
+                ..answer
+            }
+        );
+        // The same puzzle labelled otherwise is another request.
+        let relabelled = AnswerMemo::key(&request(3, vec![1, 0, 1, 2])).unwrap();
+        assert_eq!(memo.get(&relabelled).await, None);
+    }
+
+    #[tokio::test]
+    async fn large_requests_and_answers_are_not_kept() {
+        let edges: Vec<u32> = (0..2000).flat_map(|v| [v, v + 1]).collect();
+        assert_eq!(AnswerMemo::key(&request(2001, edges)), None);
+        let memo = AnswerMemo::new(DEFAULT_MEMO_BYTES);
+        let key = AnswerMemo::key(&request(3, vec![0, 1])).unwrap();
+        let large = proto::Solution {
+            canonical_hash: "x".repeat(MAX_ANSWER_BYTES),
+            ..Default::default()
+        };
+        memo.insert(key.clone(), &large).await;
+        assert_eq!(memo.get(&key).await, None);
+    }
+}
