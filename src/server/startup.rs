@@ -222,6 +222,7 @@ impl Application {
         let watching_the_store =
             tokio::spawn(report_the_store_health(store.clone(), health.clone())).abort_handle();
         let rehashing = tokio::spawn(rehash_stored_puzzles(solver.clone()));
+        let writing_uses = tokio::spawn(store.clone().write_verdict_uses_every(VERDICT_USES_EVERY));
         let (games_closing, games_closing_seen) = tokio::sync::watch::channel(false);
         let limits = Limits {
             max_vertices: config.max_vertices,
@@ -359,6 +360,7 @@ impl Application {
         }
         drop(connections);
         rehashing.abort();
+        writing_uses.abort();
         if let Some(task) = serving_metrics {
             task.abort();
         }
@@ -367,6 +369,10 @@ impl Application {
         Ok(())
     }
 }
+
+/// How often the verdicts read are written as used: the eviction order
+/// of verdicts is right to within this.
+const VERDICT_USES_EVERY: Duration = Duration::from_secs(5);
 
 /// CORS for gRPC-Web calls from the browser `origins` (`*`: any); none
 /// allowed when empty, so browsers keep to the same origin. Browsers may

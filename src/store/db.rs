@@ -47,6 +47,33 @@ pub struct Store {
     pub(super) verdict_bytes: u64,
     /// The time rows are ordered and expired by.
     pub(super) clock: Clock,
+    /// Verdict uses not written yet (see [`Store::write_verdict_uses`]).
+    pub(super) uses: Arc<PendingUses>,
+}
+
+/// The latest use of each verdict read since the uses were last written,
+/// by `(canonical_hash, options)`: a read records its use here instead of
+/// writing it, so that reads never wait for the database's write lock.
+#[derive(Debug, Default)]
+pub(super) struct PendingUses(std::sync::Mutex<std::collections::HashMap<(String, String), i64>>);
+
+impl PendingUses {
+    pub(super) fn record(&self, canonical_hash: &str, options: &str, at_us: i64) {
+        let mut uses = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        uses.insert((canonical_hash.to_owned(), options.to_owned()), at_us);
+    }
+
+    pub(super) fn take(&self) -> std::collections::HashMap<(String, String), i64> {
+        std::mem::take(
+            &mut *self
+                .0
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner),
+        )
+    }
 }
 
 /// Where the store reads the time it orders and expires rows by (puzzles'
@@ -167,6 +194,7 @@ impl Store {
             verdict_bytes: DEFAULT_VERDICT_BYTES,
             claimant: new_id().into(),
             clock: Clock::default(),
+            uses: Arc::default(),
         })
     }
 
@@ -210,6 +238,7 @@ impl Store {
                 verdict_bytes: DEFAULT_VERDICT_BYTES,
                 claimant: new_id().into(),
                 clock: Clock::default(),
+                uses: Arc::default(),
             });
         }
         // Only the first connection may create the file: a connection
@@ -239,6 +268,7 @@ impl Store {
             verdict_bytes: DEFAULT_VERDICT_BYTES,
             claimant: new_id().into(),
             clock: Clock::default(),
+            uses: Arc::default(),
         })
     }
 
@@ -331,11 +361,65 @@ impl Store {
         self
     }
 
-    /// Waits for open connections to finish and closes them (checkpointing
-    /// the WAL).
+    /// Writes the verdict uses recorded since the last time, in one
+    /// transaction. A use only orders eviction, so uses that cannot be
+    /// written (a busy or failing disk) are dropped, not retried.
+    pub async fn write_verdict_uses(&self) {
+        let uses = self.uses.take();
+        if uses.is_empty() {
+            return;
+        }
+        let _timer = crate::metrics::metrics().store_query("write_verdict_uses");
+        let written = self
+            .write(async |conn| {
+                // The usage row first, as every verdict writer takes it
+                // (see put_verdict).
+                sqlx::query("UPDATE verdict_usage SET total_bytes = total_bytes WHERE id = 1")
+                    .execute(&mut *conn)
+                    .await?;
+                write_uses(conn, &uses).await
+            })
+            .await;
+        if let Err(e) = written {
+            tracing::debug!(error = %e, uses = uses.len(), "could not record verdicts' uses");
+        }
+    }
+
+    /// Writes the verdict uses every `interval`, for ever: a verdict read
+    /// many times in an interval costs one write.
+    pub async fn write_verdict_uses_every(self, interval: Duration) {
+        loop {
+            tokio::time::sleep(interval).await;
+            self.write_verdict_uses().await;
+        }
+    }
+
+    /// Writes the pending verdict uses, waits for open connections to
+    /// finish and closes them (checkpointing the WAL).
     pub async fn close(&self) {
+        self.write_verdict_uses().await;
         self.pool.close().await;
     }
+}
+
+/// Sets each verdict's last use to the one in `uses`, unless a later one
+/// is written already.
+pub(super) async fn write_uses(
+    conn: &mut AnyConnection,
+    uses: &std::collections::HashMap<(String, String), i64>,
+) -> Result<(), StoreError> {
+    for ((canonical_hash, options), at_us) in uses {
+        sqlx::query(
+            "UPDATE verdicts SET last_used_us = $1 \
+             WHERE canonical_hash = $2 AND options = $3 AND last_used_us < $1",
+        )
+        .bind(at_us)
+        .bind(canonical_hash)
+        .bind(options)
+        .execute(&mut *conn)
+        .await?;
+    }
+    Ok(())
 }
 
 pub(super) fn micros(t: SystemTime) -> i64 {

@@ -147,6 +147,7 @@ on_both_backends!(
     rehashing_moves_a_puzzle_to_its_new_hash_once,
     winning_moves_keep_their_game_and_their_column_format,
     verdicts_past_the_budget_are_evicted_least_recently_used_first,
+    a_read_records_its_use_without_writing_it,
     a_verdict_of_another_solver_version_or_shape_is_a_miss,
     a_verdict_larger_than_the_budget_is_not_stored,
     the_usage_counter_follows_every_verdict_change,
@@ -524,6 +525,34 @@ async fn verdicts_past_the_budget_are_evicted_least_recently_used_first(db: Test
     }
     // h00 is a stored puzzle's; then the four most recently used.
     assert_eq!(kept, ["h00", "h08", "h09", "h10", "h11"]);
+}
+
+/// A verdict's read is written behind: the row is not touched by the
+/// read, so reads never wait for the write lock, and the use reaches it
+/// when the uses are written (at most once per verdict per interval).
+async fn a_read_records_its_use_without_writing_it(db: TestDb) {
+    let clock = Clock::held();
+    let store = db.open().await.with_clock(clock.clone());
+    store.put_verdict(key("h"), &verdict("v1")).await.unwrap();
+    let last_used = || async {
+        let used: i64 =
+            sqlx::query_scalar("SELECT last_used_us FROM verdicts WHERE canonical_hash = 'h'")
+                .fetch_one(&store.pool)
+                .await
+                .unwrap();
+        used
+    };
+    let stored = last_used().await;
+    for _ in 0..3 {
+        clock.advance(Duration::from_millis(1));
+        assert!(store.get_verdict(key("h")).await.unwrap().is_some());
+    }
+    assert_eq!(last_used().await, stored);
+    store.write_verdict_uses().await;
+    assert_eq!(last_used().await, stored + 3000);
+    // Nothing left to write.
+    store.write_verdict_uses().await;
+    assert_eq!(last_used().await, stored + 3000);
 }
 
 async fn a_verdict_of_another_solver_version_or_shape_is_a_miss(db: TestDb) {

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use sqlx::Row;
 
-use super::db::{Store, from_micros, micros};
+use super::db::{Store, from_micros, micros, write_uses};
 use super::error::StoreError;
 use crate::graph::Vertex;
 use crate::puzzle::{Evidence, Move, Verdict, WinningMoves};
@@ -76,19 +76,10 @@ impl Store {
             .transpose()
             .map_err(|e| StoreError::Corrupt(format!("winning_moves: {e}")))?
             .map(|w| w.into_moves(&evidence));
-        // The use only orders eviction: a hit is served even when the
-        // write fails (a busy or failing disk).
-        let used = sqlx::query(
-            "UPDATE verdicts SET last_used_us = $1 WHERE canonical_hash = $2 AND options = $3",
-        )
-        .bind(self.clock.now_us())
-        .bind(key.canonical_hash)
-        .bind(key.options)
-        .execute(&self.pool)
-        .await;
-        if let Err(e) = used {
-            tracing::debug!(error = %e, "could not record a verdict's use");
-        }
+        // The use only orders eviction: it is written behind, with the
+        // others of its interval (Store::write_verdict_uses).
+        self.uses
+            .record(key.canonical_hash, key.options, self.clock.now_us());
         Ok(Some(Verdict {
             winner,
             evidence,
@@ -164,6 +155,11 @@ impl Store {
                 .fetch_one(&mut *conn)
                 .await?;
             let mut excess = (total.max(0) as u64).saturating_sub(self.verdict_bytes);
+            if excess > 0 {
+                // Eviction goes by the uses written so far: the recent
+                // reads' first.
+                write_uses(conn, &self.uses.take()).await?;
+            }
             while excess > 0 {
                 // The least recently used verdicts nobody stored a puzzle for
                 // (the new row included: a budget full of stored puzzles'
