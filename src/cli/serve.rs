@@ -9,8 +9,15 @@ use crate::config::Config;
 pub fn serve(config: Config) -> Result<()> {
     let filter = tracing_subscriber::EnvFilter::try_from_env("PUZZLED_LOG")
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    // A line a call: written by a thread of its own, so that a call's
+    // thread only formats it. Lines are never dropped (a full queue makes
+    // the call wait), and the guard flushes them when `serve` returns.
+    let (writer, _flush_at_exit) = tracing_appender::non_blocking::NonBlockingBuilder::default()
+        .lossy(false)
+        .finish(std::io::stdout());
     let logs = tracing_subscriber::fmt()
         .with_env_filter(filter)
+        .with_writer(writer)
         .with_target(false);
     // `PUZZLED_LOG_FORMAT=json`: one JSON object a line, the call's span
     // fields (method, request id, puzzle, hash, cache, solve time) in it.
