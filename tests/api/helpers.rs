@@ -152,6 +152,16 @@ impl TestApp {
         self.dir.clone()
     }
 
+    /// Solves `spec` (no extras); the call must succeed.
+    pub async fn solve(&self, spec: proto::PuzzleSpec) -> proto::Solution {
+        self.client
+            .clone()
+            .solve(solve_request(spec))
+            .await
+            .expect("the puzzle is solved")
+            .into_inner()
+    }
+
     /// Stores `spec`; the call must succeed.
     pub async fn create(&self, spec: proto::PuzzleSpec) -> proto::Puzzle {
         self.client

@@ -342,22 +342,10 @@ async fn a_repeated_request_is_answered_from_the_memo() {
             .get()
     };
     let spec = geography(7, &random_graph(7, 9, 0x6d65_6d6f), 2);
-    let first = app
-        .client
-        .clone()
-        .solve(solve_request(spec.clone()))
-        .await
-        .unwrap()
-        .into_inner();
+    let first = app.solve(spec.clone()).await;
     assert!(!first.cached);
     let hits = answer_hits();
-    let again = app
-        .client
-        .clone()
-        .solve(solve_request(spec.clone()))
-        .await
-        .unwrap()
-        .into_inner();
+    let again = app.solve(spec.clone()).await;
     assert!(answer_hits() > hits, "the repeat did not hit the memo");
     assert_eq!(
         again,
@@ -381,13 +369,7 @@ async fn a_repeated_request_is_answered_from_the_memo() {
         start: swap(spec.start),
         ..spec
     };
-    let copy = app
-        .client
-        .clone()
-        .solve(solve_request(relabelled))
-        .await
-        .unwrap()
-        .into_inner();
+    let copy = app.solve(relabelled).await;
     assert!(copy.cached);
     assert_eq!(copy.canonical_hash, first.canonical_hash);
     assert_eq!(copy.winner, first.winner);
