@@ -156,9 +156,25 @@ impl Store {
 
     /// The puzzle with `id`, edges included.
     pub async fn get_puzzle(&self, id: &str) -> Result<PuzzleRecord, StoreError> {
+        if let Some(kept) = self.kept_record(id).await {
+            return Ok((*kept).clone());
+        }
+        let generation = self.records.as_ref().map(|r| r.generation());
         let _timer = crate::metrics::metrics().store_query("get_puzzle");
         let mut conn = self.pool.acquire().await?;
-        read_puzzle(&mut conn, id).await
+        let record = read_puzzle(&mut conn, id).await?;
+        self.keep_record(generation, &record).await;
+        Ok(record)
+    }
+
+    async fn kept_record(&self, id: &str) -> Option<std::sync::Arc<PuzzleRecord>> {
+        self.records.as_ref()?.get(id).await
+    }
+
+    async fn keep_record(&self, generation: Option<u64>, record: &PuzzleRecord) {
+        if let (Some(records), Some(generation)) = (&self.records, generation) {
+            records.keep(generation, record).await;
+        }
     }
 
     /// The puzzle with `id`, edges included when its vertices + edges are
@@ -169,6 +185,15 @@ impl Store {
         id: &str,
         max_units: u64,
     ) -> Result<PuzzleRead, StoreError> {
+        if let Some(kept) = self.kept_record(id).await {
+            let units = kept.spec.vertex_count.saturating_add(kept.edge_count);
+            return Ok(if units <= max_units {
+                PuzzleRead::Whole((*kept).clone())
+            } else {
+                PuzzleRead::Summary(summary_of(&kept))
+            });
+        }
+        let generation = self.records.as_ref().map(|r| r.generation());
         let _timer = crate::metrics::metrics().store_query("get_puzzle_up_to");
         // The same sum as `puzzle_from_row` gives, so that the query and the
         // caller agree on which side of `max_units` the puzzle is.
@@ -189,11 +214,15 @@ impl Store {
             return Ok(PuzzleRead::Summary(record));
         }
         read_blobs(&row, &mut record)?;
+        self.keep_record(generation, &record).await;
         Ok(PuzzleRead::Whole(record))
     }
 
     /// The puzzle with `id` without its edge list (`spec.edges` empty).
     pub async fn get_puzzle_summary(&self, id: &str) -> Result<PuzzleRecord, StoreError> {
+        if let Some(kept) = self.kept_record(id).await {
+            return Ok(summary_of(&kept));
+        }
         let _timer = crate::metrics::metrics().store_query("get_puzzle_summary");
         let sql = sqlx::AssertSqlSafe(format!(
             "SELECT {SUMMARY_COLUMNS} FROM puzzles p WHERE p.id = $1"
@@ -229,8 +258,9 @@ impl Store {
     ) -> Result<(), StoreError> {
         let (id, old_hash, new_hash) = (id.to_owned(), old_hash.to_owned(), new_hash.to_owned());
         let labels = canonical_labels.map(encode_words);
-        self.write(async |conn| {
-            sqlx::query(
+        let outcome = self
+            .write(async |conn| {
+                sqlx::query(
                 "UPDATE puzzles SET canonical_hash = $1, canonical_labels = $2, rehash_pending = 0 \
                  WHERE id = $3 AND canonical_hash = $4",
             )
@@ -240,9 +270,11 @@ impl Store {
             .bind(&old_hash)
             .execute(&mut *conn)
             .await?;
-            Ok(())
-        })
-        .await
+                Ok(())
+            })
+            .await;
+        self.puzzles_changed();
+        outcome
     }
 
     /// Up to `limit` puzzles with `seq < before` (all when `None`), newest
@@ -289,17 +321,27 @@ impl Store {
     /// Deletes the puzzle with `id`.
     pub async fn delete_puzzle(&self, id: &str) -> Result<(), StoreError> {
         let _timer = crate::metrics::metrics().store_query("delete_puzzle");
-        self.write(async |conn| {
-            let done = sqlx::query("DELETE FROM puzzles WHERE id = $1")
-                .bind(id)
-                .execute(&mut *conn)
-                .await?;
-            if done.rows_affected() == 0 {
-                return Err(StoreError::NotFound(id.to_owned()));
-            }
-            Ok(())
-        })
-        .await
+        let outcome = self
+            .write(async |conn| {
+                let done = sqlx::query("DELETE FROM puzzles WHERE id = $1")
+                    .bind(id)
+                    .execute(&mut *conn)
+                    .await?;
+                if done.rows_affected() == 0 {
+                    return Err(StoreError::NotFound(id.to_owned()));
+                }
+                Ok(())
+            })
+            .await;
+        self.puzzles_changed();
+        outcome
+    }
+
+    /// Forgets the puzzles kept in memory: one was deleted or rehashed.
+    fn puzzles_changed(&self) {
+        if let Some(records) = &self.records {
+            records.change();
+        }
     }
 }
 
@@ -344,6 +386,31 @@ pub(super) async fn read_puzzle(
     let mut record = puzzle_from_row(&row)?;
     read_blobs(&row, &mut record)?;
     Ok(record)
+}
+
+/// `record` without its edges and canonical labels, as a summary read
+/// gives it.
+fn summary_of(record: &PuzzleRecord) -> PuzzleRecord {
+    let spec = &record.spec;
+    PuzzleRecord {
+        seq: record.seq,
+        id: record.id.clone(),
+        spec: RawSpec {
+            game: spec.game,
+            vertex_count: spec.vertex_count,
+            edges: Vec::new(),
+            start: spec.start,
+            black: spec.black,
+            white: spec.white,
+            title: spec.title.clone(),
+            author: spec.author.clone(),
+        },
+        canonical_hash: record.canonical_hash.clone(),
+        create_time: record.create_time,
+        duplicate_of: record.duplicate_of.clone(),
+        edge_count: record.edge_count,
+        canonical_labels: None,
+    }
 }
 
 /// Sets the edges and canonical labels of `record` from `row`.

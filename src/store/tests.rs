@@ -400,6 +400,7 @@ async fn listing_filters_by_game_and_by_canonical_hash(db: TestDb) {
 async fn duplicates_name_the_oldest_copy(db: TestDb) {
     let store = db.open().await;
     let original = store_a_puzzle(&store, "same").await;
+    store.get_puzzle(&original.id).await.unwrap();
     let copy = store_a_puzzle(&store, "same").await;
     let another = store_a_puzzle(&store, "same").await;
     let unrelated = store_a_puzzle(&store, "other").await;
@@ -407,9 +408,19 @@ async fn duplicates_name_the_oldest_copy(db: TestDb) {
     assert_eq!(copy.duplicate_of.as_ref(), Some(&original.id));
     assert_eq!(another.duplicate_of.as_ref(), Some(&original.id));
     assert_eq!(unrelated.duplicate_of, None);
+    // Read whole first, so that a store that keeps small puzzles in
+    // memory has this one kept when the original goes.
+    let whole = store.get_puzzle(&another.id).await.unwrap();
+    assert_eq!(whole.duplicate_of.as_ref(), Some(&original.id));
     store.delete_puzzle(&original.id).await.unwrap();
     let read = store.get_puzzle_summary(&another.id).await.unwrap();
     assert_eq!(read.duplicate_of.as_ref(), Some(&copy.id));
+    let whole = store.get_puzzle(&another.id).await.unwrap();
+    assert_eq!(whole.duplicate_of.as_ref(), Some(&copy.id));
+    assert!(matches!(
+        store.get_puzzle(&original.id).await,
+        Err(StoreError::NotFound(_))
+    ));
 }
 
 async fn rehashing_moves_a_puzzle_to_its_new_hash_once(db: TestDb) {
