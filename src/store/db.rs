@@ -15,6 +15,7 @@ use sqlx::sqlite::SqliteConnectOptions;
 use sqlx::{AnyConnection, AnyPool};
 
 use super::error::StoreError;
+use super::kept::KeptPuzzles;
 
 /// The identity of the database file (device and inode), to notice it
 /// being deleted or replaced under a running server.
@@ -51,71 +52,7 @@ pub struct Store {
     pub(super) uses: Arc<PendingUses>,
     /// Small stored puzzles read lately (SQLite only: no other server
     /// changes the file).
-    pub(super) records: Option<RecordCache>,
-}
-
-/// Stored puzzles of at most [`RecordCache::MAX_UNITS`] vertices + edges,
-/// whole, by id. A stored puzzle changes only when it is deleted or
-/// rehashed (its hash, and the `duplicate_of` of its copies); either
-/// starts a new generation, and entries are found only under the
-/// generation current before they were read, so a read racing a change
-/// never serves what the change removed once the change has returned.
-#[derive(Clone)]
-pub(super) struct RecordCache {
-    records: moka::future::Cache<(u64, String), Arc<super::puzzles::PuzzleRecord>>,
-    generation: Arc<AtomicU64>,
-}
-
-impl std::fmt::Debug for RecordCache {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("RecordCache")
-            .field("entries", &self.records.entry_count())
-            .finish()
-    }
-}
-
-impl RecordCache {
-    pub(super) const MAX_UNITS: u64 = 4096;
-    const CAPACITY_BYTES: u64 = 64 << 20;
-
-    fn new() -> RecordCache {
-        RecordCache {
-            records: moka::future::Cache::builder()
-                .max_capacity(Self::CAPACITY_BYTES)
-                .weigher(|_, record: &Arc<super::puzzles::PuzzleRecord>| {
-                    let words = record.spec.edges.len()
-                        + record.canonical_labels.as_ref().map_or(0, Vec::len);
-                    let bytes =
-                        256 + 4 * words + record.spec.title.len() + record.spec.author.len();
-                    u32::try_from(bytes).unwrap_or(u32::MAX)
-                })
-                .build(),
-            generation: Arc::default(),
-        }
-    }
-
-    /// The generation a read that may be kept starts under.
-    pub(super) fn generation(&self) -> u64 {
-        self.generation.load(Ordering::SeqCst)
-    }
-
-    pub(super) async fn get(&self, id: &str) -> Option<Arc<super::puzzles::PuzzleRecord>> {
-        self.records.get(&(self.generation(), id.to_owned())).await
-    }
-
-    /// Keeps `record`, read under `generation`, if it is small.
-    pub(super) async fn keep(&self, generation: u64, record: &super::puzzles::PuzzleRecord) {
-        if record.spec.vertex_count.saturating_add(record.edge_count) <= Self::MAX_UNITS {
-            let key = (generation, record.id.clone());
-            self.records.insert(key, Arc::new(record.clone())).await;
-        }
-    }
-
-    /// Forgets every record: a puzzle was deleted or rehashed.
-    pub(super) fn change(&self) {
-        self.generation.fetch_add(1, Ordering::SeqCst);
-        self.records.invalidate_all();
-    }
+    pub(super) records: Option<KeptPuzzles>,
 }
 
 /// The latest use of each verdict read since the uses were last written,
@@ -307,7 +244,7 @@ impl Store {
                 claimant: new_id().into(),
                 clock: Clock::default(),
                 uses: Arc::default(),
-                records: Some(RecordCache::new()),
+                records: Some(KeptPuzzles::new()),
             });
         }
         // Only the first connection may create the file: a connection
@@ -338,7 +275,7 @@ impl Store {
             claimant: new_id().into(),
             clock: Clock::default(),
             uses: Arc::default(),
-            records: Some(RecordCache::new()),
+            records: Some(KeptPuzzles::new()),
         })
     }
 

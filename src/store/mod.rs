@@ -20,6 +20,7 @@
 //! - `db`: the [`Store`] itself: opening, the pool, write transactions,
 //!   the checks that the database is still the one it opened;
 //! - `puzzles`: create, read, list, delete;
+//! - `kept`: small stored puzzles kept in memory once read (SQLite);
 //! - `verdicts`: verdicts by canonical hash, and their retention;
 //! - `claims`: claims on computing a verdict across replicas;
 //! - `error`: [`StoreError`], and how each database error counts.
@@ -27,6 +28,7 @@
 mod claims;
 mod db;
 mod error;
+mod kept;
 mod puzzles;
 mod verdicts;
 
