@@ -1665,20 +1665,31 @@ async fn peak(server: ServerArgs) {
         "| request | call | vertices | edges | idle RSS MiB | peak RSS MiB | peak over idle MiB | bytes per unit |"
     );
     println!("|---|---|---|---|---|---|---|---|");
+    let mut worst = (0.0, String::new());
     for shape in shapes {
         let edge_count = shape.edges.len() / 2;
         let units = shape.units();
         let (name, call, vertex_count) = (shape.name, shape.via.call(), shape.vertex_count);
         let (idle, hwm) = peak_once(&server, shape).await;
         let over = hwm.saturating_sub(idle);
+        let per_unit = over as f64 / units as f64;
         println!(
-            "| {name} | {call} | {vertex_count} | {edge_count} | {} | {} | {} | {:.1} |",
+            "| {name} | {call} | {vertex_count} | {edge_count} | {} | {} | {} | {per_unit:.1} |",
             mib(idle),
             mib(hwm),
             mib(over),
-            over as f64 / units as f64
         );
+        if per_unit > worst.0 {
+            worst = (per_unit, format!("{name}, {call}"));
+        }
     }
+    println!();
+    println!(
+        "worst: {:.1} bytes a unit ({}); the admission budget is sized on {} (PEAK_BYTES_PER_UNIT)",
+        worst.0,
+        worst.1,
+        puzzled::app::admission::PEAK_BYTES_PER_UNIT
+    );
 }
 
 /// The server's idle RSS and its peak (VmHWM) once `shape` was sent.

@@ -124,22 +124,37 @@ impl PuzzleApi {
     }
 
     /// The stored puzzle `id` with its edges, for a FULL view that keeps
-    /// `room` bytes of its message for other fields. A small puzzle is read
-    /// at once; a larger one is refused when its edge list alone passes the
-    /// message limit, and otherwise waits for admission of its size before
-    /// its edges are read (the admission is held until it is dropped).
+    /// `room` bytes of its message for other fields: a small puzzle is read
+    /// in one query, a larger one as [`PuzzleApi::read_summarised`] does.
     async fn read_whole(
         &self,
         id: &str,
         room: usize,
     ) -> Result<(PuzzleRecord, Option<Admitted>), AppError> {
-        let summary = match self.store.get_puzzle_up_to(id, INLINE_UNITS).await? {
-            PuzzleRead::Whole(record) => return Ok((record, None)),
-            PuzzleRead::Summary(summary) => summary,
-        };
+        match self.store.get_puzzle_up_to(id, INLINE_UNITS).await? {
+            PuzzleRead::Whole(record) => Ok((record, None)),
+            PuzzleRead::Summary(summary) => self.read_summarised(&summary, room).await,
+        }
+    }
+
+    /// The puzzle of `summary` with its edges, for a FULL view that keeps
+    /// `room` bytes of its message for other fields. A puzzle larger than
+    /// [`INLINE_UNITS`] is refused when its edge list alone passes the
+    /// message limit, and otherwise waits for admission of its size before
+    /// its edges are read (the admission is held until it is dropped).
+    async fn read_summarised(
+        &self,
+        summary: &PuzzleRecord,
+        room: usize,
+    ) -> Result<(PuzzleRecord, Option<Admitted>), AppError> {
+        let id = summary.id.as_str();
+        let units = summary.spec.vertex_count.saturating_add(summary.edge_count);
+        if units <= INLINE_UNITS {
+            return Ok((self.store.get_puzzle(id).await?, None));
+        }
         let name = format!("puzzles/{id}");
         let limit = self.max_message_bytes as u64;
-        if min_encoded_len(&summary) + room as u64 > limit {
+        if min_encoded_len(summary) + room as u64 > limit {
             return Err(AppError::ResponseTooLarge {
                 message: format!(
                     "{name}: its edge list ({} edges) does not fit in the {limit}-byte \
@@ -148,7 +163,6 @@ impl PuzzleApi {
                 ),
             });
         }
-        let units = summary.spec.vertex_count.saturating_add(summary.edge_count);
         let admitted = self.admission.admit(units, &name).await?;
         let record = self.store.get_puzzle(id).await?;
         Ok((record, Some(admitted)))
@@ -327,7 +341,7 @@ impl PuzzleService for PuzzleApi {
                     let fits = used + min_encoded_len(&summary) <= budget;
                     let puzzle = if fits {
                         // A puzzle deleted since the page was read is left out.
-                        let (record, _admitted) = match self.read_whole(&summary.id, 1024).await {
+                        let (record, _admitted) = match self.read_summarised(&summary, 1024).await {
                             Ok(read) => read,
                             Err(AppError::NotFound { .. }) => continue,
                             Err(e) => return Err(e.into()),

@@ -334,70 +334,71 @@ struct CallEnd {
     logged: bool,
 }
 
-impl CallEnd {
-    fn finish(&mut self, status: &http::HeaderValue) {
-        if !std::mem::replace(&mut self.logged, true) {
-            finished(self, status, false);
-        }
-    }
-}
-
 impl Drop for CallEnd {
     fn drop(&mut self) {
         if !self.logged {
             let cancelled = http::HeaderValue::from(tonic::Code::Cancelled as i32);
-            finished(self, &cancelled, true);
+            self.log(&cancelled, true);
         }
     }
 }
 
-/// Logs and counts the end of `call` with `status`.
-fn finished(call: &CallEnd, status: &http::HeaderValue, client_left: bool) {
-    let CallEnd {
-        span,
-        arrival,
-        method,
-        quiet,
-        ..
-    } = call;
-    let quiet = *quiet;
-    let cut_off = call
-        .cut_off
-        .0
-        .get()
-        .map(|status| http::HeaderValue::from(status.code() as i32));
-    let status = cut_off.as_ref().unwrap_or(status);
-    let status = status.to_str().unwrap_or("?");
-    let code = status.parse::<i32>().map(tonic::Code::from_i32);
-    let code_name = code
-        .as_ref()
-        .map_or_else(|_| status.to_owned(), |code| format!("{code:?}"));
-    let elapsed = arrival.elapsed().as_secs_f64();
-    let method = method_label(method);
-    let metrics = crate::metrics::metrics();
-    metrics
-        .request_seconds
-        .get_or_create(&crate::metrics::MethodLabels {
-            method: method.clone(),
-        })
-        .observe(elapsed);
-    metrics
-        .requests
-        .get_or_create(&crate::metrics::CallLabels {
-            method,
-            code: code_name.clone(),
-        })
-        .inc();
-    let (code, elapsed_ms) = (code_name, elapsed * 1e3);
-    span.in_scope(|| {
-        if client_left {
-            tracing::info!(status = %code, elapsed_ms, client_left, "call finished");
-        } else if quiet {
-            tracing::debug!(status = %code, elapsed_ms, "call finished");
-        } else {
-            tracing::info!(status = %code, elapsed_ms, "call finished");
+impl CallEnd {
+    fn finish(&mut self, status: &http::HeaderValue) {
+        if !std::mem::replace(&mut self.logged, true) {
+            self.log(status, false);
         }
-    });
+    }
+
+    /// Logs and counts the end of the call with `status`, or with the
+    /// status it was cut off with.
+    fn log(&self, status: &http::HeaderValue, client_left: bool) {
+        let CallEnd {
+            span,
+            arrival,
+            method,
+            quiet,
+            cut_off,
+            logged: _,
+        } = self;
+        let quiet = *quiet;
+        let cut_off = cut_off
+            .0
+            .get()
+            .map(|status| http::HeaderValue::from(status.code() as i32));
+        let status = cut_off.as_ref().unwrap_or(status);
+        let status = status.to_str().unwrap_or("?");
+        let code = status.parse::<i32>().map(tonic::Code::from_i32);
+        let code_name = code
+            .as_ref()
+            .map_or_else(|_| status.to_owned(), |code| format!("{code:?}"));
+        let elapsed = arrival.elapsed().as_secs_f64();
+        let method = method_label(method);
+        let metrics = crate::metrics::metrics();
+        metrics
+            .request_seconds
+            .get_or_create(&crate::metrics::MethodLabels {
+                method: method.clone(),
+            })
+            .observe(elapsed);
+        metrics
+            .requests
+            .get_or_create(&crate::metrics::CallLabels {
+                method,
+                code: code_name.clone(),
+            })
+            .inc();
+        let (code, elapsed_ms) = (code_name, elapsed * 1e3);
+        span.in_scope(|| {
+            if client_left {
+                tracing::info!(status = %code, elapsed_ms, client_left, "call finished");
+            } else if quiet {
+                tracing::debug!(status = %code, elapsed_ms, "call finished");
+            } else {
+                tracing::info!(status = %code, elapsed_ms, "call finished");
+            }
+        });
+    }
 }
 
 /// `path` when it names a method this server has, else `unknown`: a client

@@ -637,14 +637,13 @@ impl hyper::service::Service<http::Request<Incoming>> for Calls {
     type Error = Infallible;
     type Future = Pin<Box<dyn Future<Output = Result<Self::Response, Infallible>> + Send>>;
 
-    fn call(&self, request: http::Request<Incoming>) -> Self::Future {
+    fn call(&self, mut request: http::Request<Incoming>) -> Self::Future {
         let call = self.connection.open_call();
         let inner = self.inner.clone();
         let limit = self
             .receive
             .filter(|_| !streams_requests(request.uri().path()));
         let cut_off = Arc::new(OnceLock::new());
-        let mut request = request;
         request.extensions_mut().insert(CutOff(cut_off.clone()));
         let request = match limit {
             Some(limit) => {

@@ -9,12 +9,13 @@ use super::puzzles::PuzzleRecord;
 /// Stored puzzles of at most [`KeptPuzzles::MAX_UNITS`] vertices + edges,
 /// whole, by id. A stored puzzle changes only when it is deleted or
 /// rehashed (its hash, and the `duplicate_of` of its copies); either
-/// starts a new generation, and entries are found only under the
-/// generation current before they were read, so a read racing a change
-/// never serves what the change removed once the change has returned.
+/// starts a new generation. Each record is kept with the generation that
+/// was current before it was read and is served only while that
+/// generation lasts, so a read racing a change never serves what the
+/// change removed once the change has returned.
 #[derive(Clone)]
 pub(super) struct KeptPuzzles {
-    records: moka::future::Cache<(u64, String), Arc<PuzzleRecord>>,
+    records: moka::future::Cache<String, (u64, Arc<PuzzleRecord>)>,
     generation: Arc<AtomicU64>,
 }
 
@@ -34,7 +35,7 @@ impl KeptPuzzles {
         KeptPuzzles {
             records: moka::future::Cache::builder()
                 .max_capacity(Self::CAPACITY_BYTES)
-                .weigher(|_, record: &Arc<PuzzleRecord>| {
+                .weigher(|_, (_, record): &(u64, Arc<PuzzleRecord>)| {
                     let words = record.spec.edges.len()
                         + record.canonical_labels.as_ref().map_or(0, Vec::len);
                     let bytes =
@@ -52,14 +53,15 @@ impl KeptPuzzles {
     }
 
     pub(super) async fn get(&self, id: &str) -> Option<Arc<PuzzleRecord>> {
-        self.records.get(&(self.generation(), id.to_owned())).await
+        let (generation, record) = self.records.get(id).await?;
+        (generation == self.generation()).then_some(record)
     }
 
     /// Keeps `record`, read under `generation`, if it is small.
     pub(super) async fn keep(&self, generation: u64, record: &PuzzleRecord) {
         if record.spec.vertex_count.saturating_add(record.edge_count) <= Self::MAX_UNITS {
-            let key = (generation, record.id.clone());
-            self.records.insert(key, Arc::new(record.clone())).await;
+            let kept = (generation, Arc::new(record.clone()));
+            self.records.insert(record.id.clone(), kept).await;
         }
     }
 
