@@ -231,6 +231,10 @@ struct ExternalArgs {
     /// The h2load executable.
     #[arg(long, default_value = "h2load")]
     h2load: PathBuf,
+    /// Measures only the calls whose name contains this text (and health,
+    /// which the others are divided by): one call to profile.
+    #[arg(long)]
+    only: Option<String>,
     #[command(flatten)]
     server: ServerArgs,
 }
@@ -1888,7 +1892,10 @@ async fn external(args: ExternalArgs) {
             format!("--streams {}", args.streams),
             format!("--reps {}", args.reps),
             format!("--h2load {}", args.h2load.display()),
-        ],
+        ]
+        .into_iter()
+        .chain(args.only.iter().map(|only| format!("--only '{only}'")))
+        .collect::<Vec<_>>(),
         &args.server,
     );
     let version = Command::new(&args.h2load).arg("--version").output();
@@ -1902,7 +1909,14 @@ async fn external(args: ExternalArgs) {
     let server = Server::start(&args.server);
     let channels = server.connect(1).await;
     let mut client = solve_client(&channels[0]);
-    let calls = prepare_external_calls(&mut client).await;
+    let mut calls = prepare_external_calls(&mut client).await;
+    if let Some(only) = &args.only {
+        let mut index = 0;
+        calls.retain(|call| {
+            index += 1;
+            index == 1 || call.name.contains(only.as_str())
+        });
+    }
     println!(
         "server {} (pid {}), {}, {} connections × {} streams, {} s a run",
         server.url,
