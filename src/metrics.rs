@@ -34,8 +34,11 @@ pub struct MethodLabels {
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 pub struct CacheLabels {
-    /// `answer` (the memo of answers to repeated requests), `memory` (the
-    /// in-process verdict cache) or `store` (the verdicts table).
+    /// `answer` (the memo of answers to repeated Solve and SolvePuzzle
+    /// requests), `stored_answer` (stored puzzles' answers kept for
+    /// positions and SolvePuzzle), `page` (the memo of ListPuzzles pages),
+    /// `memory` (the in-process verdict cache) or `store` (the verdicts
+    /// table).
     pub level: &'static str,
     /// `hit` or `miss`.
     pub outcome: &'static str,

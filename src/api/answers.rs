@@ -1,14 +1,18 @@
-//! Answers to repeated `Solve` requests, kept as they were sent.
+//! Answers to repeated `Solve` and `SolvePuzzle` requests, kept as they
+//! were sent.
 //!
 //! A puzzle site asks the same small puzzles again and again. The
 //! canonical path answers each repeat by labelling the graph, looking the
 //! verdict up and relabelling and re-checking it in the caller's labels;
 //! this memo answers a repeat of the very same request (spec and options,
-//! byte for byte) with the answer already made for it. Only answers that
-//! were served are kept, so a verdict whose check failed is never in it;
-//! a relabelled copy of a puzzle is another request and takes the
-//! canonical path, where it finds the canonical verdict. Solver versions
-//! change only with the binary, so an answer never goes stale.
+//! byte for byte; or stored puzzle, the hash it is stored under, and
+//! options) with the answer already made for it. Only answers that were
+//! served are kept, so a verdict whose check failed is never in it; a
+//! relabelled copy of a puzzle is another request and takes the canonical
+//! path, where it finds the canonical verdict. Solver versions change only
+//! with the binary, and a stored puzzle's edges never change (a rehash
+//! gives it another key; a deleted one is not found before its key is
+//! made), so an answer never goes stale.
 
 use std::sync::Arc;
 
@@ -16,6 +20,7 @@ use moka::future::Cache;
 use prost::Message as _;
 
 use super::proto;
+use crate::puzzle::SolveOptions;
 
 /// The largest request kept: a puzzle a site shows, not an upload.
 const MAX_REQUEST_BYTES: usize = 4096;
@@ -26,11 +31,35 @@ const MAX_ANSWER_BYTES: usize = 64 * 1024;
 /// The memo's bound on its keys and answers together.
 pub const DEFAULT_MEMO_BYTES: u64 = 32 << 20;
 
-/// Answers by request bytes, bounded in bytes (least recently used first
-/// out).
+/// What an answer is kept under.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum AnswerKey {
+    /// A `Solve` request's bytes.
+    Request(Vec<u8>),
+    /// A `SolvePuzzle` request's puzzle, the hash that puzzle is stored
+    /// under, and the request's options.
+    Stored {
+        id: String,
+        canonical_hash: String,
+        options: SolveOptions,
+    },
+}
+
+impl AnswerKey {
+    fn len(&self) -> usize {
+        match self {
+            AnswerKey::Request(bytes) => bytes.len(),
+            AnswerKey::Stored {
+                id, canonical_hash, ..
+            } => 8 + id.len() + canonical_hash.len(),
+        }
+    }
+}
+
+/// Answers by request, bounded in bytes (least recently used first out).
 #[derive(Clone)]
 pub struct AnswerMemo {
-    answers: Cache<Vec<u8>, Arc<proto::Solution>>,
+    answers: Cache<AnswerKey, Arc<proto::Solution>>,
 }
 
 impl AnswerMemo {
@@ -39,7 +68,7 @@ impl AnswerMemo {
         AnswerMemo {
             answers: Cache::builder()
                 .max_capacity(capacity_bytes)
-                .weigher(|key: &Vec<u8>, answer: &Arc<proto::Solution>| {
+                .weigher(|key: &AnswerKey, answer: &Arc<proto::Solution>| {
                     u32::try_from(key.len() + answer.encoded_len()).unwrap_or(u32::MAX)
                 })
                 .build(),
@@ -47,19 +76,30 @@ impl AnswerMemo {
     }
 
     /// The key of `request`, when it is small enough to be kept.
-    pub fn key(request: &proto::SolveRequest) -> Option<Vec<u8>> {
-        (request.encoded_len() <= MAX_REQUEST_BYTES).then(|| request.encode_to_vec())
+    pub fn key(request: &proto::SolveRequest) -> Option<AnswerKey> {
+        (request.encoded_len() <= MAX_REQUEST_BYTES)
+            .then(|| AnswerKey::Request(request.encode_to_vec()))
+    }
+
+    /// The key of a request to solve the stored puzzle `id` with
+    /// `options`, while `canonical_hash` is the hash it is stored under.
+    pub fn stored_key(id: &str, canonical_hash: &str, options: SolveOptions) -> AnswerKey {
+        AnswerKey::Stored {
+            id: id.to_owned(),
+            canonical_hash: canonical_hash.to_owned(),
+            options,
+        }
     }
 
     /// The answer made for the request `key`, marked as cached.
-    pub async fn get(&self, key: &[u8]) -> Option<proto::Solution> {
+    pub async fn get(&self, key: &AnswerKey) -> Option<proto::Solution> {
         let answer = self.answers.get(key).await;
         crate::metrics::metrics().cache_lookup("answer", answer.is_some());
         answer.map(|answer| (*answer).clone())
     }
 
     /// Keeps `answer`, just served for the request `key`.
-    pub async fn insert(&self, key: Vec<u8>, answer: &proto::Solution) {
+    pub async fn insert(&self, key: AnswerKey, answer: &proto::Solution) {
         if answer.encoded_len() > MAX_ANSWER_BYTES {
             return;
         }

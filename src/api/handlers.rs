@@ -17,6 +17,7 @@ use super::convert::{self, View};
 use super::positions::{Positions, PuzzleRef};
 use super::proto;
 use super::proto::puzzle_service_server::PuzzleService;
+use super::reads::{DEFAULT_READ_MEMO_BYTES, ReadMemo, read_key};
 use super::request::{check_admin, deadline, record_name, record_solution};
 use crate::app::admission::{Admission, Admitted};
 use crate::app::deadline::{check_deadline, within};
@@ -57,8 +58,12 @@ pub struct PuzzleApi {
     admission: Arc<Admission>,
     /// AnalyzePosition and Play.
     positions: Positions,
-    /// Answers to repeated Solve requests.
+    /// Answers to repeated Solve and SolvePuzzle requests.
     answers: AnswerMemo,
+    /// Answers to repeated GetPuzzle requests.
+    puzzles: ReadMemo<proto::Puzzle>,
+    /// Answers to repeated ListPuzzles requests.
+    pages: ReadMemo<proto::ListPuzzlesResponse>,
 }
 
 impl PuzzleApi {
@@ -74,6 +79,8 @@ impl PuzzleApi {
         PuzzleApi {
             positions,
             answers: AnswerMemo::new(DEFAULT_MEMO_BYTES),
+            puzzles: ReadMemo::new(DEFAULT_READ_MEMO_BYTES, "puzzle"),
+            pages: ReadMemo::new(DEFAULT_READ_MEMO_BYTES, "page"),
             store,
             solver,
             limits,
@@ -271,8 +278,14 @@ impl PuzzleService for PuzzleApi {
         &self,
         request: Request<proto::GetPuzzleRequest>,
     ) -> Result<Response<proto::Puzzle>, Status> {
+        record_name(&request.get_ref().name);
+        let kept = read_key(&self.store, request.get_ref());
+        if let Some((version, key)) = &kept
+            && let Some(puzzle) = self.puzzles.get(key, *version).await
+        {
+            return Ok(Response::new(puzzle));
+        }
         let proto::GetPuzzleRequest { name, view } = request.into_inner();
-        record_name(&name);
         let id = convert::id_from_name(&name, "name")?;
         let view = convert::view_from_proto(view, "view", View::Full)?;
         let (record, _admitted) = match view {
@@ -289,13 +302,23 @@ impl PuzzleService for PuzzleApi {
         self.fill_cached_winners(std::slice::from_mut(&mut puzzle))
             .await?;
         let what = format!("{} with its edge list", puzzle.name);
-        self.reply(puzzle, &what, "; ask with view PUZZLE_VIEW_BASIC")
+        let reply = self.reply(puzzle, &what, "; ask with view PUZZLE_VIEW_BASIC")?;
+        if let Some((version, key)) = kept {
+            self.puzzles.insert(key, version, reply.get_ref()).await;
+        }
+        Ok(reply)
     }
 
     async fn list_puzzles(
         &self,
         request: Request<proto::ListPuzzlesRequest>,
     ) -> Result<Response<proto::ListPuzzlesResponse>, Status> {
+        let kept = read_key(&self.store, request.get_ref());
+        if let Some((version, key)) = &kept
+            && let Some(page) = self.pages.get(key, *version).await
+        {
+            return Ok(Response::new(page));
+        }
         let proto::ListPuzzlesRequest {
             page_size,
             page_token,
@@ -380,7 +403,11 @@ impl PuzzleService for PuzzleApi {
                 .unwrap_or_default(),
             puzzles,
         };
-        self.reply(page, "the page", "; ask for a smaller page_size")
+        let reply = self.reply(page, "the page", "; ask for a smaller page_size")?;
+        if let Some((version, key)) = kept {
+            self.pages.insert(key, version, reply.get_ref()).await;
+        }
+        Ok(reply)
     }
 
     async fn delete_puzzle(
@@ -415,24 +442,33 @@ impl PuzzleService for PuzzleApi {
             // The summary holds the hash and shape; the edges are read only
             // when the verdict must be computed.
             let record = self.store.get_puzzle_summary(id).await?;
+            let key = AnswerMemo::stored_key(&record.id, &record.canonical_hash, options);
+            if let Some(answer) = self.answers.get(&key).await {
+                record_solution(&answer, Instant::now());
+                return Ok((answer, None));
+            }
             let units = record.spec.vertex_count.saturating_add(record.edge_count);
             let _admitted = self.admission.admit(units, &name).await?;
             check_deadline(deadline)?;
-            let stored = StoredPuzzle {
-                id: record.id,
-                game: record.spec.game,
-                canonical_hash: record.canonical_hash,
-                vertex_count: record.spec.vertex_count,
-                edge_count: record.edge_count,
-            };
+            let stored_hash = record.canonical_hash.clone();
             let started = Instant::now();
-            let solved = self.solver.solve_stored(stored, options, deadline).await?;
+            let solved = self
+                .solver
+                .solve_stored(StoredPuzzle::from(record), options, deadline)
+                .await?;
             let solution = convert::solved_to_proto(solved);
             record_solution(&solution, started);
-            Ok(solution)
+            // A puzzle rehashed meanwhile answers under its new hash, which
+            // is not the key's.
+            let keep = (solution.canonical_hash == stored_hash).then_some(key);
+            Ok((solution, keep))
         };
-        let solution = within(deadline, work).await?;
-        self.reply(solution, "the solution", smaller_solution(options))
+        let (solution, key) = within(deadline, work).await?;
+        let reply = self.reply(solution, "the solution", smaller_solution(options))?;
+        if let Some(key) = key {
+            self.answers.insert(key, reply.get_ref()).await;
+        }
+        Ok(reply)
     }
 
     async fn solve(

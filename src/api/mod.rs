@@ -4,7 +4,9 @@
 //! `tonic::Status` in one place (`error`).
 //!
 //! - `handlers`: one method per RPC of `puzzled.v1.PuzzleService`;
-//! - `answers`: answers to repeated `Solve` requests, by their bytes;
+//! - `answers`: answers to repeated `Solve` and `SolvePuzzle` requests;
+//! - `reads`: answers to repeated `GetPuzzle` and `ListPuzzles` requests,
+//!   while the store has not changed;
 //! - `positions`: AnalyzePosition and the Play stream's games;
 //! - `convert`: proto ⇄ domain, every message destructured whole;
 //! - `request`: what a handler reads off its call besides the message;
@@ -18,6 +20,7 @@ pub mod convert;
 pub mod error;
 mod handlers;
 pub mod positions;
+pub mod reads;
 pub mod request;
 
 pub use handlers::PuzzleApi;

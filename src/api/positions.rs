@@ -21,7 +21,7 @@ use crate::app::deadline::within;
 use crate::app::games::{opening_from_verdict, setup_of};
 use crate::app::pool::off_runtime_if_large;
 use crate::app::solving::load_stored;
-use crate::app::{AppError, Gauge, Solver};
+use crate::app::{AppError, Gauge, Solver, StoredPuzzle};
 use crate::graph::Vertex;
 use crate::puzzle::{Evidence, Game, Limits, Move, SolveOptions, Spec, Verdict};
 use crate::solver::cancel::Cancel;
@@ -157,7 +157,7 @@ impl Positions {
                     };
                     let (spec, solved) = self
                         .solver
-                        .stored_with_verdict(id, options, deadline)
+                        .stored_with_verdict(&StoredPuzzle::from(record), options, deadline)
                         .await?;
                     (spec, Some(solved.verdict))
                 } else {

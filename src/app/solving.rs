@@ -67,6 +67,19 @@ pub struct StoredPuzzle {
     pub edge_count: u64,
 }
 
+impl From<PuzzleRecord> for StoredPuzzle {
+    /// The puzzle of a record read with or without its edges.
+    fn from(record: PuzzleRecord) -> StoredPuzzle {
+        StoredPuzzle {
+            id: record.id,
+            game: record.spec.game,
+            canonical_hash: record.canonical_hash,
+            vertex_count: record.spec.vertex_count,
+            edge_count: record.edge_count,
+        }
+    }
+}
+
 /// What a flight solves when it finds no verdict in the store.
 enum Source {
     /// A validated request and its canonical hash and labelling.
@@ -83,7 +96,7 @@ enum Source {
 type FlightOutcome = Result<Arc<Entry>, AppError>;
 
 /// The result of one solve request, in the request's labels.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Solved {
     pub verdict: Verdict,
     pub canonical_hash: String,
@@ -92,10 +105,31 @@ pub struct Solved {
     pub cached: bool,
 }
 
+/// A small stored puzzle read and validated, with its answer for one set
+/// of options in its own labels, checked there when it was made.
+#[derive(Debug)]
+struct StoredAnswer {
+    spec: Arc<Spec>,
+    solved: Solved,
+}
+
+/// Which stored answer: the puzzle's id, the hash it is stored under and
+/// the options' key. A stored puzzle's edges never change and its id is
+/// never reused, so this names one answer for good: a rehash makes a new
+/// key, and a deleted puzzle is not found before the key is made.
+type StoredAnswerKey = (String, String, &'static str);
+
+/// The bound on the stored answers kept, in bytes.
+const STORED_ANSWER_BYTES: u64 = 32 << 20;
+
 /// Solves with a cache in front and a bounded pool behind.
 #[derive(Clone)]
 pub struct Solver {
     cache: Cache<String, Arc<Entry>>,
+    /// Answers for small stored puzzles whose hash does not keep their
+    /// labels, so that a repeat neither reads, validates and relabels the
+    /// puzzle nor checks the verdict again.
+    stored_answers: Cache<StoredAnswerKey, Arc<StoredAnswer>>,
     store: Store,
     pool: Arc<Pool>,
     /// Solves running or queued now, by cache key.
@@ -144,7 +178,12 @@ fn options_key(options: SolveOptions) -> &'static str {
 
 /// Approximate bytes held by a cached entry, for the cache's bound.
 fn weight(entry: &Entry) -> u32 {
-    let evidence = match &entry.verdict.evidence {
+    u32::try_from(verdict_bytes(&entry.verdict)).unwrap_or(u32::MAX)
+}
+
+/// Approximate bytes held by a verdict.
+fn verdict_bytes(verdict: &Verdict) -> usize {
+    let evidence = match &verdict.evidence {
         Evidence::Geography {
             matching,
             barrier,
@@ -158,12 +197,22 @@ fn weight(entry: &Entry) -> u32 {
         }
         Evidence::BipartiteEdge { .. } | Evidence::TreePaint { .. } => 64,
     };
-    let moves = entry
-        .verdict
+    let moves = verdict
         .winning_moves
         .as_ref()
         .map_or(0, |w| 12 * w.moves.len());
-    u32::try_from(256 + evidence + moves).unwrap_or(u32::MAX)
+    256 + evidence + moves
+}
+
+/// Approximate bytes held by a stored answer and its key.
+fn stored_answer_weight(key: &StoredAnswerKey, answer: &Arc<StoredAnswer>) -> u32 {
+    let graph = answer.spec.graph();
+    let bytes = 256
+        + key.0.len()
+        + 2 * key.1.len()
+        + 8 * (graph.vertex_count() + graph.edge_count())
+        + verdict_bytes(&answer.solved.verdict);
+    u32::try_from(bytes).unwrap_or(u32::MAX)
 }
 
 impl Solver {
@@ -180,6 +229,10 @@ impl Solver {
                 .weigher(|key: &String, entry: &Arc<Entry>| {
                     weight(entry).saturating_add(key.len() as u32)
                 })
+                .build(),
+            stored_answers: Cache::builder()
+                .max_capacity(STORED_ANSWER_BYTES)
+                .weigher(stored_answer_weight)
                 .build(),
             store,
             pool: Arc::new(Pool::new(workers, max_waiting)),
@@ -241,15 +294,52 @@ impl Solver {
     /// stored puzzle starts. The stored canonical labels spare it Traces.
     pub async fn stored_with_verdict(
         &self,
-        id: &str,
+        stored: &StoredPuzzle,
         options: SolveOptions,
         deadline: Option<Instant>,
     ) -> Result<(Arc<Spec>, Solved), AppError> {
-        let (spec, canonical) = within(deadline, load_stored_canonical(&self.store, id)).await?;
-        let options = games::effective_options(spec.game(), options);
+        let options = games::effective_options(stored.game, options);
+        self.stored_answer(stored, options, deadline).await
+    }
+
+    /// The stored puzzle `stored` validated, with its answer for
+    /// `options` in its own labels: kept from an earlier call when it is
+    /// small, else read with its stored canonical labels and answered
+    /// through the canonical path (the verdict checked in its labels).
+    async fn stored_answer(
+        &self,
+        stored: &StoredPuzzle,
+        options: SolveOptions,
+        deadline: Option<Instant>,
+    ) -> Result<(Arc<Spec>, Solved), AppError> {
+        let key = (
+            stored.id.clone(),
+            stored.canonical_hash.clone(),
+            options_key(options),
+        );
+        let kept = self.stored_answers.get(&key).await;
+        metrics().cache_lookup("stored_answer", kept.is_some());
+        if let Some(answer) = kept {
+            return Ok((answer.spec.clone(), answer.solved.clone()));
+        }
+        let (spec, canonical) =
+            within(deadline, load_stored_canonical(&self.store, &stored.id)).await?;
         let solved = self
             .solve_canonical(spec.clone(), canonical, options, deadline)
             .await?;
+        let units = stored.vertex_count.saturating_add(stored.edge_count);
+        // A puzzle rehashed since `stored` was read answers under its new
+        // hash, which is not the key's.
+        if units <= INLINE_UNITS && solved.canonical_hash == stored.canonical_hash {
+            let answer = StoredAnswer {
+                spec: spec.clone(),
+                solved: Solved {
+                    cached: true,
+                    ..solved.clone()
+                },
+            };
+            self.stored_answers.insert(key, Arc::new(answer)).await;
+        }
         Ok((spec, solved))
     }
 
@@ -432,13 +522,10 @@ impl Solver {
     ) -> Result<Solved, AppError> {
         let options = games::effective_options(stored.game, options);
         if !canon::keeps_labels(&stored.canonical_hash) {
-            // Its verdict may come from another copy, in other labels: read
-            // the puzzle and its canonical labels to answer in its own.
-            let (spec, canonical) =
-                within(deadline, load_stored_canonical(&self.store, &stored.id)).await?;
-            return self
-                .solve_canonical(spec, canonical, options, deadline)
-                .await;
+            // Its verdict may come from another copy, in other labels: its
+            // answer is made in its own once, then kept.
+            let (_, solved) = self.stored_answer(&stored, options, deadline).await?;
+            return Ok(solved);
         }
         let key = format!("{}#{}", stored.canonical_hash, options_key(options));
         let work = async {

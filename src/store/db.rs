@@ -15,7 +15,7 @@ use sqlx::sqlite::SqliteConnectOptions;
 use sqlx::{AnyConnection, AnyPool};
 
 use super::error::StoreError;
-use super::kept::KeptPuzzles;
+use super::kept::{Kept, StoreVersion};
 
 /// The identity of the database file (device and inode), to notice it
 /// being deleted or replaced under a running server.
@@ -50,9 +50,9 @@ pub struct Store {
     pub(super) clock: Clock,
     /// Verdict uses not written yet (see [`Store::write_verdict_uses`]).
     pub(super) uses: Arc<PendingUses>,
-    /// Small stored puzzles read lately (SQLite only: no other server
-    /// changes the file).
-    pub(super) records: Option<KeptPuzzles>,
+    /// Small stored puzzles, cached winners and list pages read lately
+    /// (SQLite only: no other server changes the file).
+    pub(super) kept: Option<Kept>,
 }
 
 /// The latest use of each verdict read since the uses were last written,
@@ -199,7 +199,7 @@ impl Store {
             claimant: new_id().into(),
             clock: Clock::default(),
             uses: Arc::default(),
-            records: None,
+            kept: None,
         })
     }
 
@@ -244,7 +244,7 @@ impl Store {
                 claimant: new_id().into(),
                 clock: Clock::default(),
                 uses: Arc::default(),
-                records: Some(KeptPuzzles::new()),
+                kept: Some(Kept::new()),
             });
         }
         // Only the first connection may create the file: a connection
@@ -275,8 +275,15 @@ impl Store {
             claimant: new_id().into(),
             clock: Clock::default(),
             uses: Arc::default(),
-            records: Some(KeptPuzzles::new()),
+            kept: Some(Kept::new()),
         })
+    }
+
+    /// The store's version now, on SQLite: a caller that takes it before
+    /// reading may keep what it read while the version stays the same.
+    /// `None` on PostgreSQL, where other replicas write unseen.
+    pub fn version(&self) -> Option<StoreVersion> {
+        self.kept.as_ref().map(Kept::version)
     }
 
     /// Whether other servers may use this database at the same time

@@ -20,7 +20,8 @@
 //! - `db`: the [`Store`] itself: opening, the pool, write transactions,
 //!   the checks that the database is still the one it opened;
 //! - `puzzles`: create, read, list, delete;
-//! - `kept`: small stored puzzles kept in memory once read (SQLite);
+//! - `kept`: small stored puzzles and cached winners kept in memory once
+//!   read, and the store's version (SQLite);
 //! - `verdicts`: verdicts by canonical hash, and their retention;
 //! - `claims`: claims on computing a verdict across replicas;
 //! - `error`: [`StoreError`], and how each database error counts.
@@ -34,6 +35,7 @@ mod verdicts;
 
 pub use db::{DEFAULT_VERDICT_BYTES, PoolSettings, Store};
 pub use error::StoreError;
+pub use kept::StoreVersion;
 pub use puzzles::{ListFilter, NewPuzzle, Page, PuzzleRead, PuzzleRecord, is_well_formed_id};
 pub use verdicts::{Retained, VerdictKey};
 

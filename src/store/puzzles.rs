@@ -1,6 +1,7 @@
 //! Puzzles: create (idempotent by `request_id`), read, list, delete, and
 //! the canonical hash each was stored with.
 
+use std::sync::Arc;
 use std::time::SystemTime;
 
 use sha2::{Digest, Sha256};
@@ -8,6 +9,7 @@ use sqlx::AnyConnection;
 use sqlx::Row;
 use sqlx::any::AnyRow;
 
+use super::StoreVersion;
 use super::db::{Store, from_micros, new_id};
 use super::error::{StoreError, is_unique_violation};
 use crate::puzzle::{Game, Limits, RawSpec, Spec, SpecError};
@@ -143,7 +145,7 @@ impl Store {
                 read_puzzle(conn, &id).await
             })
         };
-        match attempt().await {
+        let outcome = match attempt().await {
             // Another replica committed the same request_id between the
             // look-up and the insert (PostgreSQL; SQLite's write lock rules
             // it out): its row answers this request, as on a retry.
@@ -151,7 +153,11 @@ impl Store {
                 attempt().await
             }
             outcome => outcome,
+        };
+        if let Some(kept) = &self.kept {
+            kept.added();
         }
+        outcome
     }
 
     /// The puzzle with `id`, edges included.
@@ -159,21 +165,21 @@ impl Store {
         if let Some(kept) = self.kept_record(id).await {
             return Ok((*kept).clone());
         }
-        let generation = self.records.as_ref().map(|r| r.generation());
+        let version = self.version();
         let _timer = crate::metrics::metrics().store_query("get_puzzle");
         let mut conn = self.pool.acquire().await?;
         let record = read_puzzle(&mut conn, id).await?;
-        self.keep_record(generation, &record).await;
+        self.keep_record(version, &record).await;
         Ok(record)
     }
 
-    async fn kept_record(&self, id: &str) -> Option<std::sync::Arc<PuzzleRecord>> {
-        self.records.as_ref()?.get(id).await
+    async fn kept_record(&self, id: &str) -> Option<Arc<PuzzleRecord>> {
+        self.kept.as_ref()?.record(id).await
     }
 
-    async fn keep_record(&self, generation: Option<u64>, record: &PuzzleRecord) {
-        if let (Some(records), Some(generation)) = (&self.records, generation) {
-            records.keep(generation, record).await;
+    async fn keep_record(&self, version: Option<StoreVersion>, record: &PuzzleRecord) {
+        if let (Some(kept), Some(version)) = (&self.kept, version) {
+            kept.keep_record(version, record).await;
         }
     }
 
@@ -193,7 +199,7 @@ impl Store {
                 PuzzleRead::Summary(summary_of(&kept))
             });
         }
-        let generation = self.records.as_ref().map(|r| r.generation());
+        let version = self.version();
         let _timer = crate::metrics::metrics().store_query("get_puzzle_up_to");
         // The same sum as `puzzle_from_row` gives, so that the query and the
         // caller agree on which side of `max_units` the puzzle is.
@@ -214,7 +220,7 @@ impl Store {
             return Ok(PuzzleRead::Summary(record));
         }
         read_blobs(&row, &mut record)?;
-        self.keep_record(generation, &record).await;
+        self.keep_record(version, &record).await;
         Ok(PuzzleRead::Whole(record))
     }
 
@@ -337,10 +343,10 @@ impl Store {
         outcome
     }
 
-    /// Forgets the puzzles kept in memory: one was deleted or rehashed.
+    /// Forgets what is kept in memory: a puzzle was deleted or rehashed.
     fn puzzles_changed(&self) {
-        if let Some(records) = &self.records {
-            records.change();
+        if let Some(kept) = &self.kept {
+            kept.changed();
         }
     }
 }

@@ -154,6 +154,7 @@ on_both_backends!(
     concurrent_verdict_writes_all_succeed,
     a_solve_claim_is_held_by_one_server_until_released_or_expired,
     stored_winners_come_from_verdicts_of_the_solver_and_shape,
+    repeated_reads_follow_every_write,
     unreadable_rows_are_reported_as_corrupt,
     a_create_is_not_undone_by_a_delete_racing_it,
     a_full_pool_makes_operations_busy_until_a_connection_frees,
@@ -727,6 +728,134 @@ async fn stored_winners_come_from_verdicts_of_the_solver_and_shape(db: TestDb) {
     assert_eq!(winners[&solved.id], Player::Second);
     assert!(store.stored_winners(&ids, "v2").await.unwrap().is_empty());
     assert!(store.stored_winners(&[], "v1").await.unwrap().is_empty());
+}
+
+/// Reads repeated between writes (served from memory on SQLite) see every
+/// write that returned before them: a new verdict's winner, a created
+/// puzzle at the head of its listings, a deleted one gone from them, a
+/// rehashed one under its new hash only.
+async fn repeated_reads_follow_every_write(db: TestDb) {
+    let store = db.open().await;
+    if matches!(store.backend, Backend::Postgres) {
+        assert_eq!(store.version(), None, "other replicas write unseen");
+    }
+    let older = store_a_puzzle(&store, "h").await;
+    let listing = async |hash: Option<&str>| {
+        let filter = ListFilter {
+            game: Some(Game::TreePaint),
+            canonical_hash: hash,
+        };
+        ids(&store.list_puzzles(filter, None, 10).await.unwrap())
+    };
+    let winner = async |id: &str| {
+        store
+            .stored_winners(&[id], "v1")
+            .await
+            .unwrap()
+            .get(id)
+            .copied()
+    };
+    for _ in 0..2 {
+        assert_eq!(listing(None).await, [older.id.as_str()]);
+        assert_eq!(winner(&older.id).await, None);
+    }
+
+    store.put_verdict(key("h"), &verdict("v1")).await.unwrap();
+    assert_eq!(winner(&older.id).await, Some(Player::First));
+
+    let newer = store_a_puzzle(&store, "h").await;
+    assert_eq!(listing(None).await, [newer.id.clone(), older.id.clone()]);
+    assert_eq!(
+        listing(Some("h")).await,
+        [newer.id.clone(), older.id.clone()]
+    );
+    assert_eq!(winner(&newer.id).await, Some(Player::First));
+    let record = store.get_puzzle(&newer.id).await.unwrap();
+    assert_eq!(record.duplicate_of.as_deref(), Some(older.id.as_str()));
+
+    store.delete_puzzle(&older.id).await.unwrap();
+    assert_eq!(listing(None).await, [newer.id.as_str()]);
+    let record = store.get_puzzle(&newer.id).await.unwrap();
+    assert_eq!(record.duplicate_of, None);
+    let page = store
+        .list_puzzles(ListFilter::default(), None, 10)
+        .await
+        .unwrap();
+    assert_eq!(page.puzzles[0].duplicate_of, None);
+
+    store
+        .set_canonical_hash(&newer.id, "h", "h2", None)
+        .await
+        .unwrap();
+    assert_eq!(listing(Some("h")).await, Vec::<String>::new());
+    assert_eq!(listing(Some("h2")).await, [newer.id.as_str()]);
+    assert_eq!(winner(&newer.id).await, None);
+    let record = store.get_puzzle(&newer.id).await.unwrap();
+    assert_eq!(record.canonical_hash, "h2");
+}
+
+/// A SQLite file is this server's own, so repeated reads are answered
+/// from memory: rows edited behind the store's back show only once the
+/// store itself writes what the kept reads depend on. Its version moves
+/// with every write a read could see, and only then.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sqlite_store_answers_repeated_reads_from_memory() {
+    let db = TestDb::sqlite();
+    let store = db.open().await;
+    let created = store_a_puzzle(&store, "h").await;
+    store.put_verdict(key("h"), &verdict("v1")).await.unwrap();
+    let id = created.id.as_str();
+    assert_eq!(store.get_puzzle(id).await.unwrap().spec.title, "");
+    assert_eq!(store.stored_winners(&[id], "v1").await.unwrap().len(), 1);
+    for edit in [
+        "UPDATE puzzles SET title = 'edited'",
+        "DELETE FROM verdicts",
+    ] {
+        sqlx::query(edit).execute(&store.pool).await.unwrap();
+    }
+    assert_eq!(store.get_puzzle(id).await.unwrap().spec.title, "");
+    assert_eq!(store.stored_winners(&[id], "v1").await.unwrap().len(), 1);
+    store
+        .put_verdict(key("other"), &verdict("v1"))
+        .await
+        .unwrap();
+    assert!(store.stored_winners(&[id], "v1").await.unwrap().is_empty());
+    store.delete_puzzle(id).await.unwrap();
+    assert!(matches!(
+        store.get_puzzle(id).await,
+        Err(StoreError::NotFound(_))
+    ));
+
+    let version = || store.version().expect("a SQLite store has a version");
+    let mut seen = vec![version()];
+    let mut moved = |what: &str| {
+        let now = version();
+        assert!(!seen.contains(&now), "{what} did not move the version");
+        seen.push(now);
+    };
+    let older = store_a_puzzle(&store, "h").await;
+    moved("a create");
+    store.put_verdict(key("h"), &verdict("v1")).await.unwrap();
+    moved("a verdict write");
+    store
+        .set_canonical_hash(&older.id, "h", "h2", None)
+        .await
+        .unwrap();
+    moved("a rehash");
+    store.delete_puzzle(&older.id).await.unwrap();
+    moved("a delete");
+    let newer = store_a_puzzle(&store, "h").await;
+    moved("a second create");
+    let before_reads = version();
+    store.get_puzzle(&newer.id).await.unwrap();
+    store
+        .list_puzzles(ListFilter::default(), None, 10)
+        .await
+        .unwrap();
+    store.stored_winners(&[&newer.id], "v1").await.unwrap();
+    store.get_verdict(key("h")).await.unwrap();
+    store.write_verdict_uses().await;
+    assert_eq!(version(), before_reads, "reads moved the version");
 }
 
 /// A row the store cannot have written (hand-edited, damaged) is reported

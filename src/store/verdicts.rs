@@ -117,7 +117,7 @@ impl Store {
         if size > self.verdict_bytes {
             return Ok(Retained::TooLarge);
         }
-        self.write(async |conn| {
+        let written = self.write(async |conn| {
             // Take the usage row first: every verdict write changes it, and
             // a PostgreSQL writer that locked a verdict row before it would
             // deadlock with one evicting that row while holding the usage
@@ -192,22 +192,63 @@ impl Store {
             }
             Ok(())
         })
-        .await?;
+        .await;
+        if let Some(kept) = &self.kept {
+            kept.verdict_written();
+        }
+        written?;
         Ok(Retained::Stored)
     }
 
     /// The winner of each puzzle of `ids` whose verdict is stored, computed
     /// by `solver_version` for the puzzle's shape (a verdict for any
     /// extras will do: the winner does not depend on them). Puzzles
-    /// without one are left out.
+    /// without one are left out. On SQLite each puzzle's answer is kept
+    /// until a verdict is written or a puzzle deleted or rehashed.
     pub async fn stored_winners(
         &self,
         ids: &[&str],
         solver_version: &str,
     ) -> Result<std::collections::HashMap<String, Player>, StoreError> {
         let mut winners = std::collections::HashMap::new();
-        if ids.is_empty() {
+        let Some(kept) = &self.kept else {
+            self.read_winners(ids, solver_version, &mut winners).await?;
             return Ok(winners);
+        };
+        let mut unknown = Vec::new();
+        for &id in ids {
+            match kept.winner(id, solver_version).await {
+                Some(Some(winner)) => {
+                    winners.insert(id.to_owned(), winner);
+                }
+                Some(None) => {}
+                None => unknown.push(id),
+            }
+        }
+        if unknown.is_empty() {
+            return Ok(winners);
+        }
+        let version = kept.version();
+        let mut read = std::collections::HashMap::new();
+        self.read_winners(&unknown, solver_version, &mut read)
+            .await?;
+        for id in unknown {
+            let winner = read.get(id).copied();
+            kept.keep_winner(version, id, solver_version, winner).await;
+        }
+        winners.extend(read);
+        Ok(winners)
+    }
+
+    /// [`Store::stored_winners`] of `ids` from the database, into `winners`.
+    async fn read_winners(
+        &self,
+        ids: &[&str],
+        solver_version: &str,
+        winners: &mut std::collections::HashMap<String, Player>,
+    ) -> Result<(), StoreError> {
+        if ids.is_empty() {
+            return Ok(());
         }
         // Verdicts of one hash for other extras agree on the winner: MIN
         // only picks one row per puzzle.
@@ -228,7 +269,7 @@ impl Store {
             let winner: String = row.try_get("winner")?;
             winners.insert(row.try_get("id")?, player_from_column(&winner)?);
         }
-        Ok(winners)
+        Ok(())
     }
 
     /// Bytes the verdict rows count against the retention budget.

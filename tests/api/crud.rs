@@ -458,3 +458,86 @@ async fn reads_show_the_winner_of_puzzles_solved_before() {
     let read = app.read_view(&middle.name, proto::PuzzleView::Basic).await;
     assert_eq!(read.cached_winner, proto::Player::First as i32);
 }
+
+/// A repeated ListPuzzles or GetPuzzle request is answered with the
+/// answer made for it while nothing was stored, deleted or solved since: a
+/// row edited behind the server's back does not show; each write through
+/// the server that changes the answer does.
+#[tokio::test]
+async fn repeated_reads_are_answered_from_memory_until_the_store_changes() {
+    use sqlx::Connection as _;
+    let app = spawn_app().await;
+    let page_hits = || {
+        puzzled::metrics::metrics()
+            .cache_lookups
+            .get_or_create(&puzzled::metrics::CacheLabels {
+                level: "page",
+                outcome: "hit",
+            })
+            .get()
+    };
+    let titles = |puzzles: Vec<proto::Puzzle>| -> Vec<(String, String, i32)> {
+        puzzles
+            .into_iter()
+            .map(|p| (p.name, p.spec.unwrap().title, p.cached_winner))
+            .collect()
+    };
+    let unsolved = proto::Player::Unspecified as i32;
+    let title_read = async |name: &str| {
+        let puzzle = app.read_view(name, proto::PuzzleView::Full).await;
+        puzzle.spec.unwrap().title
+    };
+    let older = app.create(path3(0)).await;
+    let newer_spec = path3(1);
+    let title = newer_spec.title.clone();
+    assert_eq!(older.spec.as_ref().unwrap().title, title);
+    assert_eq!(
+        titles(app.listed().await),
+        [(older.name.clone(), title.clone(), unsolved)]
+    );
+    assert_eq!(title_read(&older.name).await, title);
+    let mut db = sqlx::SqliteConnection::connect(&app.config.database_url)
+        .await
+        .unwrap();
+    sqlx::query("UPDATE puzzles SET title = 'edited'")
+        .execute(&mut db)
+        .await
+        .unwrap();
+    let hits = page_hits();
+    assert_eq!(
+        titles(app.listed().await),
+        [(older.name.clone(), title.clone(), unsolved)]
+    );
+    assert!(page_hits() > hits, "the repeat did not hit the memo");
+    assert_eq!(title_read(&older.name).await, title);
+
+    let newer = app.create(newer_spec).await;
+    let edited = || (older.name.clone(), "edited".to_owned(), unsolved);
+    assert_eq!(
+        titles(app.listed().await),
+        [(newer.name.clone(), title.clone(), unsolved), edited()]
+    );
+    app.client
+        .clone()
+        .solve_puzzle(proto::SolvePuzzleRequest {
+            name: newer.name.clone(),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    let first = proto::Player::First as i32;
+    assert_eq!(
+        titles(app.listed().await),
+        [(newer.name.clone(), title.clone(), first), edited()]
+    );
+    app.client
+        .clone()
+        .delete_puzzle(proto::DeletePuzzleRequest {
+            name: newer.name.clone(),
+        })
+        .await
+        .unwrap();
+    assert_eq!(titles(app.listed().await), [edited()]);
+    assert_eq!(title_read(&older.name).await, "edited");
+    app.stop().await;
+}

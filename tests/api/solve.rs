@@ -375,3 +375,84 @@ async fn a_repeated_request_is_answered_from_the_memo() {
     assert_eq!(copy.winner, first.winner);
     app.stop().await;
 }
+
+/// A repeat of the same SolvePuzzle request is answered from the answer
+/// memo, and a position of a stored puzzle from its kept answer; once the
+/// puzzle is deleted both are NOT_FOUND, not the kept answer.
+#[tokio::test]
+async fn repeated_stored_requests_are_answered_from_memory_until_the_puzzle_goes() {
+    let app = spawn_app().await;
+    let hits = |level: &'static str| {
+        puzzled::metrics::metrics()
+            .cache_lookups
+            .get_or_create(&puzzled::metrics::CacheLabels {
+                level,
+                outcome: "hit",
+            })
+            .get()
+    };
+    let stored = app
+        .create(geography(7, &random_graph(7, 9, 0x5354_4f52), 2))
+        .await;
+    assert_eq!(stored.canonicaliser, "traces-v4");
+    let mut client = app.client.clone();
+    let solve = proto::SolvePuzzleRequest {
+        name: stored.name.clone(),
+        include_winning_moves: true,
+        ..Default::default()
+    };
+    let first = client
+        .solve_puzzle(solve.clone())
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(!first.cached);
+    let answer_hits = hits("answer");
+    let again = client
+        .solve_puzzle(solve.clone())
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(
+        hits("answer") > answer_hits,
+        "the repeat did not hit the memo"
+    );
+    assert_eq!(
+        again,
+        proto::Solution {
+            cached: true,
+            ..first.clone()
+        }
+    );
+    let analyze = proto::AnalyzePositionRequest {
+        puzzle: Some(proto::analyze_position_request::Puzzle::Name(
+            stored.name.clone(),
+        )),
+        moves: Vec::new(),
+    };
+    let opening = client
+        .analyze_position(analyze.clone())
+        .await
+        .unwrap()
+        .into_inner();
+    let kept_hits = hits("stored_answer");
+    let repeat = client
+        .analyze_position(analyze.clone())
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(hits("stored_answer") > kept_hits, "the repeat did not hit");
+    assert_eq!(repeat, opening);
+
+    client
+        .delete_puzzle(proto::DeletePuzzleRequest {
+            name: stored.name.clone(),
+        })
+        .await
+        .unwrap();
+    let gone = client.solve_puzzle(solve).await.unwrap_err();
+    assert_eq!(gone.code(), tonic::Code::NotFound, "{gone:?}");
+    let gone = client.analyze_position(analyze).await.unwrap_err();
+    assert_eq!(gone.code(), tonic::Code::NotFound, "{gone:?}");
+    app.stop().await;
+}
