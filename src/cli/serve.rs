@@ -10,11 +10,14 @@ pub fn serve(config: Config) -> Result<()> {
     let filter = tracing_subscriber::EnvFilter::try_from_env("PUZZLED_LOG")
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
     // A line a call: written by a thread of its own, so that a call's
-    // thread only formats it. Lines are never dropped (a full queue makes
+    // thread only formats it. That thread writes the lines queued while it
+    // wrote the last ones in one go (it flushes when the queue is empty),
+    // not one write per line. Lines are never dropped (a full queue makes
     // the call wait), and the guard flushes them when `serve` returns.
+    let stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout());
     let (writer, _flush_at_exit) = tracing_appender::non_blocking::NonBlockingBuilder::default()
         .lossy(false)
-        .finish(std::io::stdout());
+        .finish(stdout);
     let logs = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(writer)
