@@ -467,15 +467,7 @@ async fn reads_show_the_winner_of_puzzles_solved_before() {
 async fn repeated_reads_are_answered_from_memory_until_the_store_changes() {
     use sqlx::Connection as _;
     let app = spawn_app().await;
-    let page_hits = || {
-        puzzled::metrics::metrics()
-            .cache_lookups
-            .get_or_create(&puzzled::metrics::CacheLabels {
-                level: "page",
-                outcome: "hit",
-            })
-            .get()
-    };
+    let page_hits = || cache_hits("page");
     let titles = |puzzles: Vec<proto::Puzzle>| -> Vec<(String, String, i32)> {
         puzzles
             .into_iter()

@@ -331,3 +331,16 @@ pub async fn serving(app: &TestApp) -> bool {
     .await
     .expect("the health service answers")
 }
+
+/// The hits counted so far at the cache `level` (`answer`, `page`, …)
+/// of `puzzled_cache_lookups_total`, in this test process (tests running
+/// beside it only add to it).
+pub fn cache_hits(level: &'static str) -> u64 {
+    puzzled::metrics::metrics()
+        .cache_lookups
+        .get_or_create(&puzzled::metrics::CacheLabels {
+            level,
+            outcome: "hit",
+        })
+        .get()
+}

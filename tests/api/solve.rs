@@ -332,15 +332,7 @@ async fn tree_paint_solutions_agree_with_search() {
 #[tokio::test]
 async fn a_repeated_request_is_answered_from_the_memo() {
     let app = spawn_app().await;
-    let answer_hits = || {
-        puzzled::metrics::metrics()
-            .cache_lookups
-            .get_or_create(&puzzled::metrics::CacheLabels {
-                level: "answer",
-                outcome: "hit",
-            })
-            .get()
-    };
+    let answer_hits = || cache_hits("answer");
     let spec = geography(7, &random_graph(7, 9, 0x6d65_6d6f), 2);
     let first = app.solve(spec.clone()).await;
     assert!(!first.cached);
@@ -382,15 +374,6 @@ async fn a_repeated_request_is_answered_from_the_memo() {
 #[tokio::test]
 async fn repeated_stored_requests_are_answered_from_memory_until_the_puzzle_goes() {
     let app = spawn_app().await;
-    let hits = |level: &'static str| {
-        puzzled::metrics::metrics()
-            .cache_lookups
-            .get_or_create(&puzzled::metrics::CacheLabels {
-                level,
-                outcome: "hit",
-            })
-            .get()
-    };
     let stored = app
         .create(geography(7, &random_graph(7, 9, 0x5354_4f52), 2))
         .await;
@@ -407,14 +390,14 @@ async fn repeated_stored_requests_are_answered_from_memory_until_the_puzzle_goes
         .unwrap()
         .into_inner();
     assert!(!first.cached);
-    let answer_hits = hits("answer");
+    let answer_hits = cache_hits("answer");
     let again = client
         .solve_puzzle(solve.clone())
         .await
         .unwrap()
         .into_inner();
     assert!(
-        hits("answer") > answer_hits,
+        cache_hits("answer") > answer_hits,
         "the repeat did not hit the memo"
     );
     assert_eq!(
@@ -435,13 +418,16 @@ async fn repeated_stored_requests_are_answered_from_memory_until_the_puzzle_goes
         .await
         .unwrap()
         .into_inner();
-    let kept_hits = hits("stored_answer");
+    let kept_hits = cache_hits("stored_answer");
     let repeat = client
         .analyze_position(analyze.clone())
         .await
         .unwrap()
         .into_inner();
-    assert!(hits("stored_answer") > kept_hits, "the repeat did not hit");
+    assert!(
+        cache_hits("stored_answer") > kept_hits,
+        "the repeat did not hit"
+    );
     assert_eq!(repeat, opening);
 
     client
