@@ -36,9 +36,9 @@ pub struct MethodLabels {
 pub struct CacheLabels {
     /// `answer` (the memo of answers to repeated Solve and SolvePuzzle
     /// requests), `stored_answer` (stored puzzles' answers kept for
-    /// positions and SolvePuzzle), `page` (the memo of ListPuzzles pages),
-    /// `memory` (the in-process verdict cache) or `store` (the verdicts
-    /// table).
+    /// positions and SolvePuzzle), `puzzle` and `page` (the memos of
+    /// GetPuzzle and ListPuzzles answers), `memory` (the in-process
+    /// verdict cache) or `store` (the verdicts table).
     pub level: &'static str,
     /// `hit` or `miss`.
     pub outcome: &'static str,

@@ -126,9 +126,9 @@ const STORED_ANSWER_BYTES: u64 = 32 << 20;
 #[derive(Clone)]
 pub struct Solver {
     cache: Cache<String, Arc<Entry>>,
-    /// Answers for small stored puzzles whose hash does not keep their
-    /// labels, so that a repeat neither reads, validates and relabels the
-    /// puzzle nor checks the verdict again.
+    /// Answers for small stored puzzles in their own labels, with the
+    /// validated puzzle, so that a repeat neither reads, validates and
+    /// relabels the puzzle nor checks the verdict again.
     stored_answers: Cache<StoredAnswerKey, Arc<StoredAnswer>>,
     store: Store,
     pool: Arc<Pool>,

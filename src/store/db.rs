@@ -50,8 +50,8 @@ pub struct Store {
     pub(super) clock: Clock,
     /// Verdict uses not written yet (see [`Store::write_verdict_uses`]).
     pub(super) uses: Arc<PendingUses>,
-    /// Small stored puzzles, cached winners and list pages read lately
-    /// (SQLite only: no other server changes the file).
+    /// Small stored puzzles and cached winners read lately, and the
+    /// store's version (SQLite only: no other server changes the file).
     pub(super) kept: Option<Kept>,
 }
 
