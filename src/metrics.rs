@@ -36,7 +36,7 @@ pub struct MethodLabels {
 pub struct CacheLabels {
     /// `answer` (the memo of answers to repeated Solve and SolvePuzzle
     /// requests), `stored_answer` (stored puzzles' answers kept for
-    /// positions and SolvePuzzle), `puzzle` and `page` (the memos of
+    /// AnalyzePosition and Play), `puzzle` and `page` (the memos of
     /// GetPuzzle and ListPuzzles answers), `memory` (the in-process
     /// verdict cache) or `store` (the verdicts table).
     pub level: &'static str,

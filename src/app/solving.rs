@@ -127,8 +127,8 @@ const STORED_ANSWER_BYTES: u64 = 32 << 20;
 pub struct Solver {
     cache: Cache<String, Arc<Entry>>,
     /// Answers for small stored puzzles in their own labels, with the
-    /// validated puzzle, so that a repeat neither reads, validates and
-    /// relabels the puzzle nor checks the verdict again.
+    /// validated puzzle, for position work: a repeat neither reads,
+    /// validates and relabels the puzzle nor checks the verdict again.
     stored_answers: Cache<StoredAnswerKey, Arc<StoredAnswer>>,
     store: Store,
     pool: Arc<Pool>,
@@ -522,10 +522,14 @@ impl Solver {
     ) -> Result<Solved, AppError> {
         let options = games::effective_options(stored.game, options);
         if !canon::keeps_labels(&stored.canonical_hash) {
-            // Its verdict may come from another copy, in other labels: its
-            // answer is made in its own once, then kept.
-            let (_, solved) = self.stored_answer(&stored, options, deadline).await?;
-            return Ok(solved);
+            // Its verdict may come from another copy, in other labels: read
+            // the puzzle and its canonical labels to answer in its own (a
+            // repeat is answered by the API's answer memo before this).
+            let (spec, canonical) =
+                within(deadline, load_stored_canonical(&self.store, &stored.id)).await?;
+            return self
+                .solve_canonical(spec, canonical, options, deadline)
+                .await;
         }
         let key = format!("{}#{}", stored.canonical_hash, options_key(options));
         let work = async {

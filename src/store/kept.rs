@@ -70,7 +70,7 @@ fn weight(bytes: usize) -> u32 {
 }
 
 impl Kept {
-    pub(super) const MAX_UNITS: u64 = 4096;
+    const MAX_UNITS: u64 = 4096;
     const RECORD_BYTES: u64 = 64 << 20;
     const WINNER_BYTES: u64 = 16 << 20;
 

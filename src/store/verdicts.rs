@@ -210,11 +210,10 @@ impl Store {
         ids: &[&str],
         solver_version: &str,
     ) -> Result<std::collections::HashMap<String, Player>, StoreError> {
-        let mut winners = std::collections::HashMap::new();
         let Some(kept) = &self.kept else {
-            self.read_winners(ids, solver_version, &mut winners).await?;
-            return Ok(winners);
+            return self.read_winners(ids, solver_version).await;
         };
+        let mut winners = std::collections::HashMap::new();
         let mut unknown = Vec::new();
         for &id in ids {
             match kept.winner(id, solver_version).await {
@@ -225,13 +224,8 @@ impl Store {
                 None => unknown.push(id),
             }
         }
-        if unknown.is_empty() {
-            return Ok(winners);
-        }
         let version = kept.version();
-        let mut read = std::collections::HashMap::new();
-        self.read_winners(&unknown, solver_version, &mut read)
-            .await?;
+        let read = self.read_winners(&unknown, solver_version).await?;
         for id in unknown {
             let winner = read.get(id).copied();
             kept.keep_winner(version, id, solver_version, winner).await;
@@ -240,15 +234,15 @@ impl Store {
         Ok(winners)
     }
 
-    /// [`Store::stored_winners`] of `ids` from the database, into `winners`.
+    /// [`Store::stored_winners`] of `ids`, from the database.
     async fn read_winners(
         &self,
         ids: &[&str],
         solver_version: &str,
-        winners: &mut std::collections::HashMap<String, Player>,
-    ) -> Result<(), StoreError> {
+    ) -> Result<std::collections::HashMap<String, Player>, StoreError> {
+        let mut winners = std::collections::HashMap::new();
         if ids.is_empty() {
-            return Ok(());
+            return Ok(winners);
         }
         // Verdicts of one hash for other extras agree on the winner: MIN
         // only picks one row per puzzle.
@@ -269,7 +263,7 @@ impl Store {
             let winner: String = row.try_get("winner")?;
             winners.insert(row.try_get("id")?, player_from_column(&winner)?);
         }
-        Ok(())
+        Ok(winners)
     }
 
     /// Bytes the verdict rows count against the retention budget.
