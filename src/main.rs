@@ -20,8 +20,22 @@ fn main() -> std::process::ExitCode {
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("error: {error:#}");
+            eprintln!("error: {}", causes(&error));
             std::process::ExitCode::FAILURE
         }
     }
+}
+
+/// The error and its causes, `: `-separated, as `{:#}` prints them but
+/// with a cause that repeats the message before it (hyper's connect errors
+/// wrap one another under one message) said once.
+fn causes(error: &anyhow::Error) -> String {
+    let mut messages: Vec<String> = Vec::new();
+    for cause in error.chain() {
+        let message = cause.to_string();
+        if messages.last() != Some(&message) {
+            messages.push(message);
+        }
+    }
+    messages.join(": ")
 }

@@ -489,7 +489,8 @@ fn analyze_prints_the_position_in_the_file_numbering() {
     assert_eq!(json["to_move"], "first");
     assert_eq!(json["winner"], "second");
     let legal = json["legal_moves"].as_array().unwrap();
-    let first: u32 = legal[0].as_str().unwrap().parse().unwrap();
+    // Vertices are numbers, as `solve --json` prints them.
+    let first = legal[0].as_u64().expect("a vertex as a number") as u32;
     let (ok, out, err) = puzzled(&[
         "analyze",
         "--game",
@@ -652,4 +653,46 @@ fn a_tiny_line_announcing_a_huge_graph_is_refused_by_the_limits() {
     );
     assert!(!ok);
     assert!(err.contains("2 edges, more than --max-edges 1"), "{err}");
+}
+
+/// Counts read as English: one edge, one winning edge, one vertex.
+#[test]
+fn counts_of_one_are_singular() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("one_edge.txt");
+    std::fs::write(&file, "3 1\n1 2\n").unwrap();
+    let file = file.to_str().unwrap();
+    let (ok, out, err) = puzzled(&["solve", "--game", "geography", "--start", "3", file]);
+    assert!(ok, "{err}");
+    assert!(out.contains("3 vertices, 1 edge, start 3"), "{out}");
+    let (ok, out, err) = puzzled(&["analyze", "--game", "geography", "--start", "3", file]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("maximum matching of 1 edge (leaving out the token), barrier of 0 vertices"),
+        "{out}"
+    );
+    std::fs::write(dir.path().join("k2.txt"), "2 0\n").unwrap();
+    let (ok, out, err) = puzzled(&[
+        "solve",
+        "--game",
+        "bipartite-edge",
+        dir.path().join("k2.txt").to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    assert!(out.contains("1 winning edge in all"), "{out}");
+}
+
+/// An error's causes are printed once each, though hyper's connect error
+/// wraps another under the same message.
+#[test]
+fn an_unreachable_server_is_named_once_per_cause() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let (ok, _, err) = puzzled(&["healthcheck", "--addr", &format!("http://127.0.0.1:{port}")]);
+    assert!(!ok);
+    assert!(err.contains("tcp connect error"), "{err}");
+    assert_eq!(err.matches("tcp connect error").count(), 1, "{err}");
 }

@@ -119,11 +119,12 @@ pub fn geography_text(
     let d = s.second_player_starts.as_ref().map_or(0, Vec::len);
     let a = s.barrier.len();
     let mut out = format!(
-        "game: geography, {n} vertices, {} edges, start {}\n\
+        "game: geography, {}, {}, start {}\n\
          winner: {} player\n\
          maximum matching size: {}\n\
          Gallai–Edmonds: |D| = {d}, |A| = {a}, |C| = {}\n",
-        graph.edge_count(),
+        counted(n, "vertex", "vertices"),
+        counted(graph.edge_count(), "edge", "edges"),
         labels.label(start),
         player_name(s.winner),
         s.matching.len(),
@@ -163,6 +164,11 @@ pub fn geography_json(
         "winning_moves": s.winning_moves.as_ref().map(|m| labels.list(&m.moves)),
         "unique_winning_move": s.winning_moves.as_ref().map(|m| m.unique),
     })
+}
+
+/// `1 edge`, `2 edges`: a count with its noun in the right number.
+fn counted(count: usize, one: &str, many: &str) -> String {
+    format!("{count} {}", if count == 1 { one } else { many })
 }
 
 fn dashed(labels: Labels, vertices: &[Vertex]) -> String {
@@ -214,11 +220,11 @@ pub fn tree_error_in_file(error: &TreePaintError, labels: Labels) -> String {
 pub fn bipartite_edge_text(graph: &Graph, s: &BipartiteEdgeSolution, labels: Labels) -> String {
     let c = &s.counts;
     let mut out = format!(
-        "game: bipartite edge-adding, {} vertices, {} edges\n\
+        "game: bipartite edge-adding, {}, {}\n\
          winner: {} player\n\
          counts: x = {}, iso = {}, oo = {}, eo = {}, ee = {}\n",
-        graph.vertex_count(),
-        graph.edge_count(),
+        counted(graph.vertex_count(), "vertex", "vertices"),
+        counted(graph.edge_count(), "edge", "edges"),
         player_name(s.winner),
         c.x,
         c.iso,
@@ -228,10 +234,14 @@ pub fn bipartite_edge_text(graph: &Graph, s: &BipartiteEdgeSolution, labels: Lab
     );
     match s.winning_move {
         Some((u, v)) => out.push_str(&format!(
-            "winning move: add edge ({}, {}); {} winning edges in all{}\n",
+            "winning move: add edge ({}, {}); {} in all{}\n",
             labels.label(u),
             labels.label(v),
-            s.winning_moves.edge_count,
+            counted(
+                s.winning_moves.edge_count as usize,
+                "winning edge",
+                "winning edges"
+            ),
             if s.winning_moves.unique {
                 " (unique)"
             } else {
@@ -264,10 +274,10 @@ pub fn bipartite_edge_json(graph: &Graph, s: &BipartiteEdgeSolution, labels: Lab
 
 pub fn tree_paint_text(graph: &Graph, s: &TreePaintSolution, labels: Labels) -> String {
     let mut out = format!(
-        "game: tree paint, {} vertices, black {}, white {}\n\
+        "game: tree paint, {}, black {}, white {}\n\
          winner: {} player\n\
          final counts: black {}, white {}\n",
-        graph.vertex_count(),
+        counted(graph.vertex_count(), "vertex", "vertices"),
         labels.label(s.black),
         labels.label(s.white),
         player_name(s.winner),
@@ -310,6 +320,15 @@ pub fn move_label(m: Move, labels: Labels) -> String {
     match m {
         Move::Geography(v) | Move::Paint(v) => labels.label(v).to_string(),
         Move::Edge(u, v) => format!("{}-{}", labels.label(u), labels.label(v)),
+    }
+}
+
+/// A move for programs, as `solve --json` writes them: a vertex as its
+/// number, an edge as the pair of its ends.
+fn move_json(m: Move, labels: Labels) -> Value {
+    match m {
+        Move::Geography(v) | Move::Paint(v) => json!(labels.label(v)),
+        Move::Edge(u, v) => json!([labels.label(u), labels.label(v)]),
     }
 }
 
@@ -410,15 +429,15 @@ pub fn position_text(analysis: &PositionAnalysis, labels: Labels) -> String {
             barrier,
             ..
         } => out.push_str(&format!(
-            "token on vertex {}; remaining graph: maximum matching of {} edges ({} the token), barrier of {} vertices\n",
+            "token on vertex {}; remaining graph: maximum matching of {} ({} the token), barrier of {}\n",
             labels.label(*current),
-            matching.len(),
+            counted(matching.len(), "edge", "edges"),
             if matching.iter().any(|&(u, v)| u == *current || v == *current) {
                 "covering"
             } else {
                 "leaving out"
             },
-            barrier.len()
+            counted(barrier.len(), "vertex", "vertices")
         )),
         PositionEvidence::BipartiteEdge { counts, .. } => out.push_str(&format!(
             "counts: N={} M={} X={} iso={} oo={} eo={} ee={}\n",
@@ -429,7 +448,8 @@ pub fn position_text(analysis: &PositionAnalysis, labels: Labels) -> String {
             white_count,
             ..
         } => out.push_str(&format!(
-            "with perfect play from here: black ends with {black_count} vertices, white with {white_count}\n"
+            "with perfect play from here: black ends with {}, white with {white_count}\n",
+            counted(*black_count as usize, "vertex", "vertices")
         )),
     }
     out
@@ -438,7 +458,7 @@ pub fn position_text(analysis: &PositionAnalysis, labels: Labels) -> String {
 /// A position for programs, vertices in the file's numbering.
 pub fn position_json(analysis: &PositionAnalysis, labels: Labels) -> Value {
     let moves =
-        |moves: &[Move]| -> Vec<String> { moves.iter().map(|&m| move_label(m, labels)).collect() };
+        |moves: &[Move]| -> Vec<Value> { moves.iter().map(|&m| move_json(m, labels)).collect() };
     let evidence = match &analysis.evidence {
         PositionEvidence::Geography {
             current,
@@ -456,7 +476,7 @@ pub fn position_json(analysis: &PositionAnalysis, labels: Labels) -> Value {
             "legal_classes": classes.iter().map(|c| json!({
                 "class": format!("{:?}", c.class),
                 "edge_count": c.edge_count,
-                "example": move_label(Move::Edge(c.example.0, c.example.1), labels),
+                "example": move_json(Move::Edge(c.example.0, c.example.1), labels),
                 "wins": c.wins,
             })).collect::<Vec<_>>(),
         }),

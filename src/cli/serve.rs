@@ -6,9 +6,15 @@ use anyhow::{Result, bail};
 use super::args::HealthcheckArgs;
 use crate::config::Config;
 
+/// The log filter without `PUZZLED_LOG`.
+pub const DEFAULT_LOG_FILTER: &str = "info,sqlx::postgres::notice=warn";
+
 pub fn serve(config: Config) -> Result<()> {
+    // PostgreSQL's notices ("relation … already exists, skipping" on every
+    // start of a replica) come through sqlx at INFO; they are the database
+    // talking about itself, so by default only its warnings are shown.
     let filter = tracing_subscriber::EnvFilter::try_from_env("PUZZLED_LOG")
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(DEFAULT_LOG_FILTER));
     // A line a call: written by a thread of its own, so that a call's
     // thread only formats it. That thread writes the lines queued while it
     // wrote the last ones in one go (it flushes when the queue is empty),

@@ -388,7 +388,8 @@ impl CallEnd {
                 code: code_name.clone(),
             })
             .inc();
-        let (code, elapsed_ms) = (code_name, elapsed * 1e3);
+        // Milliseconds to the microsecond: a log line is read by people.
+        let (code, elapsed_ms) = (code_name, (elapsed * 1e6).round() / 1e3);
         span.in_scope(|| {
             if client_left {
                 tracing::info!(status = %code, elapsed_ms, client_left, "call finished");
