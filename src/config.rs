@@ -234,7 +234,56 @@ impl Default for Config {
     }
 }
 
+/// `url` as it may be shown in a log line or an error: a password in its
+/// user part, and a `password` or `sslpassword` parameter of its query,
+/// read `***`. Everything else stays, so the message still says which
+/// database it is about.
+pub fn redacted_url(url: &str) -> String {
+    const HIDDEN: &str = "***";
+    let (head, query) = match url.split_once('?') {
+        Some((head, query)) => (head, Some(query)),
+        None => (url, None),
+    };
+    let mut out = match head.split_once("://") {
+        Some((scheme, rest)) => {
+            let authority_end = rest.find('/').unwrap_or(rest.len());
+            let (authority, path) = rest.split_at(authority_end);
+            let authority = match authority.rsplit_once('@') {
+                Some((user_info, host)) => match user_info.split_once(':') {
+                    Some((user, _password)) => format!("{user}:{HIDDEN}@{host}"),
+                    None => authority.to_owned(),
+                },
+                None => authority.to_owned(),
+            };
+            format!("{scheme}://{authority}{path}")
+        }
+        None => head.to_owned(),
+    };
+    if let Some(query) = query {
+        let parameters: Vec<String> = query
+            .split('&')
+            .map(|parameter| match parameter.split_once('=') {
+                Some((key, _))
+                    if key.eq_ignore_ascii_case("password")
+                        || key.eq_ignore_ascii_case("sslpassword") =>
+                {
+                    format!("{key}={HIDDEN}")
+                }
+                _ => parameter.to_owned(),
+            })
+            .collect();
+        out.push('?');
+        out.push_str(&parameters.join("&"));
+    }
+    out
+}
+
 impl Config {
+    /// The store's URL as logs and errors show it (`redacted_url`).
+    pub fn database_url_redacted(&self) -> String {
+        redacted_url(&self.database_url)
+    }
+
     /// The time a call waits for a free database connection.
     pub fn database_acquire_timeout(&self) -> Duration {
         Duration::from_millis(self.database_acquire_timeout_ms)
@@ -348,5 +397,30 @@ mod tests {
         let matches = command.get_matches_from(["puzzled"]);
         let from_flags = Config::from_arg_matches(&matches).unwrap();
         assert_eq!(from_flags, Config::default());
+    }
+
+    #[test]
+    fn a_redacted_url_keeps_everything_but_the_passwords() {
+        let cases = [
+            (
+                "postgres://postgres:hunter2@db.example:5432/puzzled",
+                "postgres://postgres:***@db.example:5432/puzzled",
+            ),
+            // A password may hold `@` and `:`; the host follows the last `@`.
+            (
+                "postgres://u:p@ss:w@rd@db/x?sslmode=require",
+                "postgres://u:***@db/x?sslmode=require",
+            ),
+            (
+                "postgres://db/x?user=u&password=hunter2&sslpassword=key2",
+                "postgres://db/x?user=u&password=***&sslpassword=***",
+            ),
+            ("postgres://postgres@db/x", "postgres://postgres@db/x"),
+            ("sqlite://puzzled.db", "sqlite://puzzled.db"),
+            ("sqlite::memory:", "sqlite::memory:"),
+        ];
+        for (url, shown) in cases {
+            assert_eq!(redacted_url(url), shown, "{url}");
+        }
     }
 }

@@ -79,7 +79,7 @@ impl Application {
         let store = Store::open_with(&config.database_url, pool_settings(&config))
             .await
             .map_err(|source| ServerError::OpenStore {
-                url: config.database_url.clone(),
+                url: config.database_url_redacted(),
                 source,
             })?
             .retain_verdict_bytes(config.verdict_store_bytes);
@@ -292,7 +292,7 @@ impl Application {
         };
         tracing::info!(
             "puzzled listening on {local_addr}, store {}",
-            config.database_url
+            config.database_url_redacted()
         );
         if let Some(addr) = metrics_addr {
             tracing::info!("metrics at http://{addr}/metrics");

@@ -21,6 +21,7 @@ mod postgres;
 mod reflection;
 mod request_ids;
 mod retention;
+mod secrets;
 mod solve;
 mod store_faults;
 mod transport;

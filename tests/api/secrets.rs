@@ -1,0 +1,159 @@
+//! No secret reaches a log line or an error: the database password (in
+//! the URL's user part or its query) and the admin token, whether the
+//! server starts, fails to start, or answers calls that carry them.
+
+use std::io::Read as _;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use tonic::metadata::MetadataValue;
+
+use crate::helpers::*;
+use crate::postgres::PgSchema;
+
+const BIN: &str = env!("CARGO_BIN_EXE_puzzled");
+const PASSWORD: &str = "pw-hunter2-never-shown";
+const ADMIN_TOKEN: &str = "admin-token-never-shown";
+
+/// `url` with `PASSWORD` as its user's password.
+fn with_password(url: &str) -> String {
+    let (scheme, rest) = url.split_once("://").unwrap();
+    match rest.split_once('@') {
+        Some((user, host)) => format!("{scheme}://{user}:{PASSWORD}@{host}"),
+        None => format!("{scheme}://postgres:{PASSWORD}@{rest}"),
+    }
+}
+
+fn assert_no_secret(output: &str) {
+    for secret in [PASSWORD, ADMIN_TOKEN] {
+        assert!(!output.contains(secret), "a secret was shown: {output}");
+    }
+}
+
+#[test]
+fn a_store_that_cannot_be_opened_is_named_without_its_password() {
+    let closed_port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    for url in [
+        with_password(&format!(
+            "postgres://puzzled@127.0.0.1:{closed_port}/puzzled"
+        )),
+        format!("postgres://127.0.0.1:{closed_port}/puzzled?user=puzzled&password={PASSWORD}"),
+    ] {
+        let out = Command::new(BIN)
+            .args(["serve", "--listen", "127.0.0.1:0", "--database", &url])
+            .env("PUZZLED_ADMIN_TOKEN", ADMIN_TOKEN)
+            .env("PUZZLED_DATABASE_ACQUIRE_TIMEOUT_MS", "2000")
+            .output()
+            .unwrap();
+        assert!(!out.status.success());
+        let shown = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(shown.contains("opening the store"), "{shown}");
+        assert!(
+            shown.contains(":***@") || shown.contains("password=***"),
+            "{shown}"
+        );
+        assert_no_secret(&shown);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_serving_replica_logs_no_secret() {
+    let Some(schema) = PgSchema::create().await else {
+        return;
+    };
+    let mut child = Command::new(BIN)
+        .args(["serve", "--listen", "127.0.0.1:0"])
+        .env("PUZZLED_DATABASE_URL", with_password(&schema.url()))
+        .env("PUZZLED_ADMIN_TOKEN", ADMIN_TOKEN)
+        .env("PUZZLED_LOG", "debug")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    // Lines up to the one naming the address, read byte by byte so that
+    // nothing after it is buffered away from the final read.
+    let mut first = String::new();
+    let mut line = Vec::new();
+    let mut byte = [0u8];
+    while !first.contains("listening on") {
+        line.clear();
+        while stdout.read(&mut byte).unwrap() == 1 && byte[0] != b'\n' {
+            line.push(byte[0]);
+        }
+        assert!(!line.is_empty(), "the server stopped: {first}");
+        first.push_str(&String::from_utf8_lossy(&line));
+        first.push('\n');
+    }
+    let listening = first.lines().last().unwrap().to_owned();
+    assert!(listening.contains("store postgres://"), "{listening}");
+    let addr = listening
+        .split_whitespace()
+        .skip_while(|w| *w != "on")
+        .nth(1)
+        .unwrap()
+        .trim_end_matches(',')
+        .to_owned();
+    let mut client = client_on(
+        tonic::transport::Channel::from_shared(format!("http://{addr}"))
+            .unwrap()
+            .connect()
+            .await
+            .unwrap(),
+    );
+    let created = client
+        .create_puzzle(create_request(path(4)))
+        .await
+        .unwrap()
+        .into_inner();
+    let delete = |token: &str| {
+        let mut request = tonic::Request::new(proto::DeletePuzzleRequest {
+            name: created.name.clone(),
+        });
+        request.metadata_mut().insert(
+            "authorization",
+            MetadataValue::try_from(format!("Bearer {token}")).unwrap(),
+        );
+        request
+    };
+    let refused = client
+        .delete_puzzle(delete(&format!("{ADMIN_TOKEN}-but-wrong")))
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code(), tonic::Code::PermissionDenied, "{refused:?}");
+    assert_no_secret(refused.message());
+    client.delete_puzzle(delete(ADMIN_TOKEN)).await.unwrap();
+
+    Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    let _ = tokio::time::timeout(Duration::from_secs(60), async {
+        while child.try_wait().unwrap().is_none() {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    })
+    .await;
+    let mut logs = first;
+    stdout.read_to_string(&mut logs).unwrap();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut logs)
+        .unwrap();
+    assert!(
+        logs.contains("DeletePuzzle"),
+        "the calls were logged: {logs}"
+    );
+    assert!(logs.contains(":***@"), "{logs}");
+    assert_no_secret(&logs);
+}
