@@ -17,23 +17,22 @@ use super::errors::assert_bad;
 use super::helpers::*;
 
 /// A raw HTTP/1.1 response.
-struct HttpResponse {
-    status: u16,
+pub struct HttpResponse {
+    pub status: u16,
     headers: HashMap<String, String>,
     body: Vec<u8>,
 }
 
 async fn http1(
-    app: &TestApp,
+    addr: &str,
     method: &str,
     path: &str,
     headers: &[(&str, &str)],
     body: &[u8],
 ) -> HttpResponse {
-    let mut stream = tokio::net::TcpStream::connect(app.addr()).await.unwrap();
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
     let mut request = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Length: {}\r\n",
-        app.addr(),
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Length: {}\r\n",
         body.len()
     );
     for (name, value) in headers {
@@ -145,6 +144,18 @@ async fn call(
     text: bool,
     extra: &[(&str, &str)],
 ) -> (HttpResponse, Vec<Vec<u8>>, HashMap<String, String>) {
+    call_at(&app.addr(), method, request, text, extra).await
+}
+
+/// A unary call over gRPC-Web to the server at `addr` (host:port): its
+/// response, messages and trailers.
+pub async fn call_at(
+    addr: &str,
+    method: &str,
+    request: &impl Message,
+    text: bool,
+    extra: &[(&str, &str)],
+) -> (HttpResponse, Vec<Vec<u8>>, HashMap<String, String>) {
     let framed = frame(0, &request.encode_to_vec());
     let (content_type, body) = if text {
         (
@@ -162,7 +173,7 @@ async fn call(
     ];
     headers.extend_from_slice(extra);
     let response = http1(
-        app,
+        addr,
         "POST",
         &format!("/puzzled.v1.PuzzleService/{method}"),
         &headers,
@@ -283,7 +294,7 @@ async fn preflight(app: &TestApp, origin: &str) -> HttpResponse {
         ("access-control-request-headers", "content-type,x-grpc-web"),
     ];
     http1(
-        app,
+        &app.addr(),
         "OPTIONS",
         "/puzzled.v1.PuzzleService/Solve",
         &headers,

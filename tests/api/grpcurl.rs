@@ -15,7 +15,7 @@ use super::helpers::*;
 
 const ENABLE: &str = "PUZZLED_TEST_GRPCURL";
 
-fn grpcurl_available() -> bool {
+pub fn grpcurl_available() -> bool {
     let found = Command::new("grpcurl")
         .arg("-version")
         .output()
