@@ -16,6 +16,7 @@ fn main() -> std::process::ExitCode {
         Command::Play(args) => play::play(args),
         Command::Serve(config) => serve::serve(*config),
         Command::Healthcheck(args) => serve::healthcheck(args),
+        Command::Backup(args) => serve::backup(args),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,
@@ -27,13 +28,14 @@ fn main() -> std::process::ExitCode {
 }
 
 /// The error and its causes, `: `-separated, as `{:#}` prints them but
-/// with a cause that repeats the message before it (hyper's connect errors
-/// wrap one another under one message) said once.
+/// with a cause that repeats the end of the message before it said once
+/// (hyper's connect errors wrap one another under one message, and sqlx's
+/// database errors quote their cause).
 fn causes(error: &anyhow::Error) -> String {
     let mut messages: Vec<String> = Vec::new();
     for cause in error.chain() {
         let message = cause.to_string();
-        if messages.last() != Some(&message) {
+        if !messages.last().is_some_and(|last| last.ends_with(&message)) {
             messages.push(message);
         }
     }

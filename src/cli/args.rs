@@ -1,5 +1,5 @@
 //! The command line's arguments: `puzzled solve | analyze | play | serve |
-//! healthcheck`, parsed by clap.
+//! healthcheck | backup`, parsed by clap.
 
 use std::path::PathBuf;
 
@@ -32,6 +32,18 @@ pub enum Command {
     /// Ask a running service whether it is SERVING (exit 0) or not (exit 1),
     /// through the gRPC health service; for container health checks.
     Healthcheck(HealthcheckArgs),
+    /// Copy the SQLite store into a new file, consistently, while servers
+    /// keep using it (see docs/operations.md, backups and restores).
+    Backup(BackupArgs),
+}
+
+#[derive(clap::Args)]
+pub struct BackupArgs {
+    /// The store, as `serve` takes it (sqlite://PATH).
+    #[arg(long = "database", env = "PUZZLED_DATABASE_URL", default_value = crate::config::DEFAULT_DATABASE_URL)]
+    pub database_url: String,
+    /// The new file to write; an existing file is never written over.
+    pub destination: PathBuf,
 }
 
 #[derive(clap::Args)]

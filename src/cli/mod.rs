@@ -5,7 +5,7 @@
 //! - `args`: the subcommands and their flags;
 //! - `solve`: `puzzled solve`, one file or a stream of graph6/sparse6 lines;
 //! - `play`: `puzzled analyze` and `puzzled play`;
-//! - `serve`: `puzzled serve` and `puzzled healthcheck`;
+//! - `serve`: `puzzled serve`, `puzzled healthcheck` and `puzzled backup`;
 //! - `input`: reading a puzzle file, shared by the three above;
 //! - `report`: what they print, for people or as JSON.
 

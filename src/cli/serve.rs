@@ -1,9 +1,10 @@
 //! `puzzled serve` (logging set up, the runtime built, the service run until
-//! a signal) and `puzzled healthcheck` (one health call to a running one).
+//! a signal), `puzzled healthcheck` (one health call to a running one) and
+//! `puzzled backup` (a copy of its SQLite store, taken while it runs).
 
 use anyhow::{Result, bail};
 
-use super::args::HealthcheckArgs;
+use super::args::{BackupArgs, HealthcheckArgs};
 use crate::config::Config;
 
 /// The log filter without `PUZZLED_LOG`.
@@ -70,4 +71,21 @@ pub fn healthcheck(args: HealthcheckArgs) -> Result<()> {
     } else {
         bail!("{} is not serving", args.addr)
     }
+}
+
+pub fn backup(args: BackupArgs) -> Result<()> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    let summary = runtime.block_on(crate::store::backup_sqlite(
+        &args.database_url,
+        &args.destination,
+    ))?;
+    println!(
+        "backed up {} puzzles and {} verdicts to {}",
+        summary.puzzles,
+        summary.verdicts,
+        args.destination.display()
+    );
+    Ok(())
 }

@@ -24,8 +24,10 @@
 //!   read, and the store's version (SQLite);
 //! - `verdicts`: verdicts by canonical hash, and their retention;
 //! - `claims`: claims on computing a verdict across replicas;
-//! - `error`: [`StoreError`], and how each database error counts.
+//! - `error`: [`StoreError`], and how each database error counts;
+//! - `backup`: a consistent copy of a SQLite store while it is in use.
 
+mod backup;
 mod claims;
 mod db;
 mod error;
@@ -33,6 +35,7 @@ mod kept;
 mod puzzles;
 mod verdicts;
 
+pub use backup::{BackupError, BackupSummary, backup_sqlite};
 pub use db::{DEFAULT_VERDICT_BYTES, PoolSettings, Store};
 pub use error::StoreError;
 pub use kept::StoreVersion;

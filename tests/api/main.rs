@@ -3,6 +3,7 @@
 //! reflection clients, and grpcurl when it is enabled).
 
 mod admission;
+mod backup;
 mod binary;
 mod browser;
 mod cancel;
