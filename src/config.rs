@@ -56,6 +56,9 @@ pub const DEFAULT_KEEPALIVE_INTERVAL_SECS: u64 = 60;
 /// Default time to wait for the answer to a keepalive ping.
 pub const DEFAULT_KEEPALIVE_TIMEOUT_SECS: u64 = 20;
 
+/// Default calls a rate-limited caller may make at once.
+pub const DEFAULT_BURST: u32 = 10;
+
 /// Default seconds a Play game may wait for the client's next message.
 pub const DEFAULT_PLAY_IDLE_SECS: u64 = 300;
 /// Default number of Play games open at once.
@@ -149,6 +152,32 @@ pub struct Config {
     /// Token that DeletePuzzle requires as "authorization: Bearer TOKEN"; no token, no check.
     #[arg(long, env = "PUZZLED_ADMIN_TOKEN", hide_env_values = true)]
     pub admin_token: Option<String>,
+    /// A file of writer tokens, one `NAME=TOKEN` a line (`#` comments);
+    /// with writer tokens, CreatePuzzle needs "authorization: Bearer TOKEN"
+    /// of a writer (or the admin token). Read again on SIGHUP.
+    #[arg(long, env = "PUZZLED_WRITER_TOKENS_FILE")]
+    pub writer_tokens_file: Option<std::path::PathBuf>,
+    /// Writer tokens as `NAME=TOKEN,NAME=TOKEN`; set it in the environment,
+    /// where other users cannot read it, rather than as a flag.
+    #[arg(long, env = "PUZZLED_WRITER_TOKENS", hide_env_values = true)]
+    pub writer_tokens: Option<String>,
+    /// Creates a writer (or, without a token, an address) may make a
+    /// minute; past it RESOURCE_EXHAUSTED (WRITE_RATE_EXCEEDED) with
+    /// `retry-after`. 0: no limit.
+    #[arg(long, env = "PUZZLED_WRITE_RATE_PER_MINUTE", default_value_t = 0)]
+    pub write_rate_per_minute: u32,
+    /// Creates a writer or an address may make at once, before the rate
+    /// applies.
+    #[arg(long, env = "PUZZLED_WRITE_BURST", default_value_t = DEFAULT_BURST)]
+    pub write_burst: u32,
+    /// Solves that memory cannot answer a writer or an address may ask a
+    /// minute (Solve, SolvePuzzle); past it RESOURCE_EXHAUSTED
+    /// (SOLVE_RATE_EXCEEDED) with `retry-after`. 0: no limit.
+    #[arg(long, env = "PUZZLED_SOLVE_RATE_PER_MINUTE", default_value_t = 0)]
+    pub solve_rate_per_minute: u32,
+    /// Such solves a writer or an address may ask at once.
+    #[arg(long, env = "PUZZLED_SOLVE_BURST", default_value_t = DEFAULT_BURST)]
+    pub solve_burst: u32,
     /// Seconds to let in-flight requests finish after SIGINT/SIGTERM.
     #[arg(long, env = "PUZZLED_SHUTDOWN_GRACE_SECS", default_value_t = DEFAULT_SHUTDOWN_GRACE_SECS)]
     pub shutdown_grace_secs: u64,
@@ -219,6 +248,12 @@ impl Default for Config {
             metrics_listen: None,
             cors_origins: Vec::new(),
             admin_token: None,
+            writer_tokens_file: None,
+            writer_tokens: None,
+            write_rate_per_minute: 0,
+            write_burst: DEFAULT_BURST,
+            solve_rate_per_minute: 0,
+            solve_burst: DEFAULT_BURST,
             shutdown_grace_secs: DEFAULT_SHUTDOWN_GRACE_SECS,
             max_connections: DEFAULT_MAX_CONNECTIONS,
             max_connections_per_address: DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,

@@ -17,19 +17,46 @@ use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
 use prometheus_client::registry::{Metric, Registry};
 
+/// A call's labels, as gRPC's own metrics name them.
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 pub struct CallLabels {
-    /// The gRPC path, e.g. `/puzzled.v1.PuzzleService/Solve`; `unknown`
-    /// for a method the server does not have (so a client cannot make up
-    /// labels without end).
-    pub method: String,
-    /// The gRPC status code's name, e.g. `Ok`, `NotFound`.
-    pub code: String,
+    /// The service, e.g. `puzzled.v1.PuzzleService`, `grpc.health.v1.Health`;
+    /// `unknown` for a path the server does not serve (so a client cannot
+    /// make up labels without end).
+    pub grpc_service: String,
+    /// The method, e.g. `Solve`; `unknown` as above.
+    pub grpc_method: String,
+    /// The status code's canonical name, e.g. `OK`, `INVALID_ARGUMENT`.
+    pub grpc_code: &'static str,
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 pub struct MethodLabels {
-    pub method: String,
+    pub grpc_service: String,
+    pub grpc_method: String,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct ErrorLabels {
+    /// The status code's canonical name.
+    pub grpc_code: &'static str,
+    /// The `google.rpc.ErrorInfo` reason, e.g. `SOLVE_QUEUE_FULL`.
+    pub reason: String,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct CacheSizeLabels {
+    /// `verdicts` (the verdict cache), `answers` (Solve and SolvePuzzle
+    /// answers), `puzzles` and `pages` (GetPuzzle and ListPuzzles
+    /// answers), `stored_answers` (for positions), `kept_records` and
+    /// `kept_winners` (the store's, on SQLite).
+    pub cache: &'static str,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct BuildLabels {
+    version: &'static str,
+    solver_version: &'static str,
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
@@ -56,13 +83,19 @@ pub struct QueryLabels {
 }
 
 /// The live counts read at scrape time.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct LiveCounts {
     pub solves_running: usize,
     pub solves_waiting: usize,
     pub admission_waiting: usize,
     pub games_open: usize,
     pub connections_open: usize,
+    /// The database pool: connections open, of them idle, and the most it
+    /// opens.
+    pub database_connections: (u64, u64, u64),
+    /// Each cache's entries and bytes (approximate: the caches count in
+    /// the background).
+    pub caches: Vec<(&'static str, u64, u64)>,
 }
 
 pub struct Metrics {
@@ -74,6 +107,20 @@ pub struct Metrics {
     pub solver_seconds: Family<GameLabels, Histogram>,
     pub admission_wait_seconds: Histogram,
     pub store_seconds: Family<QueryLabels, Histogram>,
+    errors: Family<ErrorLabels, Counter>,
+    build_info: Family<BuildLabels, Gauge>,
+    /// Puzzles whose canonical labelling passed its budget.
+    pub canon_fallbacks: Counter,
+    verdict_store_bytes: Gauge,
+    verdict_store_limit_bytes: Gauge,
+    database_connections_in_use: Gauge,
+    database_connections_idle: Gauge,
+    database_connections_max: Gauge,
+    cache_entries: Family<CacheSizeLabels, Gauge>,
+    cache_bytes: Family<CacheSizeLabels, Gauge>,
+    /// `process_*`: no prefix, as every exporter names them.
+    process: Registry,
+    process_metrics: ProcessMetrics,
     solves_running: Gauge,
     solves_waiting: Gauge,
     admission_waiting: Gauge,
@@ -81,10 +128,11 @@ pub struct Metrics {
     connections_open: Gauge,
 }
 
-/// Buckets from 100 µs to about 1.7 min, ×4 apart: a cached answer and a
-/// solve of 10^7 edges both land inside.
+/// Buckets from 100 µs to about 1.7 min, ×2 apart: a cached answer and a
+/// solve of 10^7 edges both land inside, and a quantile read from them is
+/// off by less than a factor of two.
 fn seconds_buckets() -> impl Iterator<Item = f64> {
-    exponential_buckets(1e-4, 4.0, 11)
+    exponential_buckets(1e-4, 2.0, 21)
 }
 
 fn seconds_histogram() -> Histogram {
@@ -147,8 +195,57 @@ impl Metrics {
             "Time of a store operation, by operation",
             histograms(),
         );
+        let errors = registered(
+            &mut registry,
+            "errors",
+            "Calls that failed, by status code and ErrorInfo reason",
+            Family::default(),
+        );
+        let canon_fallbacks = registered(
+            &mut registry,
+            "canon_fallbacks",
+            "Puzzles whose canonical labelling passed --canon-budget-ms and got the label-keeping hash",
+            Counter::default(),
+        );
+        let cache_entries = registered(
+            &mut registry,
+            "cache_entries",
+            "Entries each cache holds",
+            Family::default(),
+        );
+        let cache_bytes = registered(
+            &mut registry,
+            "cache_bytes",
+            "Bytes each cache counts against its bound",
+            Family::default(),
+        );
+        let build_info: Family<BuildLabels, Gauge> = registered(
+            &mut registry,
+            "build_info",
+            "The running build: its version and solver version (always 1)",
+            Family::default(),
+        );
+        let mut process = Registry::default();
+        let process_metrics = ProcessMetrics::register(&mut process);
         let mut gauge =
             |name: &str, help: &str| registered(&mut registry, name, help, Gauge::default());
+        let verdict_store_bytes = gauge(
+            "verdict_store_bytes",
+            "Bytes stored verdicts count against --verdict-store-bytes, as of this server's last verdict write",
+        );
+        let verdict_store_limit_bytes = gauge("verdict_store_limit_bytes", "--verdict-store-bytes");
+        let database_connections_in_use = gauge(
+            "database_connections_in_use",
+            "Database connections taken by a call",
+        );
+        let database_connections_idle = gauge(
+            "database_connections_idle",
+            "Database connections open and idle",
+        );
+        let database_connections_max = gauge(
+            "database_connections_max",
+            "The most database connections the pool opens (--database-pool-size)",
+        );
         let solves_running = gauge("solves_running", "Solves holding a solve worker");
         let solves_waiting = gauge(
             "solve_queue_depth",
@@ -169,6 +266,18 @@ impl Metrics {
             solver_seconds,
             admission_wait_seconds,
             store_seconds,
+            errors,
+            build_info,
+            canon_fallbacks,
+            verdict_store_bytes,
+            verdict_store_limit_bytes,
+            database_connections_in_use,
+            database_connections_idle,
+            database_connections_max,
+            cache_entries,
+            cache_bytes,
+            process,
+            process_metrics,
             solves_running,
             solves_waiting,
             admission_waiting,
@@ -180,18 +289,60 @@ impl Metrics {
     /// Every metric in the OpenMetrics text format, the live counts set to
     /// `live`.
     pub fn encode(&self, live: LiveCounts) -> String {
-        let set = |gauge: &Gauge, value: usize| {
+        let set = |gauge: &Gauge, value: u64| {
             gauge.set(i64::try_from(value).unwrap_or(i64::MAX));
         };
-        set(&self.solves_running, live.solves_running);
-        set(&self.solves_waiting, live.solves_waiting);
-        set(&self.admission_waiting, live.admission_waiting);
-        set(&self.games_open, live.games_open);
-        set(&self.connections_open, live.connections_open);
+        set(&self.solves_running, live.solves_running as u64);
+        set(&self.solves_waiting, live.solves_waiting as u64);
+        set(&self.admission_waiting, live.admission_waiting as u64);
+        set(&self.games_open, live.games_open as u64);
+        set(&self.connections_open, live.connections_open as u64);
+        let (open, idle, max) = live.database_connections;
+        set(&self.database_connections_in_use, open.saturating_sub(idle));
+        set(&self.database_connections_idle, idle);
+        set(&self.database_connections_max, max);
+        for (cache, entries, bytes) in live.caches {
+            let labels = CacheSizeLabels { cache };
+            set(&self.cache_entries.get_or_create(&labels), entries);
+            set(&self.cache_bytes.get_or_create(&labels), bytes);
+        }
+        self.process_metrics.read();
         let mut text = String::new();
-        prometheus_client::encoding::text::encode(&mut text, &self.registry)
+        use prometheus_client::encoding::text::{encode_eof, encode_registry};
+        encode_registry(&mut text, &self.registry)
+            .and_then(|()| encode_registry(&mut text, &self.process))
+            .and_then(|()| encode_eof(&mut text))
             .expect("writing to a String cannot fail");
         text
+    }
+
+    /// Names the running build: this package's version and the solver
+    /// version its verdicts are stored under.
+    pub fn build_info(&self, solver_version: &'static str) {
+        self.build_info
+            .get_or_create(&BuildLabels {
+                version: env!("CARGO_PKG_VERSION"),
+                solver_version,
+            })
+            .set(1);
+    }
+
+    /// Counts a failed call by its code and reason.
+    pub fn error(&self, grpc_code: &'static str, reason: &str) {
+        self.errors
+            .get_or_create(&ErrorLabels {
+                grpc_code,
+                reason: reason.to_owned(),
+            })
+            .inc();
+    }
+
+    /// The verdict store's bytes and its bound.
+    pub fn verdict_store_bytes(&self, used: u64, limit: u64) {
+        self.verdict_store_bytes
+            .set(i64::try_from(used).unwrap_or(i64::MAX));
+        self.verdict_store_limit_bytes
+            .set(i64::try_from(limit).unwrap_or(i64::MAX));
     }
 
     /// Counts a cache lookup.
@@ -230,4 +381,102 @@ impl Drop for StoreTimer {
 pub fn metrics() -> &'static Metrics {
     static METRICS: LazyLock<Metrics> = LazyLock::new(Metrics::new);
     &METRICS
+}
+
+/// The process's own CPU time, memory and file descriptors, read from
+/// `/proc/self` at each scrape (Linux; elsewhere they stay 0), under the
+/// names every Prometheus exporter gives them. Read by hand: a few lines of
+/// /proc, where a process-metrics crate would bring a tree of its own.
+struct ProcessMetrics {
+    cpu_seconds: Counter<f64, std::sync::atomic::AtomicU64>,
+    resident_bytes: Gauge,
+    virtual_bytes: Gauge,
+    open_fds: Gauge,
+    max_fds: Gauge,
+}
+
+/// Clock ticks per second in /proc/PID/stat: USER_HZ, 100 on every Linux
+/// architecture (the kernel converts to it for user space).
+const USER_HZ: f64 = 100.0;
+
+impl ProcessMetrics {
+    fn register(registry: &mut Registry) -> ProcessMetrics {
+        ProcessMetrics {
+            cpu_seconds: registered(
+                registry,
+                "process_cpu_seconds",
+                "User and system CPU time spent, in seconds",
+                Counter::default(),
+            ),
+            resident_bytes: registered(
+                registry,
+                "process_resident_memory_bytes",
+                "Resident memory size in bytes",
+                Gauge::default(),
+            ),
+            virtual_bytes: registered(
+                registry,
+                "process_virtual_memory_bytes",
+                "Virtual memory size in bytes",
+                Gauge::default(),
+            ),
+            open_fds: registered(
+                registry,
+                "process_open_fds",
+                "Open file descriptors",
+                Gauge::default(),
+            ),
+            max_fds: registered(
+                registry,
+                "process_max_fds",
+                "The most file descriptors the process may open (soft limit)",
+                Gauge::default(),
+            ),
+        }
+    }
+
+    fn read(&self) {
+        if let Ok(stat) = std::fs::read_to_string("/proc/self/stat") {
+            // Fields after the command (which may hold spaces), from the
+            // third: utime and stime are the 14th and 15th.
+            let after_command = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
+            let fields: Vec<&str> = after_command.split_whitespace().collect();
+            let ticks = |i: usize| fields.get(i).and_then(|f| f.parse::<u64>().ok());
+            if let (Some(user), Some(system)) = (ticks(11), ticks(12)) {
+                let seconds = (user + system) as f64 / USER_HZ;
+                let counted = self.cpu_seconds.get();
+                if seconds > counted {
+                    self.cpu_seconds.inc_by(seconds - counted);
+                }
+            }
+        }
+        if let Ok(status) = std::fs::read_to_string("/proc/self/status") {
+            let kib = |key: &str| {
+                status
+                    .lines()
+                    .find_map(|line| line.strip_prefix(key))
+                    .and_then(|rest| rest.split_whitespace().next())
+                    .and_then(|n| n.parse::<i64>().ok())
+            };
+            if let Some(rss) = kib("VmRSS:") {
+                self.resident_bytes.set(rss * 1024);
+            }
+            if let Some(size) = kib("VmSize:") {
+                self.virtual_bytes.set(size * 1024);
+            }
+        }
+        if let Ok(entries) = std::fs::read_dir("/proc/self/fd") {
+            self.open_fds.set(entries.count() as i64);
+        }
+        if let Ok(limits) = std::fs::read_to_string("/proc/self/limits") {
+            let soft = limits
+                .lines()
+                .find_map(|line| line.strip_prefix("Max open files"))
+                .and_then(|rest| rest.split_whitespace().next())
+                .and_then(|n| n.parse::<i64>().ok());
+            if let Some(soft) = soft {
+                self.max_fds.set(soft);
+            }
+        }
+    }
 }

@@ -63,6 +63,12 @@ pub struct AnswerMemo {
 }
 
 impl AnswerMemo {
+    /// Entries held and the bytes they count.
+    pub async fn sizes(&self) -> (u64, u64) {
+        self.answers.run_pending_tasks().await;
+        (self.answers.entry_count(), self.answers.weighted_size())
+    }
+
     /// A memo of at most `capacity_bytes` of requests and answers.
     pub fn new(capacity_bytes: u64) -> AnswerMemo {
         AnswerMemo {

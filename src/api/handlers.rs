@@ -18,7 +18,8 @@ use super::positions::{Positions, PuzzleRef};
 use super::proto;
 use super::proto::puzzle_service_server::PuzzleService;
 use super::reads::{DEFAULT_READ_MEMO_BYTES, ReadMemo, read_key};
-use super::request::{check_admin, deadline, record_name, record_solution};
+use super::request::{caller_of, check_admin, deadline, record_name, record_solution};
+use crate::app::access::{Access, Caller};
 use crate::app::admission::{Admission, Admitted};
 use crate::app::deadline::{check_deadline, within};
 use crate::app::pool::{INLINE_UNITS, off_runtime_if_large};
@@ -46,12 +47,37 @@ fn min_encoded_len(summary: &PuzzleRecord) -> u64 {
     summary.edge_count.saturating_mul(2)
 }
 
+/// The API's memos, as the metrics read them.
+#[derive(Clone)]
+pub struct MemoSizes {
+    answers: AnswerMemo,
+    puzzles: ReadMemo<proto::Puzzle>,
+    pages: ReadMemo<proto::ListPuzzlesResponse>,
+}
+
+impl MemoSizes {
+    /// Each memo's entries and bytes.
+    pub async fn read(&self) -> Vec<(&'static str, u64, u64)> {
+        let (answers, puzzles, pages) = (
+            self.answers.sizes().await,
+            self.puzzles.sizes().await,
+            self.pages.sizes().await,
+        );
+        vec![
+            ("answers", answers.0, answers.1),
+            ("puzzles", puzzles.0, puzzles.1),
+            ("pages", pages.0, pages.1),
+        ]
+    }
+}
+
 /// The handlers of `puzzled.v1.PuzzleService`.
 pub struct PuzzleApi {
     store: Store,
     solver: Solver,
     limits: Limits,
-    admin_token: Option<String>,
+    /// The admin and writer tokens, and the rate limits.
+    access: Arc<Access>,
     /// The largest message the server sends; a full list page stays under it.
     max_message_bytes: usize,
     /// The size budget every puzzle-sized piece of work is admitted under.
@@ -71,7 +97,7 @@ impl PuzzleApi {
         store: Store,
         solver: Solver,
         limits: Limits,
-        admin_token: Option<String>,
+        access: Arc<Access>,
         max_message_bytes: usize,
         admission: Arc<Admission>,
         positions: Positions,
@@ -84,10 +110,24 @@ impl PuzzleApi {
             store,
             solver,
             limits,
-            admin_token,
+            access,
             max_message_bytes,
             admission,
         }
+    }
+
+    /// The API's memos, to read their entries and bytes for the metrics.
+    pub fn memo_sizes(&self) -> MemoSizes {
+        MemoSizes {
+            answers: self.answers.clone(),
+            puzzles: self.puzzles.clone(),
+            pages: self.pages.clone(),
+        }
+    }
+
+    /// Who the call is charged to (see [`caller_of`]).
+    fn caller<T>(&self, request: &Request<T>, token_required: bool) -> Result<Caller, AppError> {
+        caller_of(&self.access, request, token_required)
     }
 
     /// `message` as the answer, unless it is larger than the message size
@@ -197,10 +237,12 @@ impl PuzzleApi {
         spec: Arc<Spec>,
         options: SolveOptions,
         deadline: Option<Instant>,
+        caller: &Caller,
     ) -> Result<proto::Solution, AppError> {
         check_deadline(deadline)?;
         let started = Instant::now();
-        let solved = self.solver.solve(spec, options, deadline).await?;
+        let charge = || self.access.charge_solve(caller);
+        let solved = self.solver.solve(spec, options, deadline, &charge).await?;
         let solution = convert::solved_to_proto(solved);
         record_solution(&solution, started);
         Ok(solution)
@@ -213,6 +255,8 @@ impl PuzzleService for PuzzleApi {
         &self,
         request: Request<proto::CreatePuzzleRequest>,
     ) -> Result<Response<proto::Puzzle>, Status> {
+        let caller = self.caller(&request, self.access.writes_need_a_token())?;
+        self.access.charge_write(&caller)?;
         let proto::CreatePuzzleRequest { puzzle, request_id } = request.into_inner();
         let puzzle = puzzle.ok_or_else(|| AppError::missing("puzzle"))?;
         // Output-only fields are ignored, as AIP-203 asks.
@@ -414,7 +458,7 @@ impl PuzzleService for PuzzleApi {
         &self,
         request: Request<proto::DeletePuzzleRequest>,
     ) -> Result<Response<()>, Status> {
-        check_admin(self.admin_token.as_deref(), &request)?;
+        check_admin(&self.access, &request)?;
         let proto::DeletePuzzleRequest { name } = request.into_inner();
         record_name(&name);
         let id = convert::id_from_name(&name, "name")?;
@@ -427,6 +471,7 @@ impl PuzzleService for PuzzleApi {
         request: Request<proto::SolvePuzzleRequest>,
     ) -> Result<Response<proto::Solution>, Status> {
         let deadline = deadline(&request);
+        let caller = self.caller(&request, false)?;
         let proto::SolvePuzzleRequest {
             name,
             include_all_starts,
@@ -452,9 +497,10 @@ impl PuzzleService for PuzzleApi {
             check_deadline(deadline)?;
             let stored_hash = record.canonical_hash.clone();
             let started = Instant::now();
+            let charge = || self.access.charge_solve(&caller);
             let solved = self
                 .solver
-                .solve_stored(StoredPuzzle::from(record), options, deadline)
+                .solve_stored(StoredPuzzle::from(record), options, deadline, &charge)
                 .await?;
             let solution = convert::solved_to_proto(solved);
             record_solution(&solution, started);
@@ -476,6 +522,7 @@ impl PuzzleService for PuzzleApi {
         request: Request<proto::SolveRequest>,
     ) -> Result<Response<proto::Solution>, Status> {
         let deadline = deadline(&request);
+        let caller = self.caller(&request, false)?;
         let request = request.into_inner();
         let key = AnswerMemo::key(&request);
         if let Some(key) = &key
@@ -502,7 +549,8 @@ impl PuzzleService for PuzzleApi {
                 convert::spec_from_proto(spec, "spec", limits)
             })
             .await??;
-            self.solve_spec(Arc::new(spec), options, deadline).await
+            self.solve_spec(Arc::new(spec), options, deadline, &caller)
+                .await
         };
         let solution = within(deadline, work).await?;
         let reply = self.reply(solution, "the solution", smaller_solution(options))?;

@@ -23,7 +23,8 @@ pub mod positions;
 pub mod reads;
 pub mod request;
 
-pub use handlers::PuzzleApi;
+pub use handlers::{MemoSizes, PuzzleApi};
+pub use request::ClientAddress;
 
 /// Generated code for `proto/puzzled/v1`.
 pub mod proto {

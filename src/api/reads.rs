@@ -40,6 +40,12 @@ pub struct ReadMemo<M> {
 }
 
 impl<M: prost::Message + Clone + Send + Sync + 'static> ReadMemo<M> {
+    /// Entries held and the bytes they count.
+    pub async fn sizes(&self) -> (u64, u64) {
+        self.answers.run_pending_tasks().await;
+        (self.answers.entry_count(), self.answers.weighted_size())
+    }
+
     /// A memo of at most `capacity_bytes` of requests and answers, its
     /// lookups counted as `level`.
     pub fn new(capacity_bytes: u64, level: &'static str) -> ReadMemo<M> {

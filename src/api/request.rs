@@ -1,14 +1,17 @@
 //! What a handler reads off its call besides the message: the deadline
 //! (counted from the call's arrival, which the server stamps), the admin
-//! token, and the fields it adds to the call's span.
+//! and writer tokens and the address it is charged to, and the fields it
+//! adds to the call's span.
 
+use std::net::IpAddr;
 use std::time::{Duration, Instant};
 
-use subtle::ConstantTimeEq as _;
 use tonic::Request;
 
 use super::proto;
 use crate::app::AppError;
+use crate::app::access::{Access, Caller};
+use crate::app::error::Token;
 
 /// When a call arrived, before its message was read and decoded: the
 /// client's deadline counts from here.
@@ -45,29 +48,67 @@ pub fn parse_grpc_timeout(value: &str) -> Option<Duration> {
     })
 }
 
+/// The address a call came from, put on each request by the transport.
+#[derive(Debug, Clone, Copy)]
+pub struct ClientAddress(pub IpAddr);
+
+/// The bearer token of the call's `authorization` metadata, if it has one;
+/// another scheme is UNAUTHENTICATED.
+fn bearer<T>(request: &Request<T>, needed: Token) -> Result<Option<&str>, AppError> {
+    let Some(given) = request.metadata().get("authorization") else {
+        return Ok(None);
+    };
+    let given = given
+        .to_str()
+        .map_err(|_| AppError::PermissionDenied(needed))?;
+    // The scheme is case-insensitive (RFC 7235 §2.1); the token is not.
+    match given.split_once(' ') {
+        Some((scheme, token)) if scheme.eq_ignore_ascii_case("bearer") => {
+            Ok(Some(token.trim_start()))
+        }
+        _ => Err(AppError::Unauthenticated(needed)),
+    }
+}
+
 /// Passes when no admin token is configured, or when the call carries
 /// `authorization: Bearer <token>` with the configured one.
-pub fn check_admin<T>(admin_token: Option<&str>, request: &Request<T>) -> Result<(), AppError> {
-    let Some(expected) = admin_token else {
+pub fn check_admin<T>(access: &Access, request: &Request<T>) -> Result<(), AppError> {
+    if access.admin_token().is_none() {
         return Ok(());
-    };
-    let given = request
-        .metadata()
-        .get("authorization")
-        .ok_or(AppError::Unauthenticated)?
-        .to_str()
-        .map_err(|_| AppError::PermissionDenied)?;
-    // The scheme is case-insensitive (RFC 7235 §2.1); the token is not.
-    let token = match given.split_once(' ') {
-        Some((scheme, token)) if scheme.eq_ignore_ascii_case("bearer") => token.trim_start(),
-        _ => return Err(AppError::Unauthenticated),
-    };
-    // The comparison takes as long whichever byte differs; only the
-    // token's length can be learnt from timing.
-    if bool::from(token.as_bytes().ct_eq(expected.as_bytes())) {
+    }
+    let token = bearer(request, Token::Admin)?.ok_or(AppError::Unauthenticated(Token::Admin))?;
+    if access.is_admin(token) {
         Ok(())
     } else {
-        Err(AppError::PermissionDenied)
+        Err(AppError::PermissionDenied(Token::Admin))
+    }
+}
+
+/// Who the call is charged to: the admin or a writer, by the bearer token
+/// it carries, or else the address it came from. A token that is neither
+/// is refused (PERMISSION_DENIED); with `token_required`, so is a call
+/// without one (UNAUTHENTICATED).
+pub fn caller_of<T>(
+    access: &Access,
+    request: &Request<T>,
+    token_required: bool,
+) -> Result<Caller, AppError> {
+    match bearer(request, Token::Writer)? {
+        Some(token) => {
+            if access.is_admin(token) {
+                return Ok(Caller::Admin);
+            }
+            let writer = access
+                .writer(token)
+                .ok_or(AppError::PermissionDenied(Token::Writer))?;
+            tracing::Span::current().record("writer", &*writer);
+            Ok(Caller::Writer(writer))
+        }
+        None if token_required => Err(AppError::Unauthenticated(Token::Writer)),
+        None => Ok(request
+            .extensions()
+            .get::<ClientAddress>()
+            .map_or(Caller::Anonymous, |address| Caller::Address(address.0))),
     }
 }
 

@@ -7,6 +7,15 @@ use crate::puzzle::SpecError;
 use crate::solver::position::{IllegalMove, PositionError};
 use crate::store::StoreError;
 
+/// Which token a call needs: the admin's (DeletePuzzle), or a writer's
+/// (CreatePuzzle with writer tokens; any call that carries a token, which
+/// must then be a writer's or the admin's).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Token {
+    Admin,
+    Writer,
+}
+
 /// A failure of one request.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum AppError {
@@ -28,8 +37,10 @@ pub enum AppError {
         field: String,
         message: String,
     },
-    Unauthenticated,
-    PermissionDenied,
+    /// A call without the token it needs.
+    Unauthenticated(Token),
+    /// A call whose token is not the one it needs.
+    PermissionDenied(Token),
     DeadlineExceeded,
     /// A Play game whose client stayed silent past the idle limit.
     GameIdle {
@@ -56,6 +67,13 @@ pub enum AppError {
     /// budget or its queue; `reason` says which.
     Busy {
         reason: &'static str,
+        message: String,
+    },
+    /// A caller past its rate limit; `reason` says which limit, and a
+    /// call after `retry_after` finds a token in its bucket.
+    RateLimited {
+        reason: &'static str,
+        retry_after: std::time::Duration,
         message: String,
     },
     Internal {

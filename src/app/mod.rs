@@ -9,9 +9,11 @@
 //! - `pool`: where CPU work runs, and the live gauges;
 //! - `games`: the one place that calls the solvers;
 //! - `admission`: the memory budget requests draw from by size;
+//! - `access`: writer tokens, and rate limits on writes and solves;
 //! - `deadline`: a caller's deadline around the work it waits for;
 //! - `error`: what a request can fail with.
 
+pub mod access;
 pub mod admission;
 mod claims;
 pub mod deadline;
@@ -23,4 +25,4 @@ pub mod solving;
 
 pub use error::AppError;
 pub use pool::Gauge;
-pub use solving::{Solved, Solver, StoredPuzzle};
+pub use solving::{Charge, Solved, Solver, StoredPuzzle, free};

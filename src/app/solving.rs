@@ -95,6 +95,17 @@ enum Source {
 /// there is none.
 type FlightOutcome = Result<Arc<Entry>, AppError>;
 
+/// What a solve that memory cannot answer costs its caller (a token of a
+/// rate limit): called once before such a solve is started or joined, its
+/// error is the call's answer.
+pub type Charge<'a> = &'a (dyn Fn() -> Result<(), AppError> + Send + Sync);
+
+/// The charge of work no caller pays for: position work on a stored
+/// puzzle, whose creation was charged.
+pub fn free() -> Result<(), AppError> {
+    Ok(())
+}
+
 /// The result of one solve request, in the request's labels.
 #[derive(Debug, Clone)]
 pub struct Solved {
@@ -325,7 +336,7 @@ impl Solver {
         let (spec, canonical) =
             within(deadline, load_stored_canonical(&self.store, &stored.id)).await?;
         let solved = self
-            .solve_canonical(spec.clone(), canonical, options, deadline)
+            .solve_canonical(spec.clone(), canonical, options, deadline, &free)
             .await?;
         let units = stored.vertex_count.saturating_add(stored.edge_count);
         // A puzzle rehashed since `stored` was read answers under its new
@@ -360,6 +371,26 @@ impl Solver {
         self.pool.running()
     }
 
+    /// The entries and bytes of the verdict cache and of the stored
+    /// puzzles' answers, for the metrics.
+    pub async fn cache_sizes(&self) -> Vec<(&'static str, u64, u64)> {
+        // The caches count in the background: bring the counts up to date.
+        self.cache.run_pending_tasks().await;
+        self.stored_answers.run_pending_tasks().await;
+        vec![
+            (
+                "verdicts",
+                self.cache.entry_count(),
+                self.cache.weighted_size(),
+            ),
+            (
+                "stored_answers",
+                self.stored_answers.entry_count(),
+                self.stored_answers.weighted_size(),
+            ),
+        ]
+    }
+
     /// The live count of callers waiting for a solve (queued or running).
     pub fn callers_waiting(&self) -> Gauge {
         self.flights.waiting()
@@ -387,15 +418,19 @@ impl Solver {
     /// bounds this caller's wait and no one else's: a solve shared with
     /// other callers goes on when this one leaves, and stops when the last
     /// one has left.
+    ///
+    /// `charge` is called once, before a solve that memory cannot answer
+    /// is started or joined; an error from it is the answer.
     pub async fn solve(
         &self,
         spec: Arc<Spec>,
         options: SolveOptions,
         deadline: Option<Instant>,
+        charge: Charge<'_>,
     ) -> Result<Solved, AppError> {
         let options = games::effective_options(spec.game(), options);
         let canonical = self.canonicalize(spec.clone()).await?;
-        self.solve_canonical(spec, canonical, options, deadline)
+        self.solve_canonical(spec, canonical, options, deadline, charge)
             .await
     }
 
@@ -407,12 +442,13 @@ impl Solver {
         canonical: Canonical,
         options: SolveOptions,
         deadline: Option<Instant>,
+        charge: Charge<'_>,
     ) -> Result<Solved, AppError> {
         if deadline.is_some_and(|d| Instant::now() >= d) {
             return Err(AppError::DeadlineExceeded);
         }
         let key = format!("{}#{}", canonical.hash, options_key(options));
-        let work = self.lookup_inline(&spec, &canonical, &key, options);
+        let work = self.lookup_inline(&spec, &canonical, &key, options, charge);
         let (verdict, cached) = within(deadline, work).await?;
         Ok(Solved {
             verdict,
@@ -514,11 +550,13 @@ impl Solver {
     /// and hashed only when it must be solved. Its verdict is in its own
     /// labels when the canonicaliser that named its hash keeps labels;
     /// otherwise it goes the inline way.
+    /// `charge` as for [`Solver::solve`].
     pub async fn solve_stored(
         &self,
         stored: StoredPuzzle,
         options: SolveOptions,
         deadline: Option<Instant>,
+        charge: Charge<'_>,
     ) -> Result<Solved, AppError> {
         let options = games::effective_options(stored.game, options);
         if !canon::keeps_labels(&stored.canonical_hash) {
@@ -528,7 +566,7 @@ impl Solver {
             let (spec, canonical) =
                 within(deadline, load_stored_canonical(&self.store, &stored.id)).await?;
             return self
-                .solve_canonical(spec, canonical, options, deadline)
+                .solve_canonical(spec, canonical, options, deadline, charge)
                 .await;
         }
         let key = format!("{}#{}", stored.canonical_hash, options_key(options));
@@ -542,6 +580,7 @@ impl Solver {
                 tracing::warn!(key, "cached verdict has another shape; solving again");
                 self.cache.invalidate(&key).await;
             }
+            charge()?;
             let source = Source::Stored {
                 id: stored.id.clone(),
             };
@@ -569,6 +608,7 @@ impl Solver {
         canonical: &Canonical,
         key: &str,
         options: SolveOptions,
+        charge: Charge<'_>,
     ) -> Result<(Verdict, bool), AppError> {
         let labelling = &canonical.labelling;
         let in_memory = self.cache.get(key).await;
@@ -583,6 +623,7 @@ impl Solver {
             tracing::warn!(key, "cached verdict does not fit its graph; solving again");
             self.cache.invalidate(key).await;
         }
+        charge()?;
         let source = Source::Inline {
             spec: spec.clone(),
             canonical: canonical.clone(),

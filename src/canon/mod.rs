@@ -219,6 +219,7 @@ fn canonicalize_with(
                 searches_stopped_since_start = traces::searches_stopped(),
                 "canonical labelling passed its budget; this puzzle gets the label-keeping hash"
             );
+            crate::metrics::metrics().canon_fallbacks.inc();
             keep_labels(spec)
         }
     })

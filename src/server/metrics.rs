@@ -33,9 +33,13 @@ const HEADER_TIMEOUT: Duration = Duration::from_secs(5);
 /// Time after which any connection is closed.
 const CONNECTION_LIFETIME: Duration = Duration::from_secs(60);
 
+/// Reads the live counts, at each scrape.
+pub(super) type LiveReader =
+    Arc<dyn Fn() -> std::pin::Pin<Box<dyn Future<Output = LiveCounts> + Send>> + Send + Sync>;
+
 /// Serves scrapes on `listener` until the task is dropped; `live` reads the
 /// live counts at each scrape.
-pub(super) async fn serve(listener: TcpListener, live: Arc<dyn Fn() -> LiveCounts + Send + Sync>) {
+pub(super) async fn serve(listener: TcpListener, live: LiveReader) {
     let slots = Arc::new(Semaphore::new(MAX_CONNECTIONS));
     loop {
         let slot = slots
@@ -56,7 +60,7 @@ pub(super) async fn serve(listener: TcpListener, live: Arc<dyn Fn() -> LiveCount
             let _slot = slot;
             let answer = hyper::service::service_fn(move |request| {
                 let live = live.clone();
-                async move { Ok::<_, Infallible>(respond(&request, live())) }
+                async move { Ok::<_, Infallible>(respond(&request, live().await)) }
             });
             let connection = http1::Builder::new()
                 .timer(TokioTimer::new())

@@ -269,6 +269,7 @@ where
             method = %crate::api::convert::cut(request.uri().path()),
             request_id = %id,
             puzzle = tracing::field::Empty,
+            writer = tracing::field::Empty,
             canonical_hash = tracing::field::Empty,
             cache = tracing::field::Empty,
             solve_ms = tracing::field::Empty,
@@ -373,19 +374,24 @@ impl CallEnd {
             .as_ref()
             .map_or_else(|_| status.to_owned(), |code| format!("{code:?}"));
         let elapsed = arrival.elapsed().as_secs_f64();
-        let method = method_label(method);
+        let (grpc_service, grpc_method) = method_labels(method);
+        let grpc_code = code
+            .as_ref()
+            .map_or("UNKNOWN", |&code| crate::api::error::code_name(code));
         let metrics = crate::metrics::metrics();
         metrics
             .request_seconds
             .get_or_create(&crate::metrics::MethodLabels {
-                method: method.clone(),
+                grpc_service: grpc_service.clone(),
+                grpc_method: grpc_method.clone(),
             })
             .observe(elapsed);
         metrics
             .requests
             .get_or_create(&crate::metrics::CallLabels {
-                method,
-                code: code_name.clone(),
+                grpc_service,
+                grpc_method,
+                grpc_code,
             })
             .inc();
         // Milliseconds to the microsecond: a log line is read by people.
@@ -402,10 +408,11 @@ impl CallEnd {
     }
 }
 
-/// `path` when it names a method this server has, else `unknown`: a client
-/// must not be able to add labels (a call to a made-up path can still be
-/// answered, by the deadline or the message limit, before routing).
-fn method_label(path: &str) -> String {
+/// The service and method `path` names when this server has it, else
+/// `unknown` twice: a client must not be able to add labels (a call to a
+/// made-up path can still be answered, by the deadline or the message
+/// limit, before routing).
+fn method_labels(path: &str) -> (String, String) {
     static KNOWN: std::sync::LazyLock<std::collections::HashSet<String>> =
         std::sync::LazyLock::new(|| {
             use prost::Message as _;
@@ -430,10 +437,9 @@ fn method_label(path: &str) -> String {
             })
             .collect()
         });
-    if KNOWN.contains(path) {
-        path.to_owned()
-    } else {
-        "unknown".to_owned()
+    match path.strip_prefix('/').and_then(|path| path.split_once('/')) {
+        Some((service, method)) if KNOWN.contains(path) => (service.to_owned(), method.to_owned()),
+        _ => ("unknown".to_owned(), "unknown".to_owned()),
     }
 }
 
@@ -486,8 +492,9 @@ mod tests {
             crate::metrics::metrics()
                 .requests
                 .get_or_create(&crate::metrics::CallLabels {
-                    method: method.to_owned(),
-                    code: "Cancelled".to_owned(),
+                    grpc_service: "grpc.reflection.v1alpha.ServerReflection".to_owned(),
+                    grpc_method: "ServerReflectionInfo".to_owned(),
+                    grpc_code: "CANCELLED",
                 })
                 .get()
         };
@@ -510,7 +517,8 @@ mod tests {
             "/grpc.reflection.v1.ServerReflection/ServerReflectionInfo",
             "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo",
         ] {
-            assert_eq!(method_label(path), path);
+            let (service, method) = method_labels(path);
+            assert_eq!(format!("/{service}/{method}"), path);
         }
         for path in [
             "/puzzled.v1.PuzzleService/Nope",
@@ -518,7 +526,11 @@ mod tests {
             "/",
             "/puzzled.v1.PuzzleService/Solve/extra",
         ] {
-            assert_eq!(method_label(path), "unknown", "{path}");
+            assert_eq!(
+                method_labels(path),
+                ("unknown".to_owned(), "unknown".to_owned()),
+                "{path}"
+            );
         }
     }
 }

@@ -20,6 +20,7 @@ use super::transport::{self, CallService, Transport};
 use crate::api::positions::{PlayLimits, Positions};
 use crate::api::proto::puzzle_service_server::PuzzleServiceServer;
 use crate::api::{FILE_DESCRIPTOR_SET, PuzzleApi};
+use crate::app::access::{Access, AccessSettings, TokenSources, TokensError};
 use crate::app::admission::{self, Admission};
 use crate::app::{Gauge, Solver};
 use crate::config::Config;
@@ -36,6 +37,7 @@ pub struct Application {
     store: Store,
     solver: Solver,
     admission: Arc<Admission>,
+    access: Arc<Access>,
     connections_open: Gauge,
     games_open: Gauge,
     config: Config,
@@ -71,6 +73,26 @@ pub enum ServerError {
     CorsOrigin(String),
     #[error("asking {addr} for its health")]
     HealthCheck { addr: String, source: tonic::Status },
+    #[error("reading the writer tokens")]
+    Tokens(#[from] TokensError),
+}
+
+/// Writer tokens and rate limits, from the configuration.
+fn access_settings(config: &Config) -> AccessSettings {
+    AccessSettings {
+        admin_token: config.admin_token.clone(),
+        tokens: TokenSources {
+            file: config.writer_tokens_file.clone(),
+            list: config
+                .writer_tokens
+                .clone()
+                .filter(|list| !list.trim().is_empty()),
+        },
+        writes_per_minute: config.write_rate_per_minute,
+        write_burst: config.write_burst,
+        solves_per_minute: config.solve_rate_per_minute,
+        solve_burst: config.solve_burst,
+    }
 }
 
 impl Application {
@@ -83,6 +105,11 @@ impl Application {
                 source,
             })?
             .retain_verdict_bytes(config.verdict_store_bytes);
+        let access = Arc::new(Access::new(access_settings(&config))?);
+        crate::metrics::metrics().build_info(crate::solver::SOLVER_VERSION);
+        if let Ok(used) = store.verdict_bytes_used().await {
+            crate::metrics::metrics().verdict_store_bytes(used, config.verdict_store_bytes);
+        }
         let listen = |source| ServerError::Listen {
             addr: config.listen.clone(),
             source,
@@ -122,6 +149,7 @@ impl Application {
             store,
             solver,
             admission,
+            access,
             connections_open: Gauge::default(),
             games_open: Gauge::default(),
             config,
@@ -198,23 +226,13 @@ impl Application {
             store,
             solver,
             admission,
+            access,
             connections_open,
             games_open,
             config,
         } = self;
         let cors = cors_layer(&config.cors_origins)?;
-        let serving_metrics = metrics_listener.map(|listener| {
-            let (solver, admission) = (solver.clone(), admission.clone());
-            let (connections_open, games_open) = (connections_open.clone(), games_open.clone());
-            let live = move || LiveCounts {
-                solves_running: solver.solves_running().get(),
-                solves_waiting: solver.callers_waiting().get(),
-                admission_waiting: admission.waiting().get(),
-                games_open: games_open.get(),
-                connections_open: connections_open.get(),
-            };
-            tokio::spawn(metrics_endpoint::serve(listener, Arc::new(live)))
-        });
+        let _reloading = reload_tokens_on_hangup(access.clone())?;
         let (health, health_service) = tonic_health::server::health_reporter();
         health.set_serving::<PuzzleServiceServer<PuzzleApi>>().await;
         // Stopped when shutdown begins: from then on the drain alone
@@ -245,7 +263,7 @@ impl Application {
                 idle: Duration::from_secs(config.play_idle_secs),
                 message_limit: config.message_limit(),
                 max_games: config.max_games,
-                open: games_open,
+                open: games_open.clone(),
             },
             games_closing_seen,
         );
@@ -253,11 +271,42 @@ impl Application {
             store.clone(),
             solver.clone(),
             limits,
-            config.admin_token.clone().filter(|t| !t.is_empty()),
+            access.clone(),
             config.message_limit(),
             admission.clone(),
             positions,
         );
+        let memos = api.memo_sizes();
+        let serving_metrics = metrics_listener.map(|listener| {
+            let (solver, admission, store) = (solver.clone(), admission.clone(), store.clone());
+            let (connections_open, games_open) = (connections_open.clone(), games_open.clone());
+            let live: metrics_endpoint::LiveReader = Arc::new(move || {
+                let (solver, admission, store, memos) = (
+                    solver.clone(),
+                    admission.clone(),
+                    store.clone(),
+                    memos.clone(),
+                );
+                let (connections_open, games_open) = (connections_open.get(), games_open.get());
+                Box::pin(async move {
+                    LiveCounts {
+                        solves_running: solver.solves_running().get(),
+                        solves_waiting: solver.callers_waiting().get(),
+                        admission_waiting: admission.waiting().get(),
+                        games_open,
+                        connections_open,
+                        database_connections: store.connections(),
+                        caches: [
+                            solver.cache_sizes().await,
+                            memos.read().await,
+                            store.cache_sizes().await,
+                        ]
+                        .concat(),
+                    }
+                })
+            });
+            tokio::spawn(metrics_endpoint::serve(listener, live))
+        });
         let puzzles = PuzzleServiceServer::new(api)
             .max_decoding_message_size(config.message_limit())
             .max_encoding_message_size(config.message_limit());
@@ -539,6 +588,59 @@ pub async fn health_check(addr: &str, timeout: Duration) -> Result<bool, ServerE
         .into_inner()
         .status;
     Ok(status == ServingStatus::Serving as i32)
+}
+
+/// Reads the writer tokens again on each SIGHUP, so that a writer taken
+/// out of the file is refused without a restart. The task ends with the
+/// returned guard. A file that no longer reads leaves the tokens as they
+/// were, with a warning.
+fn reload_tokens_on_hangup(access: Arc<Access>) -> Result<AbortOnDrop, ServerError> {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        let mut hangups = signal(SignalKind::hangup()).map_err(ServerError::Signals)?;
+        Ok(AbortOnDrop(tokio::spawn(async move {
+            while hangups.recv().await.is_some() {
+                match access.reload() {
+                    Ok(writers) => tracing::info!(writers, "SIGHUP: writer tokens read again"),
+                    Err(error) => tracing::warn!(
+                        error = %ErrorChain(&error),
+                        "SIGHUP: the writer tokens could not be read; the ones before stay"
+                    ),
+                }
+            }
+        })))
+    }
+    #[cfg(not(unix))]
+    {
+        Ok(AbortOnDrop(tokio::spawn(async move {
+            let _ = access;
+        })))
+    }
+}
+
+/// Aborts its task when dropped.
+struct AbortOnDrop(tokio::task::JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+/// An error and its causes on one line.
+struct ErrorChain<'a>(&'a (dyn std::error::Error + 'static));
+
+impl std::fmt::Display for ErrorChain<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.0)?;
+        let mut cause = self.0.source();
+        while let Some(error) = cause {
+            write!(f, ": {error}")?;
+            cause = error.source();
+        }
+        Ok(())
+    }
 }
 
 /// A future that resolves on SIGINT (Ctrl-C) or SIGTERM. The handlers are

@@ -22,6 +22,7 @@
 //! - at shutdown every connection gets a GOAWAY at once, so the idle ones
 //!   close within [`CLOSE_WAIT`] and the busy ones when their calls end.
 
+use crate::api::ClientAddress;
 use std::collections::HashMap;
 use std::convert::Infallible;
 use std::fmt;
@@ -231,6 +232,7 @@ async fn serve_connection(
         inner: shared.service.clone(),
         connection: connection.clone(),
         receive: shared.policy.receive,
+        client: ClientAddress(peer.ip()),
     };
     let mut served = std::pin::pin!(shared.http.serve_connection(TokioIo::new(tcp), calls));
     // Since when the connection has been closing (GOAWAY sent).
@@ -464,6 +466,9 @@ struct Calls {
     inner: CallService,
     connection: Arc<Connection>,
     receive: Option<ReceiveLimit>,
+    /// Where the connection comes from: what a call without a token is
+    /// charged to.
+    client: ClientAddress,
 }
 
 /// Whether a method's request is a stream of messages, which a client may
@@ -645,6 +650,7 @@ impl hyper::service::Service<http::Request<Incoming>> for Calls {
             .filter(|_| !streams_requests(request.uri().path()));
         let cut_off = Arc::new(OnceLock::new());
         request.extensions_mut().insert(CutOff(cut_off.clone()));
+        request.extensions_mut().insert(self.client);
         let request = match limit {
             Some(limit) => {
                 request.map(|body| Body::new(ReceivingBody::new(body, limit, cut_off.clone())))

@@ -279,6 +279,24 @@ impl Store {
         })
     }
 
+    /// The entries and bytes of what the store keeps in memory (SQLite),
+    /// for the metrics.
+    pub async fn cache_sizes(&self) -> Vec<(&'static str, u64, u64)> {
+        match &self.kept {
+            Some(kept) => kept.sizes().await,
+            None => Vec::new(),
+        }
+    }
+
+    /// The pool's connections: open, of them idle, and the most it opens.
+    pub fn connections(&self) -> (u64, u64, u64) {
+        (
+            u64::from(self.pool.size()),
+            self.pool.num_idle() as u64,
+            u64::from(self.pool.options().get_max_connections()),
+        )
+    }
+
     /// The store's version now, on SQLite: a caller that takes it before
     /// reading may keep what it read while the version stays the same.
     /// `None` on PostgreSQL, where other replicas write unseen.

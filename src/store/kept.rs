@@ -74,6 +74,24 @@ impl Kept {
     const RECORD_BYTES: u64 = 64 << 20;
     const WINNER_BYTES: u64 = 16 << 20;
 
+    /// The entries and bytes of the kept records and winners.
+    pub(super) async fn sizes(&self) -> Vec<(&'static str, u64, u64)> {
+        self.records.run_pending_tasks().await;
+        self.winners.run_pending_tasks().await;
+        vec![
+            (
+                "kept_records",
+                self.records.entry_count(),
+                self.records.weighted_size(),
+            ),
+            (
+                "kept_winners",
+                self.winners.entry_count(),
+                self.winners.weighted_size(),
+            ),
+        ]
+    }
+
     pub(super) fn new() -> Kept {
         Kept {
             records: moka::future::Cache::builder()

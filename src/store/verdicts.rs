@@ -154,7 +154,8 @@ impl Store {
             let total: i64 = sqlx::query_scalar("SELECT total_bytes FROM verdict_usage")
                 .fetch_one(&mut *conn)
                 .await?;
-            let mut excess = (total.max(0) as u64).saturating_sub(self.verdict_bytes);
+            let mut remaining = total.max(0) as u64;
+            let mut excess = remaining.saturating_sub(self.verdict_bytes);
             if excess > 0 {
                 // Eviction goes by the uses written so far: the recent
                 // reads' first.
@@ -185,18 +186,19 @@ impl Store {
                         .execute(&mut *conn)
                         .await?;
                     excess = excess.saturating_sub(size.max(0) as u64);
+                    remaining = remaining.saturating_sub(size.max(0) as u64);
                     if excess == 0 {
                         break;
                     }
                 }
             }
-            Ok(())
+            Ok(remaining)
         })
         .await;
         if let Some(kept) = &self.kept {
             kept.verdict_written();
         }
-        written?;
+        crate::metrics::metrics().verdict_store_bytes(written?, self.verdict_bytes);
         Ok(Retained::Stored)
     }
 

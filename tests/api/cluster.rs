@@ -395,7 +395,10 @@ async fn create_counts(replicas: &[Replica]) -> Vec<f64> {
         counts.push(sample(
             &replica.scrape().await,
             "puzzled_requests_total",
-            &[("method", "/puzzled.v1.PuzzleService/CreatePuzzle")],
+            &[
+                ("grpc_service", "puzzled.v1.PuzzleService"),
+                ("grpc_method", "CreatePuzzle"),
+            ],
         ));
     }
     counts
@@ -449,7 +452,10 @@ async fn a_cluster_behind_haproxy_spreads_calls_and_survives_a_killed_replica() 
         sample(
             text,
             "puzzled_requests_total",
-            &[("method", "/puzzled.v1.PuzzleService/CreatePuzzle")],
+            &[
+                ("grpc_service", "puzzled.v1.PuzzleService"),
+                ("grpc_method", "CreatePuzzle"),
+            ],
         )
     };
     // Each call goes to a replica picked at random: 40 creates leave fewer

@@ -2,6 +2,7 @@
 //! database, driven through real clients (the generated tonic client, the
 //! reflection clients, and grpcurl when it is enabled).
 
+mod access;
 mod admission;
 mod backup;
 mod binary;

@@ -30,8 +30,9 @@ async fn a_scrape_shows_the_counters_move() {
     assert!(status.contains("200"), "{status}");
     assert!(before.ends_with("# EOF\n"), "OpenMetrics text: {before}");
     let solve_ok = [
-        ("method", "/puzzled.v1.PuzzleService/Solve"),
-        ("code", "Ok"),
+        ("grpc_service", "puzzled.v1.PuzzleService"),
+        ("grpc_method", "Solve"),
+        ("grpc_code", "OK"),
     ];
     let geography_runs = [("game", "geography")];
     let memory_hits = [("level", "memory"), ("outcome", "hit")];
@@ -97,14 +98,26 @@ async fn a_scrape_shows_the_counters_move() {
     grew(
         "puzzled_requests_total",
         &[
-            ("method", "/puzzled.v1.PuzzleService/GetPuzzle"),
-            ("code", "InvalidArgument"),
+            ("grpc_service", "puzzled.v1.PuzzleService"),
+            ("grpc_method", "GetPuzzle"),
+            ("grpc_code", "INVALID_ARGUMENT"),
+        ],
+        1.0,
+    );
+    grew(
+        "puzzled_errors_total",
+        &[
+            ("grpc_code", "INVALID_ARGUMENT"),
+            ("reason", "MALFORMED_NAME"),
         ],
         1.0,
     );
     grew(
         "puzzled_request_duration_seconds_count",
-        &[("method", "/puzzled.v1.PuzzleService/Solve")],
+        &[
+            ("grpc_service", "puzzled.v1.PuzzleService"),
+            ("grpc_method", "Solve"),
+        ],
         2.0,
     );
     grew("puzzled_solver_runs_total", &geography_runs, 1.0);
@@ -125,6 +138,27 @@ async fn a_scrape_shows_the_counters_move() {
         sample(&after, "puzzled_connections_open", &[]) >= 1.0,
         "{after}"
     );
+    // What is kept, and the process itself.
+    assert!(sample(&after, "puzzled_cache_entries", &[("cache", "verdicts")]) >= 1.0);
+    assert!(sample(&after, "puzzled_cache_bytes", &[("cache", "answers")]) >= 1.0);
+    assert!(sample(&after, "puzzled_verdict_store_bytes", &[]) >= 1.0);
+    assert_eq!(
+        sample(&after, "puzzled_database_connections_max", &[]),
+        f64::from(puzzled::config::DEFAULT_DATABASE_POOL_SIZE)
+    );
+    assert_eq!(
+        sample(
+            &after,
+            "puzzled_build_info",
+            &[("version", env!("CARGO_PKG_VERSION"))]
+        ),
+        1.0
+    );
+    assert!(sample(&after, "process_resident_memory_bytes", &[]) > 1e6);
+    assert!(sample(&after, "process_open_fds", &[]) >= 3.0);
+    assert!(sample(&after, "process_max_fds", &[]) >= sample(&after, "process_open_fds", &[]));
+    assert!(sample(&after, "process_cpu_seconds_total", &[]) > 0.0);
+    assert_eq!(after.matches("# EOF").count(), 1, "one end marker");
 
     // Anything but GET /metrics is not found.
     let (status, _) = get(&app, "/").await;
@@ -174,4 +208,128 @@ async fn stuck_scrapes_cannot_hold_the_metrics_port() {
             .expect("a stuck connection stayed open")
             .ok();
     }
+}
+
+/// The metric names (`puzzled_…`, `process_…`) a PromQL text uses.
+fn metric_names(promql: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    let mut rest = promql;
+    while let Some(at) = rest.find(|c: char| c.is_ascii_lowercase()) {
+        let word_start = &rest[at..];
+        let len = word_start
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(word_start.len());
+        let word = &word_start[..len];
+        let preceded_by_word = rest[..at]
+            .chars()
+            .last()
+            .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
+        if !preceded_by_word && (word.starts_with("puzzled_") || word.starts_with("process_")) {
+            names.push(word.to_owned());
+        }
+        rest = &word_start[len..];
+    }
+    names
+}
+
+fn repo_file(path: &str) -> String {
+    std::fs::read_to_string(format!("{}/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+}
+
+/// The alert rules and the dashboard in deploy/ name only metrics a
+/// server exports: each one appears in a scrape (after a call that fails,
+/// so the error counters have a sample).
+#[tokio::test]
+async fn the_alerts_and_the_dashboard_use_metrics_the_server_exports() {
+    let mut app = app_with_metrics().await;
+    app.solve(path(5)).await;
+    let _ = app
+        .client
+        .get_puzzle(proto::GetPuzzleRequest {
+            name: "puzzles/0000000000000000".into(),
+            view: 0,
+        })
+        .await
+        .unwrap_err();
+    let (_, scrape) = get(&app, "/metrics").await;
+    let exported = |name: &str| {
+        scrape.lines().any(|line| {
+            line.starts_with(&format!("{name}{{")) || line.starts_with(&format!("{name} "))
+        })
+    };
+    let rules = repo_file("deploy/prometheus/puzzled-alerts.yml");
+    let expressions: Vec<String> = rules
+        .split("expr:")
+        .skip(1)
+        .map(|after| {
+            // The expression runs until the next key of the rule.
+            after
+                .split("\n        for:")
+                .next()
+                .unwrap()
+                .split("\n        labels:")
+                .next()
+                .unwrap()
+                .to_owned()
+        })
+        .collect();
+    assert!(expressions.len() >= 8, "{expressions:?}");
+    let dashboard: serde_json::Value =
+        serde_json::from_str(&repo_file("deploy/grafana/puzzled-dashboard.json")).unwrap();
+    let panels = dashboard["panels"].as_array().expect("panels");
+    assert!(panels.len() >= 10);
+    let targets = panels
+        .iter()
+        .flat_map(|panel| panel["targets"].as_array().unwrap().iter())
+        .map(|target| target["expr"].as_str().unwrap().to_owned());
+    let mut checked = 0;
+    for expr in expressions.into_iter().chain(targets) {
+        for name in metric_names(&expr) {
+            assert!(
+                exported(&name),
+                "{name} (in `{expr}`) is not in a scrape:\n{scrape}"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 20, "{checked}");
+    app.stop().await;
+}
+
+/// `promtool check rules` passes the alert file. Needs promtool on PATH
+/// (`apt-get install prometheus`); `PUZZLED_TEST_PROMTOOL=1` (as CI sets)
+/// makes its absence an error.
+#[test]
+fn promtool_passes_the_alert_rules() {
+    const ENABLE: &str = "PUZZLED_TEST_PROMTOOL";
+    let found = std::process::Command::new("promtool")
+        .arg("--version")
+        .output()
+        .is_ok_and(|out| out.status.success());
+    if !found {
+        assert!(
+            !std::env::var(ENABLE).is_ok_and(|v| v == "1"),
+            "{ENABLE}=1 but promtool is not on PATH (apt-get install prometheus)"
+        );
+        use std::io::Write as _;
+        let _ = writeln!(
+            std::io::stderr(),
+            "skipped: the alert rules check needs promtool on PATH (apt-get install prometheus; {ENABLE}=1 makes its absence an error)"
+        );
+        return;
+    }
+    let out = std::process::Command::new("promtool")
+        .args(["check", "rules"])
+        .arg(format!(
+            "{}/deploy/prometheus/puzzled-alerts.yml",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
 }

@@ -1,5 +1,5 @@
 //! No secret reaches a log line or an error: the database password (in
-//! the URL's user part or its query) and the admin token, whether the
+//! the URL's user part or its query), the admin and writer tokens, whether the
 //! server starts, fails to start, or answers calls that carry them.
 
 use std::io::Read as _;
@@ -14,6 +14,7 @@ use crate::postgres::PgSchema;
 const BIN: &str = env!("CARGO_BIN_EXE_puzzled");
 const PASSWORD: &str = "pw-hunter2-never-shown";
 const ADMIN_TOKEN: &str = "admin-token-never-shown";
+const WRITER_TOKEN: &str = "writer-token-never-shown";
 
 /// `url` with `PASSWORD` as its user's password.
 fn with_password(url: &str) -> String {
@@ -25,7 +26,7 @@ fn with_password(url: &str) -> String {
 }
 
 fn assert_no_secret(output: &str) {
-    for secret in [PASSWORD, ADMIN_TOKEN] {
+    for secret in [PASSWORD, ADMIN_TOKEN, WRITER_TOKEN] {
         assert!(!output.contains(secret), "a secret was shown: {output}");
     }
 }
@@ -73,6 +74,7 @@ async fn a_serving_replica_logs_no_secret() {
         .args(["serve", "--listen", "127.0.0.1:0"])
         .env("PUZZLED_DATABASE_URL", with_password(&schema.url()))
         .env("PUZZLED_ADMIN_TOKEN", ADMIN_TOKEN)
+        .env("PUZZLED_WRITER_TOKENS", format!("site={WRITER_TOKEN}"))
         .env("PUZZLED_LOG", "debug")
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -109,11 +111,12 @@ async fn a_serving_replica_logs_no_secret() {
             .await
             .unwrap(),
     );
-    let created = client
-        .create_puzzle(create_request(path(4)))
-        .await
-        .unwrap()
-        .into_inner();
+    let mut create = tonic::Request::new(create_request(path(4)));
+    create.metadata_mut().insert(
+        "authorization",
+        MetadataValue::try_from(format!("Bearer {WRITER_TOKEN}")).unwrap(),
+    );
+    let created = client.create_puzzle(create).await.unwrap().into_inner();
     let delete = |token: &str| {
         let mut request = tonic::Request::new(proto::DeletePuzzleRequest {
             name: created.name.clone(),

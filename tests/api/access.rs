@@ -1,0 +1,319 @@
+//! Who may write and how fast: with writer tokens, CreatePuzzle needs a
+//! writer's (or the admin's) bearer token while reads stay open; rate
+//! limits refuse a writer, an address or a solver past its bucket with
+//! RESOURCE_EXHAUSTED, a reason, `retry-after` and RetryInfo; SIGHUP reads
+//! the tokens file again. No test here waits for a bucket to refill: the
+//! refill is tested on a fake clock in `src/app/access.rs`.
+
+use std::sync::Arc;
+
+use tonic::metadata::MetadataValue;
+use tonic::{Code, Request};
+use tonic_types::StatusExt as _;
+
+use crate::helpers::*;
+
+const ALICE: &str = "alice-token-0123456789";
+const BOB: &str = "bob-token-0123456789ab";
+const ADMIN: &str = "admin-token-0123456789";
+
+fn with_token<T>(message: T, token: &str) -> Request<T> {
+    let mut request = Request::new(message);
+    request.metadata_mut().insert(
+        "authorization",
+        MetadataValue::try_from(format!("Bearer {token}")).unwrap(),
+    );
+    request
+}
+
+async fn app_with(configure: impl FnOnce(&mut puzzled::config::Config)) -> TestApp {
+    let dir = Arc::new(tempfile::tempdir().unwrap());
+    let mut config = test_config(dir.path());
+    configure(&mut config);
+    spawn_app_with(dir, config).await
+}
+
+#[tokio::test]
+async fn with_writer_tokens_only_writers_create_and_reads_stay_open() {
+    let mut app = app_with(|config| {
+        config.writer_tokens = Some(format!("alice={ALICE}, bob={BOB}"));
+        config.admin_token = Some(ADMIN.into());
+    })
+    .await;
+    let refused = app
+        .client
+        .create_puzzle(create_request(path(3)))
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code(), Code::Unauthenticated, "{refused:?}");
+    assert_eq!(error_reason(&refused), "WRITER_TOKEN_MISSING");
+    let refused = app
+        .client
+        .create_puzzle(with_token(create_request(path(3)), "alice-token-but-wrong"))
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code(), Code::PermissionDenied, "{refused:?}");
+    assert_eq!(error_reason(&refused), "WRITER_TOKEN_WRONG");
+    let mut names = Vec::new();
+    for token in [ALICE, BOB, ADMIN] {
+        let created = app
+            .client
+            .create_puzzle(with_token(create_request(path(4)), token))
+            .await
+            .unwrap_or_else(|e| panic!("{token}: {e:?}"))
+            .into_inner();
+        names.push(created.name);
+    }
+    // Reads and solves need no token.
+    app.read(&names[0]).await;
+    assert_eq!(app.listed().await.len(), 3);
+    app.solve(path(5)).await;
+    // A writer's token does not delete: that is the admin's.
+    let refused = app
+        .client
+        .delete_puzzle(with_token(
+            proto::DeletePuzzleRequest {
+                name: names[0].clone(),
+            },
+            ALICE,
+        ))
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code(), Code::PermissionDenied);
+    assert_eq!(error_reason(&refused), "ADMIN_TOKEN_WRONG");
+}
+
+/// The reason, `retry-after` seconds and RetryInfo delay of a rate-limit
+/// refusal.
+fn rate_limited(status: &tonic::Status) -> (String, u64, std::time::Duration) {
+    assert_eq!(status.code(), Code::ResourceExhausted, "{status:?}");
+    let seconds = status
+        .metadata()
+        .get("retry-after")
+        .expect("retry-after")
+        .to_str()
+        .unwrap()
+        .parse()
+        .expect("whole seconds");
+    let delay = status
+        .get_error_details()
+        .retry_info()
+        .and_then(|info| info.retry_delay)
+        .expect("RetryInfo");
+    (error_reason(status), seconds, delay)
+}
+
+#[tokio::test]
+async fn writes_past_the_rate_are_refused_per_writer_and_per_address() {
+    let mut app = app_with(|config| {
+        config.writer_tokens = Some(format!("alice={ALICE},bob={BOB}"));
+        config.admin_token = Some(ADMIN.into());
+        config.write_rate_per_minute = 2;
+        config.write_burst = 2;
+    })
+    .await;
+    for _ in 0..2 {
+        app.client
+            .create_puzzle(with_token(create_request(path(3)), ALICE))
+            .await
+            .unwrap();
+    }
+    let refused = app
+        .client
+        .create_puzzle(with_token(create_request(path(3)), ALICE))
+        .await
+        .unwrap_err();
+    let (reason, seconds, delay) = rate_limited(&refused);
+    assert_eq!(reason, "WRITE_RATE_EXCEEDED");
+    // Two a minute: a token every 30 s, the first one just taken.
+    assert!((1..=30).contains(&seconds), "{seconds}");
+    assert!(
+        delay <= std::time::Duration::from_secs(seconds),
+        "{delay:?}"
+    );
+    assert!(
+        refused.message().contains("writer alice"),
+        "{}",
+        refused.message()
+    );
+    // Bob has a bucket of his own, and the admin none.
+    app.client
+        .create_puzzle(with_token(create_request(path(3)), BOB))
+        .await
+        .unwrap();
+    for _ in 0..5 {
+        app.client
+            .create_puzzle(with_token(create_request(path(3)), ADMIN))
+            .await
+            .unwrap();
+    }
+    app.stop().await;
+
+    // Without writer tokens, creates are charged to their address.
+    let mut app = app_with(|config| {
+        config.write_rate_per_minute = 1;
+        config.write_burst = 1;
+    })
+    .await;
+    app.client
+        .create_puzzle(create_request(path(3)))
+        .await
+        .unwrap();
+    let refused = app
+        .client
+        .create_puzzle(create_request(path(3)))
+        .await
+        .unwrap_err();
+    assert_eq!(rate_limited(&refused).0, "WRITE_RATE_EXCEEDED");
+    assert!(
+        refused.message().contains("address 127.0.0.1"),
+        "{}",
+        refused.message()
+    );
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn only_solves_that_memory_cannot_answer_are_charged() {
+    let mut app = app_with(|config| {
+        config.solve_rate_per_minute = 1;
+        config.solve_burst = 1;
+    })
+    .await;
+    let first = app.solve(path(7)).await;
+    assert!(!first.cached);
+    // A repeat, and a relabelled copy, are answered from memory: free.
+    for _ in 0..3 {
+        app.solve(path(7)).await;
+    }
+    let reversed = geography(7, &[6, 5, 5, 4, 4, 3, 3, 2, 2, 1, 1, 0], 6);
+    assert!(app.solve(reversed).await.cached);
+    // A new puzzle is a new solve.
+    let refused = app.client.solve(solve_request(path(8))).await.unwrap_err();
+    let (reason, seconds, _) = rate_limited(&refused);
+    assert_eq!(reason, "SOLVE_RATE_EXCEEDED");
+    assert!((1..=60).contains(&seconds), "{seconds}");
+    // SolvePuzzle of a stored puzzle whose verdict is not in memory is
+    // charged too; reads are not.
+    let stored = app.create(path(9)).await;
+    app.read(&stored.name).await;
+    let refused = app
+        .client
+        .solve_puzzle(proto::SolvePuzzleRequest {
+            name: stored.name.clone(),
+            ..Default::default()
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(rate_limited(&refused).0, "SOLVE_RATE_EXCEEDED");
+    app.stop().await;
+}
+
+/// The server as a process, its log lines sent over a channel as they come.
+struct Served {
+    child: std::process::Child,
+    lines: std::sync::mpsc::Receiver<String>,
+    addr: String,
+}
+
+impl Served {
+    fn start(dir: &std::path::Path, tokens_file: &std::path::Path) -> Served {
+        use std::io::BufRead as _;
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_puzzled"))
+            .args(["serve", "--listen", "127.0.0.1:0"])
+            .env("PUZZLED_DATABASE_URL", database_url(dir))
+            .env("PUZZLED_WRITER_TOKENS_FILE", tokens_file)
+            .env("PUZZLED_LOG", "info")
+            .env_remove("PUZZLED_LOG_FORMAT")
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+        let (send, lines) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in stdout.lines().map_while(Result::ok) {
+                if send.send(line).is_err() {
+                    return;
+                }
+            }
+        });
+        let mut served = Served {
+            child,
+            lines,
+            addr: String::new(),
+        };
+        let listening = served.line_with("listening on");
+        served.addr = listening
+            .split_whitespace()
+            .skip_while(|w| *w != "on")
+            .nth(1)
+            .unwrap()
+            .trim_end_matches(',')
+            .to_owned();
+        served
+    }
+
+    /// The next log line holding `text`; a minute without one fails.
+    fn line_with(&self, text: &str) -> String {
+        loop {
+            let line = self
+                .lines
+                .recv_timeout(std::time::Duration::from_secs(60))
+                .unwrap_or_else(|_| panic!("no log line with {text:?}"));
+            if line.contains(text) {
+                return line;
+            }
+        }
+    }
+
+    fn hang_up(&self) {
+        std::process::Command::new("kill")
+            .args(["-HUP", &self.child.id().to_string()])
+            .status()
+            .unwrap();
+    }
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sighup_reads_the_tokens_file_again() {
+    const CAROL: &str = "carol-token-0123456789";
+    let dir = tempfile::tempdir().unwrap();
+    let tokens = dir.path().join("writers.txt");
+    std::fs::write(&tokens, format!("# writers\nalice={ALICE}\n")).unwrap();
+    let served = Served::start(dir.path(), &tokens);
+    let mut client = client_on(
+        tonic::transport::Channel::from_shared(format!("http://{}", served.addr))
+            .unwrap()
+            .connect()
+            .await
+            .unwrap(),
+    );
+    let create = |token: &str| with_token(create_request(path(3)), token);
+    client.create_puzzle(create(ALICE)).await.unwrap();
+    let refused = client.create_puzzle(create(CAROL)).await.unwrap_err();
+    assert_eq!(refused.code(), Code::PermissionDenied);
+
+    // Alice revoked, Carol added.
+    std::fs::write(&tokens, format!("carol={CAROL}\n")).unwrap();
+    served.hang_up();
+    served.line_with("writer tokens read again");
+    client.create_puzzle(create(CAROL)).await.unwrap();
+    let refused = client.create_puzzle(create(ALICE)).await.unwrap_err();
+    assert_eq!(refused.code(), Code::PermissionDenied);
+
+    // A file that does not read leaves the tokens as they were, and the
+    // warning names the entry, not its token.
+    std::fs::write(&tokens, "carol=tiny9\n").unwrap();
+    served.hang_up();
+    let warning = served.line_with("could not be read");
+    assert!(warning.contains("entry 1"), "{warning}");
+    assert!(!warning.contains("tiny9"), "{warning}");
+    client.create_puzzle(create(CAROL)).await.unwrap();
+}
