@@ -152,6 +152,13 @@ pub struct Config {
     /// Token that DeletePuzzle requires as "authorization: Bearer TOKEN"; no token, no check.
     #[arg(long, env = "PUZZLED_ADMIN_TOKEN", hide_env_values = true)]
     pub admin_token: Option<String>,
+    /// The certificate chain (PEM, the server's first) to serve TLS with,
+    /// on the gRPC port; with --tls-key. Read again on SIGHUP.
+    #[arg(long, env = "PUZZLED_TLS_CERT")]
+    pub tls_cert: Option<std::path::PathBuf>,
+    /// The private key (PEM) of --tls-cert.
+    #[arg(long, env = "PUZZLED_TLS_KEY")]
+    pub tls_key: Option<std::path::PathBuf>,
     /// A file of writer tokens, one `NAME=TOKEN` a line (`#` comments);
     /// with writer tokens, CreatePuzzle needs "authorization: Bearer TOKEN"
     /// of a writer (or the admin token). Read again on SIGHUP.
@@ -248,6 +255,8 @@ impl Default for Config {
             metrics_listen: None,
             cors_origins: Vec::new(),
             admin_token: None,
+            tls_cert: None,
+            tls_key: None,
             writer_tokens_file: None,
             writer_tokens: None,
             write_rate_per_minute: 0,

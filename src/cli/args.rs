@@ -58,6 +58,11 @@ pub struct HealthcheckArgs {
     /// Give up after this many seconds.
     #[arg(long, default_value_t = 3)]
     pub timeout_secs: u64,
+    /// For an https:// address: a PEM certificate to trust besides the
+    /// web's root authorities (a private authority's, or the server's own
+    /// when it is self-signed).
+    #[arg(long, env = "PUZZLED_HEALTHCHECK_CA_CERT")]
+    pub ca_cert: Option<PathBuf>,
 }
 
 #[derive(Clone, Copy, ValueEnum)]

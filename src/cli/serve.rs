@@ -64,7 +64,18 @@ pub fn healthcheck(args: HealthcheckArgs) -> Result<()> {
         .enable_all()
         .build()?;
     let timeout = std::time::Duration::from_secs(args.timeout_secs);
-    let serving = runtime.block_on(crate::server::health_check(&args.addr, timeout))?;
+    let ca =
+        match &args.ca_cert {
+            Some(path) => Some(std::fs::read(path).map_err(|error| {
+                anyhow::anyhow!("reading --ca-cert {}: {error}", path.display())
+            })?),
+            None => None,
+        };
+    let serving = runtime.block_on(crate::server::health_check_with(
+        &args.addr,
+        timeout,
+        ca.as_deref(),
+    ))?;
     if serving {
         println!("SERVING");
         Ok(())

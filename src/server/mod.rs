@@ -8,7 +8,8 @@
 //!   [`Application::run_until`] serves until its shutdown future resolves,
 //!   then drains for a bounded time and closes the store.
 //! - `transport`: the listener and the HTTP/2 connections: the cap on
-//!   connections, their timeouts, responses the client does not read.
+//!   connections, their timeouts, responses the client does not read;
+//! - `tls`: the serving port's certificate and key, reloaded on SIGHUP.
 //! - `middleware`: what every call goes through before a handler sees it:
 //!   its id and span, its arrival time and deadline, the size of its
 //!   messages.
@@ -21,6 +22,7 @@ mod metrics;
 mod middleware;
 mod page;
 mod startup;
+mod tls;
 mod transport;
 
-pub use startup::{Application, ServerError, health_check, shutdown_signal};
+pub use startup::{Application, ServerError, health_check, health_check_with, shutdown_signal};

@@ -16,6 +16,7 @@ use super::middleware::{
     drop_unusable_request_id,
 };
 use super::page::WithPage;
+use super::tls::{ServingTls, TlsError};
 use super::transport::{self, CallService, Transport};
 use crate::api::positions::{PlayLimits, Positions};
 use crate::api::proto::puzzle_service_server::PuzzleServiceServer;
@@ -38,6 +39,8 @@ pub struct Application {
     solver: Solver,
     admission: Arc<Admission>,
     access: Arc<Access>,
+    /// TLS on the serving port, when configured.
+    tls: Option<Arc<ServingTls>>,
     connections_open: Gauge,
     games_open: Gauge,
     config: Config,
@@ -75,6 +78,8 @@ pub enum ServerError {
     HealthCheck { addr: String, source: tonic::Status },
     #[error("reading the writer tokens")]
     Tokens(#[from] TokensError),
+    #[error("setting up TLS")]
+    Tls(#[from] TlsError),
 }
 
 /// Writer tokens and rate limits, from the configuration.
@@ -106,6 +111,8 @@ impl Application {
             })?
             .retain_verdict_bytes(config.verdict_store_bytes);
         let access = Arc::new(Access::new(access_settings(&config))?);
+        let tls = ServingTls::from_files(config.tls_cert.as_deref(), config.tls_key.as_deref())?
+            .map(Arc::new);
         crate::metrics::metrics().build_info(crate::solver::SOLVER_VERSION);
         if let Ok(used) = store.verdict_bytes_used().await {
             crate::metrics::metrics().verdict_store_bytes(used, config.verdict_store_bytes);
@@ -150,6 +157,7 @@ impl Application {
             solver,
             admission,
             access,
+            tls,
             connections_open: Gauge::default(),
             games_open: Gauge::default(),
             config,
@@ -227,12 +235,13 @@ impl Application {
             solver,
             admission,
             access,
+            tls,
             connections_open,
             games_open,
             config,
         } = self;
         let cors = cors_layer(&config.cors_origins)?;
-        let _reloading = reload_tokens_on_hangup(access.clone())?;
+        let _reloading = reload_on_hangup(access.clone(), tls.clone())?;
         let (health, health_service) = tonic_health::server::health_reporter();
         health.set_serving::<PuzzleServiceServer<PuzzleApi>>().await;
         // Stopped when shutdown begins: from then on the drain alone
@@ -340,7 +349,12 @@ impl Application {
             }
         };
         tracing::info!(
-            "puzzled listening on {local_addr}, store {}",
+            "puzzled listening on {local_addr}{}, store {}",
+            if config.tls_cert.is_some() {
+                " (TLS)"
+            } else {
+                ""
+            },
             config.database_url_redacted()
         );
         if let Some(addr) = metrics_addr {
@@ -394,7 +408,7 @@ impl Application {
                 .layer(tonic_web::GrpcWebLayer::new())
                 .service(grpc),
         });
-        let mut connections = Transport::new(policy, connections_open)
+        let mut connections = Transport::new(policy, connections_open, tls)
             .serve(listener, calls, stopping)
             .await;
         if tokio::time::timeout(config.shutdown_grace(), connections.closed())
@@ -564,13 +578,32 @@ fn reflection() -> tonic_reflection::server::Builder<'static> {
 /// Asks the server at `addr` (e.g. `http://127.0.0.1:50051`) whether the
 /// whole server is SERVING, through `grpc.health.v1.Health/Check`.
 pub async fn health_check(addr: &str, timeout: Duration) -> Result<bool, ServerError> {
+    health_check_with(addr, timeout, None).await
+}
+
+/// [`health_check`], over TLS when `addr` is `https://`: the server's
+/// certificate is checked against the web's root authorities and, when
+/// given, the PEM certificate `ca` (a private authority's, or a
+/// self-signed server's).
+pub async fn health_check_with(
+    addr: &str,
+    timeout: Duration,
+    ca: Option<&[u8]>,
+) -> Result<bool, ServerError> {
     use tonic_health::pb::health_check_response::ServingStatus;
     let connect = |source| ServerError::Connect {
         addr: addr.to_owned(),
         source,
     };
-    let channel = tonic::transport::Endpoint::from_shared(addr.to_owned())
-        .map_err(connect)?
+    let mut endpoint = tonic::transport::Endpoint::from_shared(addr.to_owned()).map_err(connect)?;
+    if addr.starts_with("https://") {
+        let mut tls = tonic::transport::ClientTlsConfig::new().with_webpki_roots();
+        if let Some(ca) = ca {
+            tls = tls.ca_certificate(tonic::transport::Certificate::from_pem(ca));
+        }
+        endpoint = endpoint.tls_config(tls).map_err(connect)?;
+    }
+    let channel = endpoint
         .connect_timeout(timeout)
         .timeout(timeout)
         .connect()
@@ -590,11 +623,15 @@ pub async fn health_check(addr: &str, timeout: Duration) -> Result<bool, ServerE
     Ok(status == ServingStatus::Serving as i32)
 }
 
-/// Reads the writer tokens again on each SIGHUP, so that a writer taken
-/// out of the file is refused without a restart. The task ends with the
-/// returned guard. A file that no longer reads leaves the tokens as they
-/// were, with a warning.
-fn reload_tokens_on_hangup(access: Arc<Access>) -> Result<AbortOnDrop, ServerError> {
+/// Reads the writer tokens and the TLS certificate again on each SIGHUP,
+/// so that a writer taken out of the file is refused, and a renewed
+/// certificate served, without a restart. The task ends with the returned
+/// guard. A file that no longer reads leaves what was read before, with a
+/// warning.
+fn reload_on_hangup(
+    access: Arc<Access>,
+    tls: Option<Arc<ServingTls>>,
+) -> Result<AbortOnDrop, ServerError> {
     #[cfg(unix)]
     {
         use tokio::signal::unix::{SignalKind, signal};
@@ -608,13 +645,21 @@ fn reload_tokens_on_hangup(access: Arc<Access>) -> Result<AbortOnDrop, ServerErr
                         "SIGHUP: the writer tokens could not be read; the ones before stay"
                     ),
                 }
+                match tls.as_deref().map(ServingTls::reload) {
+                    None => {}
+                    Some(Ok(())) => tracing::info!("SIGHUP: TLS certificate read again"),
+                    Some(Err(error)) => tracing::warn!(
+                        error = %ErrorChain(&error),
+                        "SIGHUP: the TLS certificate could not be read; the one before stays"
+                    ),
+                }
             }
         })))
     }
     #[cfg(not(unix))]
     {
         Ok(AbortOnDrop(tokio::spawn(async move {
-            let _ = access;
+            let _ = (access, tls);
         })))
     }
 }

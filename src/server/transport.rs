@@ -22,6 +22,7 @@
 //! - at shutdown every connection gets a GOAWAY at once, so the idle ones
 //!   close within [`CLOSE_WAIT`] and the busy ones when their calls end.
 
+use super::tls::ServingTls;
 use crate::api::ClientAddress;
 use std::collections::HashMap;
 use std::convert::Infallible;
@@ -71,6 +72,7 @@ pub(super) struct Transport {
     policy: ConnectionPolicy,
     http: auto::Builder<TokioExecutor>,
     open: Gauge,
+    tls: Option<Arc<ServingTls>>,
 }
 
 /// What each connection task shares.
@@ -79,11 +81,18 @@ struct Shared {
     http: auto::Builder<TokioExecutor>,
     service: CallService,
     open: Gauge,
+    /// TLS on every connection, when configured.
+    tls: Option<Arc<ServingTls>>,
 }
 
 impl Transport {
-    /// `open` counts the connections being served.
-    pub(super) fn new(policy: ConnectionPolicy, open: Gauge) -> Transport {
+    /// `open` counts the connections being served; with `tls` every
+    /// connection begins with a TLS handshake.
+    pub(super) fn new(
+        policy: ConnectionPolicy,
+        open: Gauge,
+        tls: Option<Arc<ServingTls>>,
+    ) -> Transport {
         // HTTP/2 or HTTP/1.1, told apart by the connection's first bytes.
         let mut http = auto::Builder::new(TokioExecutor::new());
         http.http1().timer(TokioTimer::new());
@@ -92,7 +101,12 @@ impl Transport {
             .max_concurrent_streams(policy.max_concurrent_streams)
             .keep_alive_interval(policy.keepalive_interval)
             .keep_alive_timeout(policy.keepalive_timeout);
-        Transport { policy, http, open }
+        Transport {
+            policy,
+            http,
+            open,
+            tls,
+        }
     }
 
     /// Accepts and serves connections until `shutdown` resolves; then closes
@@ -104,12 +118,18 @@ impl Transport {
         service: CallService,
         shutdown: impl Future<Output = ()>,
     ) -> Connections {
-        let Transport { policy, http, open } = self;
+        let Transport {
+            policy,
+            http,
+            open,
+            tls,
+        } = self;
         let shared = Arc::new(Shared {
             policy,
             http,
             service,
             open,
+            tls,
         });
         let (stop_tx, stop_rx) = watch::channel(false);
         let slots = Arc::new(Semaphore::new(
@@ -224,17 +244,53 @@ async fn serve_connection(
     tcp: TcpStream,
     peer: SocketAddr,
     _slots: (OwnedSemaphorePermit, AddressSlot),
-    mut stop: watch::Receiver<bool>,
+    stop: watch::Receiver<bool>,
 ) {
     let _open = shared.open.enter();
-    let connection = Arc::new(Connection::new(Instant::now()));
+    let accepted = Instant::now();
+    match &shared.tls {
+        None => serve_http(&shared, TokioIo::new(tcp), peer, accepted, stop).await,
+        Some(tls) => {
+            // The handshake counts against the time a new connection has
+            // until its first request.
+            let handshake = tls.acceptor().accept(tcp);
+            let handshake = match shared.policy.handshake_timeout {
+                Some(limit) => match tokio::time::timeout(limit, handshake).await {
+                    Ok(handshake) => handshake,
+                    Err(_) => {
+                        tracing::debug!(%peer, "dropped the connection: no TLS handshake in time");
+                        return;
+                    }
+                },
+                None => handshake.await,
+            };
+            match handshake {
+                Ok(stream) => serve_http(&shared, TokioIo::new(stream), peer, accepted, stop).await,
+                Err(error) => tracing::debug!(%peer, %error, "the TLS handshake failed"),
+            }
+        }
+    }
+}
+
+/// Serves HTTP on one connection (cleartext or TLS) until it ends or is
+/// closed.
+async fn serve_http<I>(
+    shared: &Shared,
+    io: I,
+    peer: SocketAddr,
+    accepted: Instant,
+    mut stop: watch::Receiver<bool>,
+) where
+    I: hyper::rt::Read + hyper::rt::Write + Unpin + Send + 'static,
+{
+    let connection = Arc::new(Connection::new(accepted));
     let calls = Calls {
         inner: shared.service.clone(),
         connection: connection.clone(),
         receive: shared.policy.receive,
         client: ClientAddress(peer.ip()),
     };
-    let mut served = std::pin::pin!(shared.http.serve_connection(TokioIo::new(tcp), calls));
+    let mut served = std::pin::pin!(shared.http.serve_connection(io, calls));
     // Since when the connection has been closing (GOAWAY sent).
     let mut closing: Option<Instant> = None;
     loop {

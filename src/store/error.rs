@@ -56,8 +56,14 @@ impl From<sqlx::Error> for StoreError {
     fn from(error: sqlx::Error) -> Self {
         let fault = match &error {
             sqlx::Error::PoolTimedOut => Fault::Busy,
-            // A connection refused or cut, or the pool closed under it.
-            sqlx::Error::Io(_) | sqlx::Error::Tls(_) | sqlx::Error::PoolClosed => Fault::Io,
+            // A connection refused or cut, or the pool closed under it. A
+            // connection cut during its TLS negotiation reads as a reply
+            // that is not PostgreSQL's (a protocol error), so those count
+            // as the database out of reach too.
+            sqlx::Error::Io(_)
+            | sqlx::Error::Tls(_)
+            | sqlx::Error::Protocol(_)
+            | sqlx::Error::PoolClosed => Fault::Io,
             sqlx::Error::Database(database) => {
                 match database.try_downcast_ref::<PgDatabaseError>() {
                     Some(postgres) => postgres_fault(postgres.code()),

@@ -210,19 +210,21 @@ async fn only_solves_that_memory_cannot_answer_are_charged() {
 }
 
 /// The server as a process, its log lines sent over a channel as they come.
-struct Served {
+pub struct Served {
     child: std::process::Child,
     lines: std::sync::mpsc::Receiver<String>,
-    addr: String,
+    pub addr: String,
 }
 
 impl Served {
-    fn start(dir: &std::path::Path, tokens_file: &std::path::Path) -> Served {
+    /// `puzzled serve` on a port of its own, its store in `dir`, with the
+    /// variables `env`.
+    pub fn start(dir: &std::path::Path, env: &[(&str, &str)]) -> Served {
         use std::io::BufRead as _;
         let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_puzzled"))
             .args(["serve", "--listen", "127.0.0.1:0"])
             .env("PUZZLED_DATABASE_URL", database_url(dir))
-            .env("PUZZLED_WRITER_TOKENS_FILE", tokens_file)
+            .envs(env.iter().copied())
             .env("PUZZLED_LOG", "info")
             .env_remove("PUZZLED_LOG_FORMAT")
             .stdout(std::process::Stdio::piped())
@@ -243,18 +245,12 @@ impl Served {
             addr: String::new(),
         };
         let listening = served.line_with("listening on");
-        served.addr = listening
-            .split_whitespace()
-            .skip_while(|w| *w != "on")
-            .nth(1)
-            .unwrap()
-            .trim_end_matches(',')
-            .to_owned();
+        served.addr = listen_address(&listening);
         served
     }
 
     /// The next log line holding `text`; a minute without one fails.
-    fn line_with(&self, text: &str) -> String {
+    pub fn line_with(&self, text: &str) -> String {
         loop {
             let line = self
                 .lines
@@ -266,7 +262,7 @@ impl Served {
         }
     }
 
-    fn hang_up(&self) {
+    pub fn hang_up(&self) {
         std::process::Command::new("kill")
             .args(["-HUP", &self.child.id().to_string()])
             .status()
@@ -287,7 +283,10 @@ async fn sighup_reads_the_tokens_file_again() {
     let dir = tempfile::tempdir().unwrap();
     let tokens = dir.path().join("writers.txt");
     std::fs::write(&tokens, format!("# writers\nalice={ALICE}\n")).unwrap();
-    let served = Served::start(dir.path(), &tokens);
+    let served = Served::start(
+        dir.path(),
+        &[("PUZZLED_WRITER_TOKENS_FILE", tokens.to_str().unwrap())],
+    );
     let mut client = client_on(
         tonic::transport::Channel::from_shared(format!("http://{}", served.addr))
             .unwrap()

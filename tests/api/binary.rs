@@ -5,18 +5,9 @@
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 
-const BIN: &str = env!("CARGO_BIN_EXE_puzzled");
+use crate::helpers::listen_address;
 
-/// The address in the server's start-up line ("puzzled listening on ADDR,
-/// store …").
-fn listen_address(line: &str) -> String {
-    line.split_whitespace()
-        .skip_while(|w| *w != "on")
-        .nth(1)
-        .unwrap_or_else(|| panic!("no address in {line:?}"))
-        .trim_end_matches(',')
-        .to_owned()
-}
+const BIN: &str = env!("CARGO_BIN_EXE_puzzled");
 
 /// A server logging JSON at info level on stdout, on a fresh database, with
 /// the address its first line names and the rest of its lines to read.
@@ -141,6 +132,8 @@ fn serve_help_lists_every_flag_and_its_variable() {
         ("--solve-queue", "PUZZLED_SOLVE_QUEUE"),
         ("--cache-bytes", "PUZZLED_CACHE_BYTES"),
         ("--admin-token", "PUZZLED_ADMIN_TOKEN"),
+        ("--tls-cert", "PUZZLED_TLS_CERT"),
+        ("--tls-key", "PUZZLED_TLS_KEY"),
         ("--writer-tokens-file", "PUZZLED_WRITER_TOKENS_FILE"),
         ("--writer-tokens", "PUZZLED_WRITER_TOKENS"),
         ("--write-rate-per-minute", "PUZZLED_WRITE_RATE_PER_MINUTE"),

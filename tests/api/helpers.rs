@@ -90,11 +90,17 @@ pub async fn spawn_app_with(dir: Arc<TempDir>, config: Config) -> TestApp {
     let server = tokio::spawn(app.run_until(async move {
         let _ = stopped.await;
     }));
-    let channel = Channel::from_shared(format!("http://127.0.0.1:{port}"))
-        .unwrap()
-        .connect()
-        .await
-        .expect("the server accepts connections");
+    // A server on TLS gets a client of its own (tests/api/tls.rs); this
+    // cleartext one is never used there.
+    let endpoint = Channel::from_shared(format!("http://127.0.0.1:{port}")).unwrap();
+    let channel = if config.tls_cert.is_some() {
+        endpoint.connect_lazy()
+    } else {
+        endpoint
+            .connect()
+            .await
+            .expect("the server accepts connections")
+    };
     let client = client_on(channel.clone());
     TestApp {
         port,
@@ -343,4 +349,15 @@ pub fn cache_hits(level: &'static str) -> u64 {
             outcome: "hit",
         })
         .get()
+}
+
+/// The address in the server's start-up line ("puzzled listening on ADDR,
+/// store …").
+pub fn listen_address(line: &str) -> String {
+    line.split_whitespace()
+        .skip_while(|w| *w != "on")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no address in {line:?}"))
+        .trim_end_matches(',')
+        .to_owned()
 }

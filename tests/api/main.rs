@@ -26,5 +26,6 @@ mod retention;
 mod secrets;
 mod solve;
 mod store_faults;
+mod tls;
 mod transport;
 mod views;

@@ -111,6 +111,21 @@ impl PgSchema {
         .unwrap()
     }
 
+    /// Sessions of this schema's replicas that run over TLS.
+    pub async fn tls_sessions(&self) -> i64 {
+        let mut admin = sqlx::PgConnection::connect(&self.admin_url).await.unwrap();
+        let count: i64 = sqlx::query_scalar(
+            "SELECT count(*) FROM pg_stat_ssl s JOIN pg_stat_activity a USING (pid) \
+             WHERE s.ssl AND a.application_name = $1",
+        )
+        .bind(&self.name)
+        .fetch_one(&mut admin)
+        .await
+        .unwrap();
+        admin.close().await.unwrap();
+        count
+    }
+
     /// Rows of `table` in this schema.
     pub async fn count(&self, table: &str) -> i64 {
         let mut admin = sqlx::PgConnection::connect(&self.admin_url).await.unwrap();

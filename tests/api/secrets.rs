@@ -97,13 +97,7 @@ async fn a_serving_replica_logs_no_secret() {
     }
     let listening = first.lines().last().unwrap().to_owned();
     assert!(listening.contains("store postgres://"), "{listening}");
-    let addr = listening
-        .split_whitespace()
-        .skip_while(|w| *w != "on")
-        .nth(1)
-        .unwrap()
-        .trim_end_matches(',')
-        .to_owned();
+    let addr = listen_address(&listening);
     let mut client = client_on(
         tonic::transport::Channel::from_shared(format!("http://{addr}"))
             .unwrap()
