@@ -85,31 +85,37 @@ pub fn check_admin<T>(access: &Access, request: &Request<T>) -> Result<(), AppEr
 }
 
 /// Who the call is charged to: the admin or a writer, by the bearer token
-/// it carries, or else the address it came from. A token that is neither
-/// is refused (PERMISSION_DENIED); with `token_required`, so is a call
-/// without one (UNAUTHENTICATED).
+/// it carries, or else the address it came from. With `token_required` a
+/// call without a token is refused (UNAUTHENTICATED), and so is one whose
+/// token is neither (PERMISSION_DENIED); otherwise such a token is not
+/// this server's to judge (a proxy's, say), and the call is charged to
+/// its address.
 pub fn caller_of<T>(
     access: &Access,
     request: &Request<T>,
     token_required: bool,
 ) -> Result<Caller, AppError> {
     match bearer(request, Token::Writer)? {
-        Some(token) => {
-            if access.is_admin(token) {
-                return Ok(Caller::Admin);
+        Some(token) if access.is_admin(token) => Ok(Caller::Admin),
+        Some(token) => match access.writer(token) {
+            Some(writer) => {
+                tracing::Span::current().record("writer", &*writer);
+                Ok(Caller::Writer(writer))
             }
-            let writer = access
-                .writer(token)
-                .ok_or(AppError::PermissionDenied(Token::Writer))?;
-            tracing::Span::current().record("writer", &*writer);
-            Ok(Caller::Writer(writer))
-        }
+            None if token_required => Err(AppError::PermissionDenied(Token::Writer)),
+            None => Ok(by_address(request)),
+        },
         None if token_required => Err(AppError::Unauthenticated(Token::Writer)),
-        None => Ok(request
-            .extensions()
-            .get::<ClientAddress>()
-            .map_or(Caller::Anonymous, |address| Caller::Address(address.0))),
+        None => Ok(by_address(request)),
     }
+}
+
+/// The caller a call without a token of this server's is: its address.
+fn by_address<T>(request: &Request<T>) -> Caller {
+    request
+        .extensions()
+        .get::<ClientAddress>()
+        .map_or(Caller::Anonymous, |address| Caller::Address(address.0))
 }
 
 /// Fills the current call's span with what a solve found.

@@ -8,8 +8,7 @@ use crate::solver::position::{IllegalMove, PositionError};
 use crate::store::StoreError;
 
 /// Which token a call needs: the admin's (DeletePuzzle), or a writer's
-/// (CreatePuzzle with writer tokens; any call that carries a token, which
-/// must then be a writer's or the admin's).
+/// (CreatePuzzle, when writer tokens are set).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Token {
     Admin,

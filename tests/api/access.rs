@@ -209,74 +209,6 @@ async fn only_solves_that_memory_cannot_answer_are_charged() {
     app.stop().await;
 }
 
-/// The server as a process, its log lines sent over a channel as they come.
-pub struct Served {
-    child: std::process::Child,
-    lines: std::sync::mpsc::Receiver<String>,
-    pub addr: String,
-}
-
-impl Served {
-    /// `puzzled serve` on a port of its own, its store in `dir`, with the
-    /// variables `env`.
-    pub fn start(dir: &std::path::Path, env: &[(&str, &str)]) -> Served {
-        use std::io::BufRead as _;
-        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_puzzled"))
-            .args(["serve", "--listen", "127.0.0.1:0"])
-            .env("PUZZLED_DATABASE_URL", database_url(dir))
-            .envs(env.iter().copied())
-            .env("PUZZLED_LOG", "info")
-            .env_remove("PUZZLED_LOG_FORMAT")
-            .stdout(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        let stdout = std::io::BufReader::new(child.stdout.take().unwrap());
-        let (send, lines) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            for line in stdout.lines().map_while(Result::ok) {
-                if send.send(line).is_err() {
-                    return;
-                }
-            }
-        });
-        let mut served = Served {
-            child,
-            lines,
-            addr: String::new(),
-        };
-        let listening = served.line_with("listening on");
-        served.addr = listen_address(&listening);
-        served
-    }
-
-    /// The next log line holding `text`; a minute without one fails.
-    pub fn line_with(&self, text: &str) -> String {
-        loop {
-            let line = self
-                .lines
-                .recv_timeout(std::time::Duration::from_secs(60))
-                .unwrap_or_else(|_| panic!("no log line with {text:?}"));
-            if line.contains(text) {
-                return line;
-            }
-        }
-    }
-
-    pub fn hang_up(&self) {
-        std::process::Command::new("kill")
-            .args(["-HUP", &self.child.id().to_string()])
-            .status()
-            .unwrap();
-    }
-}
-
-impl Drop for Served {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sighup_reads_the_tokens_file_again() {
     const CAROL: &str = "carol-token-0123456789";
@@ -315,4 +247,28 @@ async fn sighup_reads_the_tokens_file_again() {
     assert!(warning.contains("entry 1"), "{warning}");
     assert!(!warning.contains("tiny9"), "{warning}");
     client.create_puzzle(create(CAROL)).await.unwrap();
+}
+
+/// A token a server without writers does not know (a proxy's, say) is not
+/// its to judge: the call goes through, charged to its address.
+#[tokio::test]
+async fn a_token_the_server_does_not_know_is_charged_to_its_address_when_none_is_needed() {
+    let mut app = app_with(|config| {
+        config.write_rate_per_minute = 1;
+        config.write_burst = 1;
+    })
+    .await;
+    app.client
+        .create_puzzle(with_token(create_request(path(3)), "someone-elses-token"))
+        .await
+        .unwrap();
+    let refused = app
+        .client
+        .create_puzzle(create_request(path(3)))
+        .await
+        .unwrap_err();
+    assert_eq!(rate_limited(&refused).0, "WRITE_RATE_EXCEEDED");
+    assert!(refused.message().contains("address 127.0.0.1"));
+    app.solve(path(6)).await;
+    app.stop().await;
 }

@@ -361,3 +361,71 @@ pub fn listen_address(line: &str) -> String {
         .trim_end_matches(',')
         .to_owned()
 }
+
+/// The server as a process, its log lines sent over a channel as they come.
+pub struct Served {
+    child: std::process::Child,
+    lines: std::sync::mpsc::Receiver<String>,
+    pub addr: String,
+}
+
+impl Served {
+    /// `puzzled serve` on a port of its own, its store in `dir`, with the
+    /// variables `env`.
+    pub fn start(dir: &std::path::Path, env: &[(&str, &str)]) -> Served {
+        use std::io::BufRead as _;
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_puzzled"))
+            .args(["serve", "--listen", "127.0.0.1:0"])
+            .env("PUZZLED_DATABASE_URL", database_url(dir))
+            .envs(env.iter().copied())
+            .env("PUZZLED_LOG", "info")
+            .env_remove("PUZZLED_LOG_FORMAT")
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+        let (send, lines) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in stdout.lines().map_while(Result::ok) {
+                if send.send(line).is_err() {
+                    return;
+                }
+            }
+        });
+        let mut served = Served {
+            child,
+            lines,
+            addr: String::new(),
+        };
+        let listening = served.line_with("listening on");
+        served.addr = listen_address(&listening);
+        served
+    }
+
+    /// The next log line holding `text`; a minute without one fails.
+    pub fn line_with(&self, text: &str) -> String {
+        loop {
+            let line = self
+                .lines
+                .recv_timeout(std::time::Duration::from_secs(60))
+                .unwrap_or_else(|_| panic!("no log line with {text:?}"));
+            if line.contains(text) {
+                return line;
+            }
+        }
+    }
+
+    pub fn hang_up(&self) {
+        std::process::Command::new("kill")
+            .args(["-HUP", &self.child.id().to_string()])
+            .status()
+            .unwrap();
+    }
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

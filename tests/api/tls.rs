@@ -154,7 +154,7 @@ async fn sighup_serves_a_renewed_certificate() {
     );
     std::fs::copy(&first.cert, &cert).unwrap();
     std::fs::copy(&first.key, &key).unwrap();
-    let served = crate::access::Served::start(
+    let served = Served::start(
         dir.path(),
         &[
             ("PUZZLED_TLS_CERT", cert.to_str().unwrap()),
