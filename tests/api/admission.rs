@@ -188,6 +188,10 @@ async fn the_queue_holds_at_most_a_budget_of_edge_lists() {
     let _turn = ONE_AT_A_TIME.lock().await;
     let spec = slow_spec(47);
     let units = units_of(&spec);
+    // Made before the solves start: making it takes seconds in a debug
+    // build, time in which the running solve could end and empty the queue.
+    let n = 1_000_000;
+    let too_much = solve_request(geography(n, &random_graph(n, 2_000_000, 5), 0));
     let app = app_with_budget(units, 256).await;
     let mut running = Vec::new();
     for _ in 0..2 {
@@ -202,17 +206,7 @@ async fn the_queue_holds_at_most_a_budget_of_edge_lists() {
 
     // The waiting copy holds at least 24 MB of edges (3,000,000 of them):
     // 2,000,000 more (16 MB) pass the 8 bytes a unit of the budget (36 MB).
-    let n = 1_000_000;
-    let refused = app
-        .client
-        .clone()
-        .solve(solve_request(geography(
-            n,
-            &random_graph(n, 2_000_000, 5),
-            0,
-        )))
-        .await
-        .unwrap_err();
+    let refused = app.client.clone().solve(too_much).await.unwrap_err();
     assert_eq!(refused.code(), Code::ResourceExhausted, "{refused:?}");
     assert_eq!(error_reason(&refused), "ADMISSION_QUEUE_FULL");
     let room = units * 8;
