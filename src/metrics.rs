@@ -23,17 +23,17 @@ pub struct CallLabels {
     /// The service, e.g. `puzzled.v1.PuzzleService`, `grpc.health.v1.Health`;
     /// `unknown` for a path the server does not serve (so a client cannot
     /// make up labels without end).
-    pub grpc_service: String,
+    pub grpc_service: &'static str,
     /// The method, e.g. `Solve`; `unknown` as above.
-    pub grpc_method: String,
+    pub grpc_method: &'static str,
     /// The status code's canonical name, e.g. `OK`, `INVALID_ARGUMENT`.
     pub grpc_code: &'static str,
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 pub struct MethodLabels {
-    pub grpc_service: String,
-    pub grpc_method: String,
+    pub grpc_service: &'static str,
+    pub grpc_method: &'static str,
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
@@ -128,9 +128,10 @@ pub struct Metrics {
     connections_open: Gauge,
 }
 
-/// Buckets from 100 µs to about 1.7 min, ×2 apart: a cached answer and a
-/// solve of 10^7 edges both land inside, and a quantile read from them is
-/// off by less than a factor of two.
+/// Buckets ×2 apart, so that a quantile read from them is off by less than
+/// a factor of two; their range covers the call times docs/performance.md
+/// measures, from a cached answer to the largest solve (see "Metrics
+/// buckets" there).
 fn seconds_buckets() -> impl Iterator<Item = f64> {
     exponential_buckets(1e-4, 2.0, 21)
 }

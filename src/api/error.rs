@@ -49,118 +49,113 @@ pub fn code_name(code: Code) -> &'static str {
     }
 }
 
-impl From<AppError> for Status {
-    /// The status, counted by its code and reason
-    /// (`puzzled_errors_total`).
-    fn from(err: AppError) -> Status {
-        let status = status_of(err);
-        let details = status.get_error_details();
-        let reason = details.error_info().map_or("", |info| info.reason.as_str());
-        crate::metrics::metrics().error(code_name(status.code()), reason);
-        status
-    }
+/// The status with its details, counted by its code and reason
+/// (`puzzled_errors_total`) as it is made.
+fn counted(code: Code, message: impl Into<String>, details: ErrorDetails) -> Status {
+    let reason = details.error_info().map_or("", |info| info.reason.as_str());
+    crate::metrics::metrics().error(code_name(code), reason);
+    Status::with_error_details(code, message, details)
 }
 
-/// The status of `err`, with its details.
-fn status_of(err: AppError) -> Status {
-    match err {
-        AppError::InvalidArgument {
-            field,
-            reason,
-            message,
-        } => {
-            let mut details = info_for_field(reason, &field);
-            if !field.is_empty() {
-                details.add_bad_request_violation(field, message.clone());
+impl From<AppError> for Status {
+    fn from(err: AppError) -> Status {
+        match err {
+            AppError::InvalidArgument {
+                field,
+                reason,
+                message,
+            } => {
+                let mut details = info_for_field(reason, &field);
+                if !field.is_empty() {
+                    details.add_bad_request_violation(field, message.clone());
+                }
+                counted(Code::InvalidArgument, message, details)
             }
-            Status::with_error_details(Code::InvalidArgument, message, details)
-        }
-        AppError::OverLimit { field, message } => {
-            let mut details = info_for_field("LIMIT_EXCEEDED", &field);
-            details.add_bad_request_violation(field, message.clone());
-            Status::with_error_details(Code::ResourceExhausted, message, details)
-        }
-        AppError::NotFound { name } => Status::with_error_details(
-            Code::NotFound,
-            format!("{name} does not exist"),
-            info("PUZZLE_NOT_FOUND"),
-        ),
-        AppError::AlreadyExists { field, message } => {
-            let mut details = info("REQUEST_ID_REUSED");
-            details.add_bad_request_violation(field, message.clone());
-            Status::with_error_details(Code::AlreadyExists, message, details)
-        }
-        AppError::Unauthenticated(Token::Admin) => Status::with_error_details(
-            Code::Unauthenticated,
-            "this call needs the admin token as \"authorization: Bearer TOKEN\"",
-            info("ADMIN_TOKEN_MISSING"),
-        ),
-        AppError::PermissionDenied(Token::Admin) => Status::with_error_details(
-            Code::PermissionDenied,
-            "the admin token is wrong",
-            info("ADMIN_TOKEN_WRONG"),
-        ),
-        AppError::Unauthenticated(Token::Writer) => Status::with_error_details(
-            Code::Unauthenticated,
-            "this call needs a writer's token (or the admin token) as \
-                 \"authorization: Bearer TOKEN\"",
-            info("WRITER_TOKEN_MISSING"),
-        ),
-        AppError::PermissionDenied(Token::Writer) => Status::with_error_details(
-            Code::PermissionDenied,
-            "the token is neither a writer's nor the admin's",
-            info("WRITER_TOKEN_WRONG"),
-        ),
-        AppError::DeadlineExceeded => Status::with_error_details(
-            Code::DeadlineExceeded,
-            "the deadline passed before the answer was ready",
-            info("DEADLINE_EXCEEDED"),
-        ),
-        AppError::GameIdle { seconds } => Status::with_error_details(
-            Code::DeadlineExceeded,
-            format!("no message for {seconds} s (--play-idle-secs); the game is closed"),
-            info("GAME_IDLE"),
-        ),
-        AppError::Unavailable { reason, message } => {
-            Status::with_error_details(Code::Unavailable, message, info(reason))
-        }
-        AppError::ShuttingDown => Status::with_error_details(
-            Code::Unavailable,
-            "the server is shutting down and stopped this solve; try again",
-            info("SHUTTING_DOWN"),
-        ),
-        AppError::MessageTooLarge { size, limit } => Status::with_error_details(
-            Code::ResourceExhausted,
-            format!(
-                "the request message is {size} bytes, over the {limit}-byte message \
-                     limit (--max-message-bytes)"
+            AppError::OverLimit { field, message } => {
+                let mut details = info_for_field("LIMIT_EXCEEDED", &field);
+                details.add_bad_request_violation(field, message.clone());
+                counted(Code::ResourceExhausted, message, details)
+            }
+            AppError::NotFound { name } => counted(
+                Code::NotFound,
+                format!("{name} does not exist"),
+                info("PUZZLE_NOT_FOUND"),
             ),
-            info("LIMIT_EXCEEDED"),
-        ),
-        AppError::ResponseTooLarge { message } => {
-            Status::with_error_details(Code::ResourceExhausted, message, info("RESPONSE_TOO_LARGE"))
-        }
-        AppError::Busy { reason, message } => {
-            Status::with_error_details(Code::ResourceExhausted, message, info(reason))
-        }
-        AppError::RateLimited {
-            reason,
-            retry_after,
-            message,
-        } => {
-            // Both ways a client may look: the `retry-after` header
-            // (seconds, as HTTP has it) and google.rpc.RetryInfo.
-            let mut details = info(reason);
-            details.set_retry_info(Some(retry_after));
-            let mut status = Status::with_error_details(Code::ResourceExhausted, message, details);
-            let seconds = crate::app::access::whole_seconds(retry_after);
-            status
-                .metadata_mut()
-                .insert("retry-after", seconds.to_string().parse().expect("digits"));
-            status
-        }
-        AppError::Internal { message } => {
-            Status::with_error_details(Code::Internal, message, info("INTERNAL"))
+            AppError::AlreadyExists { field, message } => {
+                let mut details = info("REQUEST_ID_REUSED");
+                details.add_bad_request_violation(field, message.clone());
+                counted(Code::AlreadyExists, message, details)
+            }
+            AppError::Unauthenticated(Token::Admin) => counted(
+                Code::Unauthenticated,
+                "this call needs the admin token as \"authorization: Bearer TOKEN\"",
+                info("ADMIN_TOKEN_MISSING"),
+            ),
+            AppError::PermissionDenied(Token::Admin) => counted(
+                Code::PermissionDenied,
+                "the admin token is wrong",
+                info("ADMIN_TOKEN_WRONG"),
+            ),
+            AppError::Unauthenticated(Token::Writer) => counted(
+                Code::Unauthenticated,
+                "this call needs a writer's token (or the admin token) as \
+                 \"authorization: Bearer TOKEN\"",
+                info("WRITER_TOKEN_MISSING"),
+            ),
+            AppError::PermissionDenied(Token::Writer) => counted(
+                Code::PermissionDenied,
+                "the token is neither a writer's nor the admin's",
+                info("WRITER_TOKEN_WRONG"),
+            ),
+            AppError::DeadlineExceeded => counted(
+                Code::DeadlineExceeded,
+                "the deadline passed before the answer was ready",
+                info("DEADLINE_EXCEEDED"),
+            ),
+            AppError::GameIdle { seconds } => counted(
+                Code::DeadlineExceeded,
+                format!("no message for {seconds} s (--play-idle-secs); the game is closed"),
+                info("GAME_IDLE"),
+            ),
+            AppError::Unavailable { reason, message } => {
+                counted(Code::Unavailable, message, info(reason))
+            }
+            AppError::ShuttingDown => counted(
+                Code::Unavailable,
+                "the server is shutting down and stopped this solve; try again",
+                info("SHUTTING_DOWN"),
+            ),
+            AppError::MessageTooLarge { size, limit } => counted(
+                Code::ResourceExhausted,
+                format!(
+                    "the request message is {size} bytes, over the {limit}-byte message \
+                     limit (--max-message-bytes)"
+                ),
+                info("LIMIT_EXCEEDED"),
+            ),
+            AppError::ResponseTooLarge { message } => {
+                counted(Code::ResourceExhausted, message, info("RESPONSE_TOO_LARGE"))
+            }
+            AppError::Busy { reason, message } => {
+                counted(Code::ResourceExhausted, message, info(reason))
+            }
+            AppError::RateLimited {
+                reason,
+                retry_after,
+                message,
+            } => {
+                // Both ways a client may look: the `retry-after` header
+                // (seconds, as HTTP has it) and google.rpc.RetryInfo.
+                let mut details = info(reason);
+                details.set_retry_info(Some(retry_after));
+                let mut status = counted(Code::ResourceExhausted, message, details);
+                let seconds = crate::app::access::whole_seconds(retry_after);
+                status
+                    .metadata_mut()
+                    .insert("retry-after", seconds.to_string().parse().expect("digits"));
+                status
+            }
+            AppError::Internal { message } => counted(Code::Internal, message, info("INTERNAL")),
         }
     }
 }

@@ -8,7 +8,7 @@
 
 use std::net::IpAddr;
 use std::num::NonZeroU32;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
@@ -104,11 +104,7 @@ impl WriterTokens {
         Ok(WriterTokens { writers })
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.writers.is_empty()
-    }
-
-    pub fn len(&self) -> usize {
+    pub fn writer_count(&self) -> usize {
         self.writers.len()
     }
 
@@ -163,10 +159,6 @@ impl TokenSources {
 
     fn is_set(&self) -> bool {
         self.file.is_some() || self.list.is_some()
-    }
-
-    pub fn file(&self) -> Option<&Path> {
-        self.file.as_deref()
     }
 }
 
@@ -231,11 +223,6 @@ impl<C: Clock + Clone> RateLimit<C> {
             }
         })
     }
-
-    /// Callers the table holds now.
-    pub fn callers(&self) -> usize {
-        self.limiter.len()
-    }
 }
 
 /// `retry-after` is whole seconds; rounding up never invites a call back
@@ -298,11 +285,6 @@ impl Access {
         })
     }
 
-    /// No tokens and no limits: everything open, as with no settings.
-    pub fn open() -> Access {
-        Access::new(AccessSettings::default()).expect("no token source to read")
-    }
-
     /// The admin token, when one is set.
     pub fn admin_token(&self) -> Option<&str> {
         self.admin_token.as_deref()
@@ -334,7 +316,7 @@ impl Access {
     /// is refused from the next call on. On an error the old tokens stay.
     pub fn reload(&self) -> Result<usize, TokensError> {
         let writers = Arc::new(self.sources.read()?);
-        let count = writers.len();
+        let count = writers.writer_count();
         *self
             .writers
             .write()
@@ -367,7 +349,7 @@ mod tests {
             "tokens.txt",
         )
         .unwrap();
-        assert_eq!(tokens.len(), 2);
+        assert_eq!(tokens.writer_count(), 2);
         assert_eq!(tokens.writer("0123456789abcdef0").as_deref(), Some("alice"));
         assert_eq!(tokens.writer("fedcba9876543210x").as_deref(), Some("bob"));
         assert_eq!(tokens.writer("0123456789abcdef"), None);

@@ -382,8 +382,8 @@ impl CallEnd {
         metrics
             .request_seconds
             .get_or_create(&crate::metrics::MethodLabels {
-                grpc_service: grpc_service.clone(),
-                grpc_method: grpc_method.clone(),
+                grpc_service,
+                grpc_method,
             })
             .observe(elapsed);
         metrics
@@ -412,8 +412,9 @@ impl CallEnd {
 /// `unknown` twice: a client must not be able to add labels (a call to a
 /// made-up path can still be answered, by the deadline or the message
 /// limit, before routing).
-fn method_labels(path: &str) -> (String, String) {
-    static KNOWN: std::sync::LazyLock<std::collections::HashSet<String>> =
+fn method_labels(path: &str) -> (&'static str, &'static str) {
+    /// Each method's path, and its service and method.
+    static KNOWN: std::sync::LazyLock<std::collections::HashMap<String, (String, String)>> =
         std::sync::LazyLock::new(|| {
             use prost::Message as _;
             [
@@ -428,19 +429,20 @@ fn method_labels(path: &str) -> (String, String) {
             .flat_map(|file| {
                 let package = file.package().to_owned();
                 file.service.into_iter().flat_map(move |service| {
-                    let prefix = format!("/{package}.{}/", service.name());
-                    service
-                        .method
-                        .into_iter()
-                        .map(move |method| format!("{prefix}{}", method.name()))
+                    let service_name = format!("{package}.{}", service.name());
+                    service.method.into_iter().map(move |method| {
+                        let path = format!("/{service_name}/{}", method.name());
+                        (path, (service_name.clone(), method.name().to_owned()))
+                    })
                 })
             })
             .collect()
         });
-    match path.strip_prefix('/').and_then(|path| path.split_once('/')) {
-        Some((service, method)) if KNOWN.contains(path) => (service.to_owned(), method.to_owned()),
-        _ => ("unknown".to_owned(), "unknown".to_owned()),
-    }
+    KNOWN
+        .get(path)
+        .map_or(("unknown", "unknown"), |(service, method)| {
+            (service.as_str(), method.as_str())
+        })
 }
 
 /// A response body that logs the call's end when its trailers pass (or
@@ -492,8 +494,8 @@ mod tests {
             crate::metrics::metrics()
                 .requests
                 .get_or_create(&crate::metrics::CallLabels {
-                    grpc_service: "grpc.reflection.v1alpha.ServerReflection".to_owned(),
-                    grpc_method: "ServerReflectionInfo".to_owned(),
+                    grpc_service: "grpc.reflection.v1alpha.ServerReflection",
+                    grpc_method: "ServerReflectionInfo",
                     grpc_code: "CANCELLED",
                 })
                 .get()
@@ -526,11 +528,7 @@ mod tests {
             "/",
             "/puzzled.v1.PuzzleService/Solve/extra",
         ] {
-            assert_eq!(
-                method_labels(path),
-                ("unknown".to_owned(), "unknown".to_owned()),
-                "{path}"
-            );
+            assert_eq!(method_labels(path), ("unknown", "unknown"), "{path}");
         }
     }
 }

@@ -241,7 +241,7 @@ impl Application {
             config,
         } = self;
         let cors = cors_layer(&config.cors_origins)?;
-        let _reloading = reload_on_hangup(access.clone(), tls.clone())?;
+        let reloading = reload_on_hangup(access.clone(), tls.clone())?;
         let (health, health_service) = tonic_health::server::health_reporter();
         health.set_serving::<PuzzleServiceServer<PuzzleApi>>().await;
         // Stopped when shutdown begins: from then on the drain alone
@@ -424,6 +424,7 @@ impl Application {
         drop(connections);
         rehashing.abort();
         writing_uses.abort();
+        reloading.abort();
         if let Some(task) = serving_metrics {
             task.abort();
         }
@@ -625,23 +626,22 @@ pub async fn health_check_with(
 
 /// Reads the writer tokens and the TLS certificate again on each SIGHUP,
 /// so that a writer taken out of the file is refused, and a renewed
-/// certificate served, without a restart. The task ends with the returned
-/// guard. A file that no longer reads leaves what was read before, with a
-/// warning.
+/// certificate served, without a restart, until the task is aborted. A
+/// file that no longer reads leaves what was read before, with a warning.
 fn reload_on_hangup(
     access: Arc<Access>,
     tls: Option<Arc<ServingTls>>,
-) -> Result<AbortOnDrop, ServerError> {
+) -> Result<tokio::task::JoinHandle<()>, ServerError> {
     #[cfg(unix)]
     {
         use tokio::signal::unix::{SignalKind, signal};
         let mut hangups = signal(SignalKind::hangup()).map_err(ServerError::Signals)?;
-        Ok(AbortOnDrop(tokio::spawn(async move {
+        Ok(tokio::spawn(async move {
             while hangups.recv().await.is_some() {
                 match access.reload() {
                     Ok(writers) => tracing::info!(writers, "SIGHUP: writer tokens read again"),
                     Err(error) => tracing::warn!(
-                        error = %ErrorChain(&error),
+                        error = &error as &dyn std::error::Error,
                         "SIGHUP: the writer tokens could not be read; the ones before stay"
                     ),
                 }
@@ -649,42 +649,18 @@ fn reload_on_hangup(
                     None => {}
                     Some(Ok(())) => tracing::info!("SIGHUP: TLS certificate read again"),
                     Some(Err(error)) => tracing::warn!(
-                        error = %ErrorChain(&error),
+                        error = &error as &dyn std::error::Error,
                         "SIGHUP: the TLS certificate could not be read; the one before stays"
                     ),
                 }
             }
-        })))
+        }))
     }
     #[cfg(not(unix))]
     {
-        Ok(AbortOnDrop(tokio::spawn(async move {
+        Ok(tokio::spawn(async move {
             let _ = (access, tls);
-        })))
-    }
-}
-
-/// Aborts its task when dropped.
-struct AbortOnDrop(tokio::task::JoinHandle<()>);
-
-impl Drop for AbortOnDrop {
-    fn drop(&mut self) {
-        self.0.abort();
-    }
-}
-
-/// An error and its causes on one line.
-struct ErrorChain<'a>(&'a (dyn std::error::Error + 'static));
-
-impl std::fmt::Display for ErrorChain<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}", self.0)?;
-        let mut cause = self.0.source();
-        while let Some(error) = cause {
-            write!(f, ": {error}")?;
-            cause = error.source();
-        }
-        Ok(())
+        }))
     }
 }
 

@@ -188,8 +188,9 @@ async fn the_queue_holds_at_most_a_budget_of_edge_lists() {
     let _turn = ONE_AT_A_TIME.lock().await;
     let spec = slow_spec(47);
     let units = units_of(&spec);
-    // Made before the solves start: making it takes seconds in a debug
-    // build, time in which the running solve could end and empty the queue.
+    // Made before the solves start: a graph this large is slow to make in
+    // a debug build, time in which the running solve could end and empty
+    // the queue.
     let n = 1_000_000;
     let too_much = solve_request(geography(n, &random_graph(n, 2_000_000, 5), 0));
     let app = app_with_budget(units, 256).await;
