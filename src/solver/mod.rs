@@ -11,6 +11,7 @@ pub mod geography;
 pub mod matching;
 pub mod play;
 pub mod position;
+pub mod search_geography;
 pub mod tree_paint;
 
 use serde::Serialize;

@@ -7,7 +7,9 @@
 //!   hypercubes, Petersen, Paley, grids, disjoint copies, relabellings);
 //! - [`stats`]: the median of repeated measurements;
 //! - [`evidence`]: the checker of the evidence the solvers return, written
-//!   apart from them.
+//!   apart from them;
+//! - [`strategy`]: the checker of the strategy certificates of the
+//!   Geography variants solved by search, written apart from the search.
 //!
 //! Compiled into the library always, and hidden from its documentation:
 //! the integration tests and the benchmarks link the library as any user
@@ -27,3 +29,4 @@ pub mod evidence;
 pub mod families;
 pub mod random;
 pub mod stats;
+pub mod strategy;
