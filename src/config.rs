@@ -29,6 +29,9 @@ pub const DEFAULT_SOLVE_QUEUE: usize = 64;
 pub const DEFAULT_CACHE_BYTES: u64 = 256 * 1024 * 1024;
 /// Default disk budget for stored verdicts.
 pub const DEFAULT_VERDICT_STORE_BYTES: u64 = 1 << 30;
+/// Default bound on a search's states (docs/performance.md, "Geography by
+/// search", has the time and memory it comes to).
+pub const DEFAULT_SEARCH_BUDGET_STATES: u64 = 2_000_000;
 /// Default time canonical labelling may take per puzzle.
 pub const DEFAULT_CANON_BUDGET_MS: u64 = 10_000;
 /// Default bound on draining in-flight requests at shutdown.
@@ -121,6 +124,13 @@ pub struct Config {
     /// relabelled copies of it miss the cache.
     #[arg(long, env = "PUZZLED_CANON_BUDGET_MS", default_value_t = DEFAULT_CANON_BUDGET_MS)]
     pub canon_budget_ms: u64,
+    /// The most states a search may explore for one answer (directed vertex,
+    /// undirected edge and directed edge Geography); past it the call is
+    /// refused with RESOURCE_EXHAUSTED (SEARCH_BUDGET_EXCEEDED). The table a
+    /// full budget holds counts against --admission-budget.
+    #[arg(long, env = "PUZZLED_SEARCH_BUDGET_STATES", default_value_t = DEFAULT_SEARCH_BUDGET_STATES,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub search_budget_states: u64,
     /// Seconds a Play game waits for the client's next message; past it the
     /// game is closed with DEADLINE_EXCEEDED and its memory freed.
     #[arg(long, env = "PUZZLED_PLAY_IDLE_SECS", default_value_t = DEFAULT_PLAY_IDLE_SECS,
@@ -249,6 +259,7 @@ impl Default for Config {
             cache_bytes: DEFAULT_CACHE_BYTES,
             verdict_store_bytes: DEFAULT_VERDICT_STORE_BYTES,
             canon_budget_ms: DEFAULT_CANON_BUDGET_MS,
+            search_budget_states: DEFAULT_SEARCH_BUDGET_STATES,
             play_idle_secs: DEFAULT_PLAY_IDLE_SECS,
             games_budget: None,
             max_games: DEFAULT_MAX_GAMES,

@@ -6,42 +6,79 @@ use std::time::{Duration, SystemTime};
 
 use serde::{Deserialize, Serialize};
 
+use crate::graph::digraph::Digraph;
 use crate::graph::{Graph, GraphError, Vertex, VertexFieldError, check_vertex};
 use crate::solver::Player;
 use crate::solver::bipartite_edge::{self, BipartiteEdgeError};
+use crate::solver::search_geography::{Board, BoardTooLarge, Certificate, Strategy, Variant};
 use crate::solver::tree_paint::{self, NotATree};
 
-/// The three games (docs/games.md).
+/// The games (docs/games.md): three with a polynomial rule, and three
+/// Geography variants solved by search on small graphs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Game {
     Geography,
     BipartiteEdge,
     TreePaint,
+    DirectedVertexGeography,
+    UndirectedEdgeGeography,
+    DirectedEdgeGeography,
 }
 
 impl Game {
+    /// Every game, in the order of their wire numbers.
+    pub const ALL: [Game; 6] = [
+        Game::Geography,
+        Game::BipartiteEdge,
+        Game::TreePaint,
+        Game::DirectedVertexGeography,
+        Game::UndirectedEdgeGeography,
+        Game::DirectedEdgeGeography,
+    ];
+
     /// The stable name used in the store and in canonical hashes.
     pub fn as_str(self) -> &'static str {
         match self {
             Game::Geography => "geography",
             Game::BipartiteEdge => "bipartite_edge",
             Game::TreePaint => "tree_paint",
+            Game::DirectedVertexGeography => "directed_vertex_geography",
+            Game::UndirectedEdgeGeography => "undirected_edge_geography",
+            Game::DirectedEdgeGeography => "directed_edge_geography",
         }
     }
 
     /// Inverse of [`Game::as_str`].
     pub fn from_name(name: &str) -> Option<Game> {
-        [Game::Geography, Game::BipartiteEdge, Game::TreePaint]
-            .into_iter()
-            .find(|g| g.as_str() == name)
+        Game::ALL.into_iter().find(|g| g.as_str() == name)
     }
 
     /// The fewest vertices a puzzle of this game may have.
     pub fn min_vertices(self) -> u64 {
         match self {
-            Game::Geography | Game::BipartiteEdge => 1,
             Game::TreePaint => 2,
+            _ => 1,
         }
+    }
+
+    /// The variant of Geography solved by search, for those games.
+    pub fn search_variant(self) -> Option<Variant> {
+        match self {
+            Game::DirectedVertexGeography => Some(Variant::DirectedVertex),
+            Game::UndirectedEdgeGeography => Some(Variant::UndirectedEdge),
+            Game::DirectedEdgeGeography => Some(Variant::DirectedEdge),
+            Game::Geography | Game::BipartiteEdge | Game::TreePaint => None,
+        }
+    }
+
+    /// The edge list is read as arcs `(u, v)` = `u → v`.
+    pub fn is_directed(self) -> bool {
+        self.search_variant().is_some_and(Variant::is_directed)
+    }
+
+    /// A token moves from a start vertex: the four Geographies.
+    pub fn has_start(self) -> bool {
+        self == Game::Geography || self.search_variant().is_some()
     }
 }
 
@@ -102,7 +139,13 @@ impl RawSpec {
 #[derive(Debug, Clone)]
 pub struct Spec {
     raw: RawSpec,
+    /// The graph; for the directed games the underlying simple graph (each
+    /// pair joined by an arc, once).
     graph: Graph,
+    /// The arcs, for the directed games.
+    digraph: Option<Digraph>,
+    /// The search's board, for the games solved by search.
+    board: Option<Board>,
 }
 
 /// Why a puzzle specification is rejected. `field` paths are relative to the
@@ -138,6 +181,8 @@ pub enum SpecError {
     NotBipartite(#[from] BipartiteEdgeError),
     #[error("{0}")]
     NotATree(#[from] NotATree),
+    #[error("{0}")]
+    TooLargeForSearch(#[from] BoardTooLarge),
     #[error("{field}: {chars} characters is more than the limit of {limit}")]
     TextTooLong {
         field: &'static str,
@@ -167,6 +212,8 @@ impl SpecError {
             SpecError::SameBlackWhite(_) => "white".into(),
             SpecError::FieldNotForGame { field, .. } => (*field).into(),
             SpecError::NotBipartite(_) | SpecError::NotATree(_) => "graph.edges".into(),
+            SpecError::TooLargeForSearch(e) if e.what == "vertices" => "graph.vertex_count".into(),
+            SpecError::TooLargeForSearch(_) => "graph.edges".into(),
             SpecError::TextTooLong { field, .. } => (*field).into(),
         }
     }
@@ -190,6 +237,7 @@ impl SpecError {
             SpecError::FieldNotForGame { .. } => "FIELD_NOT_FOR_GAME",
             SpecError::NotBipartite(BipartiteEdgeError::OddCycle { .. }) => "ODD_CYCLE",
             SpecError::NotATree(_) => "NOT_A_TREE",
+            SpecError::TooLargeForSearch(_) => "LIMIT_EXCEEDED",
             SpecError::TextTooLong { .. } => "TEXT_TOO_LONG",
         }
     }
@@ -251,7 +299,7 @@ impl Spec {
                 got: vertex_count,
             });
         }
-        if game != Game::Geography && start != 0 {
+        if !game.has_start() && start != 0 {
             return Err(SpecError::FieldNotForGame {
                 field: "start",
                 game: Game::Geography.as_str(),
@@ -267,11 +315,29 @@ impl Spec {
                 }
             }
         }
-        let graph = Graph::from_flat_edges(vertex_count, edges)?;
+        let (graph, digraph) = if game.is_directed() {
+            let digraph = Digraph::from_flat_arcs(vertex_count, edges)?;
+            let graph = Graph::from_pairs(vertex_count, &digraph.underlying_edges())?;
+            (graph, Some(digraph))
+        } else {
+            (Graph::from_flat_edges(vertex_count, edges)?, None)
+        };
         let n = graph.vertex_count();
+        let mut board = None;
         match game {
             Game::Geography => {
                 check_vertex("start", start.into(), n)?;
+            }
+            Game::DirectedVertexGeography
+            | Game::UndirectedEdgeGeography
+            | Game::DirectedEdgeGeography => {
+                check_vertex("start", start.into(), n)?;
+                let variant = game.search_variant().expect("a game solved by search");
+                let pairs = match &digraph {
+                    Some(digraph) => digraph.arcs().to_vec(),
+                    None => graph.edges().collect(),
+                };
+                board = Some(Board::new(variant, n, &pairs)?);
             }
             Game::BipartiteEdge => bipartite_edge::check_bipartite(&graph)?,
             Game::TreePaint => {
@@ -283,7 +349,12 @@ impl Spec {
                 tree_paint::check_tree(&graph)?;
             }
         }
-        Ok(Spec { raw, graph })
+        Ok(Spec {
+            raw,
+            graph,
+            digraph,
+            board,
+        })
     }
 
     pub fn raw(&self) -> &RawSpec {
@@ -298,12 +369,31 @@ impl Spec {
         &self.graph
     }
 
+    /// The arcs of a directed game's puzzle, in input order.
+    pub fn arcs(&self) -> Option<&[(Vertex, Vertex)]> {
+        self.digraph.as_ref().map(Digraph::arcs)
+    }
+
+    /// The edge or arc count of the puzzle as submitted (an arc and its
+    /// reverse are two).
+    pub fn pair_count(&self) -> usize {
+        self.raw.edges.len() / 2
+    }
+
+    /// The board of a game solved by search.
+    pub fn board(&self) -> Option<&Board> {
+        self.board.as_ref()
+    }
+
     /// The distinguished vertices of the game, defaults applied: geography
     /// `[start]`, edge game `[]`, painting `[black, white]`.
     pub fn distinguished(&self) -> Vec<Vertex> {
         let n = self.graph.vertex_count() as u32;
         match self.raw.game {
-            Game::Geography => vec![self.raw.start],
+            Game::Geography
+            | Game::DirectedVertexGeography
+            | Game::UndirectedEdgeGeography
+            | Game::DirectedEdgeGeography => vec![self.raw.start],
             Game::BipartiteEdge => vec![],
             Game::TreePaint => vec![self.raw.black.unwrap_or(0), self.raw.white.unwrap_or(n - 1)],
         }
@@ -353,6 +443,14 @@ pub enum Evidence {
         black_count: u64,
         white_count: u64,
         winning_move: Option<Vertex>,
+    },
+    /// The Geography variants solved by search (the winning first moves are
+    /// the verdict's `winning_moves`).
+    Search {
+        /// The states the search put in its table.
+        states: u64,
+        /// The winner's strategy, or why it is left out.
+        certificate: Certificate,
     },
 }
 
@@ -435,6 +533,19 @@ impl Verdict {
                 white_count: *white_count,
                 winning_move: winning_move.map(&f),
             },
+            Evidence::Search {
+                states,
+                certificate,
+            } => Evidence::Search {
+                states: *states,
+                certificate: match certificate {
+                    Certificate::Strategy(tree) => Certificate::Strategy(Strategy {
+                        moves: tree.moves.iter().map(|&v| f(v)).collect(),
+                        replies: tree.replies.clone(),
+                    }),
+                    Certificate::Omitted(why) => Certificate::Omitted(why.clone()),
+                },
+            },
         };
         let winning_moves = self.winning_moves.as_ref().map(|w| {
             let mut moves: Vec<Move> = w
@@ -513,10 +624,16 @@ impl Verdict {
                 white_count,
                 winning_move,
             } => black_count + white_count == n as u64 && winning_move.is_none_or(in_range),
+            Evidence::Search { certificate, .. } => match certificate {
+                Certificate::Strategy(tree) => {
+                    tree.moves.len() == tree.replies.len() && all_in_range(&tree.moves)
+                }
+                Certificate::Omitted(_) => true,
+            },
         };
         let moves_ok = self.winning_moves.as_ref().is_none_or(|w| {
             w.moves.iter().all(|m| match (*m, &self.evidence) {
-                (Move::Geography(v), Evidence::Geography { .. })
+                (Move::Geography(v), Evidence::Geography { .. } | Evidence::Search { .. })
                 | (Move::Paint(v), Evidence::TreePaint { .. }) => in_range(v),
                 (Move::Edge(u, v), Evidence::BipartiteEdge { .. }) => in_range(u) && in_range(v),
                 _ => false,

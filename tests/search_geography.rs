@@ -267,8 +267,8 @@ fn the_budget_refuses_rather_than_guesses() {
         certificate_positions: 100,
     };
     match solve(&board, 0, options, &Cancel::never()) {
-        Err(SearchStop::BudgetExceeded { states, budget }) => {
-            assert_eq!((states, budget), (50, 50));
+        Err(SearchStop::BudgetExceeded(exceeded)) => {
+            assert_eq!((exceeded.states, exceeded.budget), (50, 50));
         }
         other => panic!("expected the budget to stop the search, got {other:?}"),
     }

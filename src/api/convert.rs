@@ -5,6 +5,7 @@
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use super::proto;
+use crate::app::admission::search_table_units;
 use crate::app::{AppError, Solved};
 use crate::graph::Vertex;
 use crate::puzzle::{
@@ -14,6 +15,7 @@ use crate::solver::Player;
 use crate::solver::bipartite_edge::LegalMoveClass;
 use crate::solver::position::PlayPosition;
 use crate::solver::position::{PositionAnalysis, PositionEvidence};
+use crate::solver::search_geography::{Certificate, Strategy};
 use crate::store::{PuzzleRecord, is_well_formed_id};
 
 /// The game of a request field; unset and unknown numbers are errors, never
@@ -23,10 +25,17 @@ pub fn game_from_proto(value: i32, field: &str) -> Result<Game, AppError> {
         Ok(proto::Game::Geography) => Ok(Game::Geography),
         Ok(proto::Game::BipartiteEdge) => Ok(Game::BipartiteEdge),
         Ok(proto::Game::TreePaint) => Ok(Game::TreePaint),
+        Ok(proto::Game::DirectedVertexGeography) => Ok(Game::DirectedVertexGeography),
+        Ok(proto::Game::UndirectedEdgeGeography) => Ok(Game::UndirectedEdgeGeography),
+        Ok(proto::Game::DirectedEdgeGeography) => Ok(Game::DirectedEdgeGeography),
         Ok(proto::Game::Unspecified) => Err(AppError::invalid(
             field,
             "GAME_UNSPECIFIED",
-            format!("{field} is required: GAME_GEOGRAPHY, GAME_BIPARTITE_EDGE or GAME_TREE_PAINT"),
+            format!(
+                "{field} is required: GAME_GEOGRAPHY, GAME_BIPARTITE_EDGE, GAME_TREE_PAINT, \
+                 GAME_DIRECTED_VERTEX_GEOGRAPHY, GAME_UNDIRECTED_EDGE_GEOGRAPHY or \
+                 GAME_DIRECTED_EDGE_GEOGRAPHY"
+            ),
         )),
         Err(_) => Err(AppError::invalid(
             field,
@@ -50,6 +59,9 @@ pub fn game_to_proto(game: Game) -> proto::Game {
         Game::Geography => proto::Game::Geography,
         Game::BipartiteEdge => proto::Game::BipartiteEdge,
         Game::TreePaint => proto::Game::TreePaint,
+        Game::DirectedVertexGeography => proto::Game::DirectedVertexGeography,
+        Game::UndirectedEdgeGeography => proto::Game::UndirectedEdgeGeography,
+        Game::DirectedEdgeGeography => proto::Game::DirectedEdgeGeography,
     }
 }
 
@@ -64,6 +76,14 @@ pub fn units_of(spec: Option<&proto::PuzzleSpec>, limits: Limits) -> u64 {
     let vertices = u64::from(graph.vertex_count).min(limits.max_vertices);
     let edges = (graph.edges.len() as u64).div_ceil(2).min(limits.max_edges);
     vertices + edges
+}
+
+/// The units a solve of the request's puzzle holds beside its graph (see
+/// [`search_table_units`]); nothing when the game is not one solved by
+/// search or not a game at all (validation then refuses it).
+pub fn search_units_of(spec: Option<&proto::PuzzleSpec>, search_budget_states: u64) -> u64 {
+    spec.and_then(|spec| game_from_proto(spec.game, "spec.game").ok())
+        .map_or(0, |game| search_table_units(game, search_budget_states))
 }
 
 /// The bytes a decoded `spec` holds: its edge list and its texts (what a
@@ -137,10 +157,12 @@ pub fn puzzle_to_proto(record: PuzzleRecord) -> proto::Puzzle {
             Some(labels) => labels.get(v as usize).copied().unwrap_or(v),
             None => v,
         };
-        crate::graph::graph6::to_sparse6(
-            vertex_count as u32,
-            edges.chunks_exact(2).map(|e| (label(e[0]), label(e[1]))),
-        )
+        let pairs = edges.chunks_exact(2).map(|e| (label(e[0]), label(e[1])));
+        if game.is_directed() {
+            crate::graph::graph6::to_digraph6(vertex_count as u32, pairs)
+        } else {
+            crate::graph::graph6::to_sparse6(vertex_count as u32, pairs)
+        }
     } else {
         String::new()
     };
@@ -290,7 +312,7 @@ pub fn move_from_proto(m: proto::Move, game: Game, field: &str) -> Result<Move, 
     match m.r#move {
         Some(proto::r#move::Move::Vertex(v)) => Ok(match game {
             Game::TreePaint => Move::Paint(v),
-            Game::Geography | Game::BipartiteEdge => Move::Geography(v),
+            _ => Move::Geography(v),
         }),
         Some(proto::r#move::Move::Edge(proto::Edge { u, v })) => Ok(Move::Edge(u, v)),
         None => Err(AppError::invalid(
@@ -381,6 +403,13 @@ pub fn position_to_proto(analysis: PositionAnalysis) -> proto::PositionAnalysis 
                 _ => None,
             },
         }),
+        PositionEvidence::Search { current: _, states } => {
+            proto::position_analysis::Detail::Search(proto::SearchEvidence {
+                states_searched: states,
+                strategy: None,
+                strategy_omitted: String::new(),
+            })
+        }
     };
     let mut reply = play_position_to_proto(position);
     reply.detail = Some(detail);
@@ -515,6 +544,22 @@ pub fn solved_to_proto(solved: Solved) -> proto::Solution {
             white_count,
             winning_move,
         }),
+        Evidence::Search {
+            states,
+            certificate,
+        } => {
+            let (strategy, strategy_omitted) = match certificate {
+                Certificate::Strategy(Strategy { moves, replies }) => {
+                    (Some(proto::StrategyTree { moves, replies }), String::new())
+                }
+                Certificate::Omitted(why) => (None, why),
+            };
+            proto::solution::Detail::Search(proto::SearchEvidence {
+                states_searched: states,
+                strategy,
+                strategy_omitted,
+            })
+        }
     };
     proto::Solution {
         winner: player_to_proto(winner) as i32,
@@ -796,7 +841,8 @@ mod tests {
     fn unknown_and_unset_games_are_rejected() {
         assert_eq!(game_from_proto(1, "g"), Ok(Game::Geography));
         assert!(game_from_proto(0, "g").is_err());
-        assert!(game_from_proto(4, "g").is_err());
+        assert_eq!(game_from_proto(6, "g"), Ok(Game::DirectedEdgeGeography));
+        assert!(game_from_proto(7, "g").is_err());
         assert_eq!(game_filter_from_proto(0, "g"), Ok(None));
         assert!(game_filter_from_proto(-1, "g").is_err());
     }

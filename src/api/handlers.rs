@@ -20,7 +20,7 @@ use super::proto::puzzle_service_server::PuzzleService;
 use super::reads::{DEFAULT_READ_MEMO_BYTES, ReadMemo, read_key};
 use super::request::{caller_of, check_admin, deadline, record_name, record_solution};
 use crate::app::access::{Access, Caller};
-use crate::app::admission::{Admission, Admitted};
+use crate::app::admission::{Admission, Admitted, search_table_units};
 use crate::app::deadline::{check_deadline, within};
 use crate::app::pool::{INLINE_UNITS, off_runtime_if_large};
 use crate::app::{AppError, Solver, StoredPuzzle};
@@ -492,7 +492,14 @@ impl PuzzleService for PuzzleApi {
                 record_solution(&answer, Instant::now());
                 return Ok((answer, None));
             }
-            let units = record.spec.vertex_count.saturating_add(record.edge_count);
+            let units = record
+                .spec
+                .vertex_count
+                .saturating_add(record.edge_count)
+                .saturating_add(search_table_units(
+                    record.spec.game,
+                    self.solver.search_budget_states(),
+                ));
             let _admitted = self.admission.admit(units, &name).await?;
             check_deadline(deadline)?;
             let stored_hash = record.canonical_hash.clone();
@@ -544,7 +551,11 @@ impl PuzzleService for PuzzleApi {
         let work = async {
             let units = convert::units_of(spec.as_ref(), limits);
             let held = convert::held_bytes(spec.as_ref());
-            let _admitted = self.admission.admit_holding(units, held, "spec").await?;
+            let table = convert::search_units_of(spec.as_ref(), self.solver.search_budget_states());
+            let _admitted = self
+                .admission
+                .admit_holding(units.saturating_add(table), held, "spec")
+                .await?;
             let spec = off_runtime_if_large(units, move || {
                 convert::spec_from_proto(spec, "spec", limits)
             })

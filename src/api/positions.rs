@@ -16,7 +16,7 @@ use tonic::{Status, Streaming};
 
 use super::convert;
 use super::proto;
-use crate::app::admission::{Admission, Admitted};
+use crate::app::admission::{Admission, Admitted, search_table_units};
 use crate::app::deadline::within;
 use crate::app::games::{opening_from_verdict, setup_of};
 use crate::app::pool::off_runtime_if_large;
@@ -137,6 +137,7 @@ impl Positions {
                 ),
             )
         };
+        let search_budget = self.solver.search_budget_states();
         // The move list the request holds while it waits.
         let moves_held = extra_units.saturating_mul(std::mem::size_of::<proto::Move>() as u64);
         match puzzle.ok_or_else(missing)? {
@@ -148,7 +149,8 @@ impl Positions {
                     .spec
                     .vertex_count
                     .saturating_add(record.edge_count)
-                    .saturating_add(extra_units);
+                    .saturating_add(extra_units)
+                    .saturating_add(search_table_units(record.spec.game, search_budget));
                 let admitted = admission.admit_holding(units, moves_held, &name).await?;
                 let (spec, verdict) = if wants_verdict(record.spec.game) {
                     let options = SolveOptions {
@@ -174,8 +176,13 @@ impl Positions {
                 let limits = self.limits;
                 let units = convert::units_of(Some(&spec), limits);
                 let held = convert::held_bytes(Some(&spec)).saturating_add(moves_held);
+                let table = convert::search_units_of(Some(&spec), search_budget);
                 let admitted = admission
-                    .admit_holding(units.saturating_add(extra_units), held, &spec_field)
+                    .admit_holding(
+                        units.saturating_add(extra_units).saturating_add(table),
+                        held,
+                        &spec_field,
+                    )
                     .await?;
                 let spec = off_runtime_if_large(units, move || {
                     convert::spec_from_proto(Some(spec), &spec_field, limits)
@@ -229,10 +236,11 @@ impl Positions {
             None => None,
         };
         let spec = open.spec.clone();
+        let search_budget = self.solver.search_budget_states();
         let analysis = self
             .solver
             .run_position_work(move |cancel| {
-                setup_of(&spec).analyze_warm(&moves, warm.as_deref(), cancel)
+                setup_of(&spec, search_budget).analyze_warm(&moves, warm.as_deref(), cancel)
             })
             .await??;
         Ok(convert::position_to_proto(analysis))
@@ -297,9 +305,10 @@ impl Positions {
             .verdict
             .and_then(|verdict| opening_from_verdict(&open.spec, verdict));
         let spec = open.spec.clone();
+        let search_budget = self.solver.search_budget_states();
         let (mut game, exchange) = self
             .exchange(outbound, move |cancel| {
-                let setup = setup_of(&spec);
+                let setup = setup_of(&spec, search_budget);
                 let opening = match from_verdict {
                     Some(opening) => opening,
                     None => setup.analyze(&[], cancel)?,
@@ -335,7 +344,7 @@ impl Positions {
                     let spec = open.spec.clone();
                     let (returned, result) = self
                         .exchange(outbound, move |cancel| {
-                            let result = game.play(setup_of(&spec), played, cancel);
+                            let result = game.play(setup_of(&spec, search_budget), played, cancel);
                             (game, result)
                         })
                         .await?;

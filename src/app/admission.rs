@@ -20,12 +20,24 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore, TryAcquireError};
 
 use super::error::AppError;
 use super::pool::{Counted, Gauge};
+use crate::puzzle::Game;
+use crate::solver::search_geography::TABLE_BYTES_PER_STATE;
 
 /// The memory one unit (a vertex or an edge) of an admitted request may
 /// hold at its peak: the largest peak per unit measured over the request
 /// kinds and shapes (docs/performance.md, "Admission: memory per unit"),
 /// with room for requests that overlap.
 pub const PEAK_BYTES_PER_UNIT: u64 = 200;
+
+/// The units a solve of `game` holds beside its graph: for a game solved
+/// by search, its transposition table filled to `budget_states` (the most
+/// it may allocate); nothing for the others.
+pub fn search_table_units(game: Game, budget_states: u64) -> u64 {
+    if game.search_variant().is_none() {
+        return 0;
+    }
+    budget_states.saturating_mul(TABLE_BYTES_PER_STATE) / PEAK_BYTES_PER_UNIT
+}
 
 /// The decoded messages requests waiting for the budget may hold together,
 /// per unit of the budget: a decoded edge list takes 8 bytes an edge, so

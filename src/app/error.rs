@@ -5,6 +5,7 @@
 
 use crate::puzzle::SpecError;
 use crate::solver::position::{IllegalMove, PositionError};
+use crate::solver::search_geography::BudgetExceeded;
 use crate::store::StoreError;
 
 /// Which token a call needs: the admin's (DeletePuzzle), or a writer's
@@ -145,6 +146,18 @@ impl From<PositionError> for AppError {
             // The caller has gone or its deadline passed: the work was
             // stopped for it.
             PositionError::Cancelled(_) => AppError::DeadlineExceeded,
+            PositionError::SearchBudget(exceeded) => exceeded.into(),
+        }
+    }
+}
+
+impl From<BudgetExceeded> for AppError {
+    /// RESOURCE_EXHAUSTED: this server's search budget is too small for
+    /// the question, which a retry will not change.
+    fn from(exceeded: BudgetExceeded) -> Self {
+        AppError::Busy {
+            reason: "SEARCH_BUDGET_EXCEEDED",
+            message: exceeded.to_string(),
         }
     }
 }

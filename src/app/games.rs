@@ -4,11 +4,13 @@
 
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use crate::graph::{Graph, Vertex};
 use crate::puzzle::{EdgeClass, Evidence, Game, Move, SolveOptions, Spec, Verdict, WinningMoves};
 use crate::solver::Player;
 use crate::solver::cancel::{Cancel, Cancelled};
 use crate::solver::position::{GameSetup, PlayPosition, PositionAnalysis, PositionEvidence};
+use crate::solver::search_geography::{
+    self, BudgetExceeded, DEFAULT_CERTIFICATE_POSITIONS, SearchOptions, SearchStop,
+};
 use crate::solver::{SOLVER_VERSION, bipartite_edge, geography, tree_paint};
 
 /// Why a solve could not produce a verdict.
@@ -20,19 +22,32 @@ pub enum GameError {
     /// Every caller waiting for the verdict has gone.
     #[error(transparent)]
     Cancelled(#[from] Cancelled),
+    /// A game solved by search passed the search budget.
+    #[error(transparent)]
+    SearchBudget(#[from] BudgetExceeded),
 }
 
-/// Solves `game` on `graph` (a validated spec's graph, in canonical labels)
-/// with the game's distinguished vertices (see `Spec::distinguished`),
-/// stopping soon after `cancel` fires. CPU-bound: call it off the async
-/// runtime.
+impl From<SearchStop> for GameError {
+    fn from(stop: SearchStop) -> Self {
+        match stop {
+            SearchStop::BudgetExceeded(exceeded) => GameError::SearchBudget(exceeded),
+            SearchStop::Cancelled(cancelled) => GameError::Cancelled(cancelled),
+        }
+    }
+}
+
+/// Solves `spec` in its own labels, a game solved by search within
+/// `search_budget_states`, stopping soon after `cancel` fires. CPU-bound:
+/// call it off the async runtime.
 pub fn solve(
-    game: Game,
-    graph: &Graph,
-    distinguished: &[Vertex],
+    spec: &Spec,
     options: SolveOptions,
+    search_budget_states: u64,
     cancel: &Cancel,
 ) -> Result<Verdict, GameError> {
+    let game = spec.game();
+    let graph = spec.graph();
+    let distinguished = spec.distinguished();
     // Times are kept to the microsecond, as the store keeps them, so a
     // verdict read back from the store equals the fresh one.
     let solve_time = UNIX_EPOCH
@@ -124,6 +139,27 @@ pub fn solve(
                 winning_moves,
             )
         }
+        Game::DirectedVertexGeography
+        | Game::UndirectedEdgeGeography
+        | Game::DirectedEdgeGeography => {
+            let board = spec
+                .board()
+                .ok_or_else(|| GameError::Rejected("the puzzle has no search board".into()))?;
+            let options = SearchOptions {
+                budget_states: search_budget_states,
+                certificate_positions: DEFAULT_CERTIFICATE_POSITIONS,
+            };
+            let solution = search_geography::solve(board, distinguished[0], options, cancel)?;
+            let moves = solution.winning_moves.into_iter().map(Move::Geography);
+            (
+                solution.winner,
+                Evidence::Search {
+                    states: solution.states,
+                    certificate: solution.certificate,
+                },
+                Some(WinningMoves::complete_list(moves.collect())),
+            )
+        }
         Game::TreePaint => {
             let (black, white) = (distinguished[0], distinguished[1]);
             let solution = tree_paint::solve_with_cancel(graph, black, white, cancel)?
@@ -200,13 +236,28 @@ pub fn effective_options(game: Game, options: SolveOptions) -> SolveOptions {
             all_starts: false,
             ..options
         },
+        // The winning first moves are part of the search's evidence.
+        Game::DirectedVertexGeography
+        | Game::UndirectedEdgeGeography
+        | Game::DirectedEdgeGeography => SolveOptions {
+            all_starts: false,
+            winning_moves: true,
+        },
     }
 }
 
-/// The puzzle of `spec` as the position model takes it.
-pub fn setup_of(spec: &Spec) -> GameSetup<'_> {
+/// The puzzle of `spec` as the position model takes it; a game solved by
+/// search is analysed within `search_budget_states`.
+pub fn setup_of(spec: &Spec, search_budget_states: u64) -> GameSetup<'_> {
     let graph = spec.graph();
     let distinguished = spec.distinguished();
+    if let Some(board) = spec.board() {
+        return GameSetup::Search {
+            board,
+            start: distinguished[0],
+            budget_states: search_budget_states,
+        };
+    }
     match spec.game() {
         Game::Geography => GameSetup::Geography {
             graph,
@@ -218,6 +269,9 @@ pub fn setup_of(spec: &Spec) -> GameSetup<'_> {
             black: distinguished[0],
             white: distinguished[1],
         },
+        Game::DirectedVertexGeography
+        | Game::UndirectedEdgeGeography
+        | Game::DirectedEdgeGeography => unreachable!("a game solved by search has a board"),
     }
 }
 
@@ -230,8 +284,9 @@ pub fn setup_of(spec: &Spec) -> GameSetup<'_> {
 pub fn opening_from_verdict(spec: &Spec, verdict: Verdict) -> Option<PositionAnalysis> {
     let winning = verdict.winning_moves?;
     let graph = spec.graph();
+    // No search runs here: the budget is never used.
     let (legal_moves, evidence): (Vec<Move>, PositionEvidence) =
-        match (setup_of(spec), verdict.evidence) {
+        match (setup_of(spec, 0), verdict.evidence) {
             (
                 GameSetup::Geography { start, .. },
                 Evidence::Geography {
@@ -273,6 +328,17 @@ pub fn opening_from_verdict(spec: &Spec, verdict: Verdict) -> Option<PositionAna
                     white_future: white_count.saturating_sub(1),
                     black_count,
                     white_count,
+                },
+            ),
+            (GameSetup::Search { board, start, .. }, Evidence::Search { states, .. }) => (
+                board
+                    .moves(board.start(start))
+                    .into_iter()
+                    .map(Move::Geography)
+                    .collect(),
+                PositionEvidence::Search {
+                    current: start,
+                    states,
                 },
             ),
             _ => return None,

@@ -38,6 +38,7 @@ use crate::metrics::metrics;
 use crate::puzzle::{Evidence, Game, SolveOptions, Spec, Verdict};
 use crate::solver::SOLVER_VERSION;
 use crate::solver::cancel::Cancel;
+use crate::solver::search_geography::Certificate;
 use crate::store::{PuzzleRecord, Retained, Store, VerdictKey};
 
 /// A verdict in canonical labels, the shape of the canonical graph it is
@@ -152,6 +153,9 @@ pub struct Solver {
     labellings_running: Gauge,
     /// The time canonical labelling may take per puzzle.
     canon_budget: Duration,
+    /// The most states a search (the Geography variants solved by search)
+    /// may put in its table.
+    search_budget_states: u64,
     /// Solves stopped by their cancel handle since start-up (their callers
     /// had all gone): what tells a test that a solve was stopped rather
     /// than run to its end.
@@ -207,6 +211,10 @@ fn verdict_bytes(verdict: &Verdict) -> usize {
                 + second_player_starts.as_ref().map_or(0, |s| 4 * s.len())
         }
         Evidence::BipartiteEdge { .. } | Evidence::TreePaint { .. } => 64,
+        Evidence::Search { certificate, .. } => match certificate {
+            Certificate::Strategy(tree) => 8 * tree.moves.len(),
+            Certificate::Omitted(why) => why.len(),
+        },
     };
     let moves = verdict
         .winning_moves
@@ -233,6 +241,7 @@ impl Solver {
         max_waiting: usize,
         cache_bytes: u64,
         canon_budget: Duration,
+        search_budget_states: u64,
     ) -> Solver {
         Solver {
             cache: Cache::builder()
@@ -251,8 +260,14 @@ impl Solver {
             labellings: Flights::default(),
             labellings_running: Gauge::default(),
             canon_budget,
+            search_budget_states,
             solves_stopped: Gauge::default(),
         }
+    }
+
+    /// The most states a search may put in its table.
+    pub fn search_budget_states(&self) -> u64 {
+        self.search_budget_states
     }
 
     /// The canonical form of `spec` within the configured budget, always
@@ -657,9 +672,9 @@ impl Solver {
         options: SolveOptions,
     ) -> Result<Verdict, AppError> {
         let cancel = Cancel::new();
-        let game = spec.game();
+        let budget = self.search_budget_states;
         self.pool
-            .run(move || games::solve(game, spec.graph(), &spec.distinguished(), options, &cancel))
+            .run(move || games::solve(&spec, options, budget, &cancel))
             .await?
             .map_err(solve_error)
     }
@@ -698,6 +713,7 @@ impl Solver {
     ) {
         let store = self.store.clone();
         let pool = self.pool.clone();
+        let search_budget = self.search_budget_states;
         let cache = self.cache.clone();
         let flights = self.flights.clone();
         let stopped = self.solves_stopped.clone();
@@ -780,7 +796,6 @@ impl Solver {
                     }
                 };
                 let game = spec.game();
-                let distinguished = spec.distinguished();
                 let cancel = flight.cancel().clone();
                 let solve_spec = spec.clone();
                 let verdict = pool
@@ -792,18 +807,12 @@ impl Solver {
                             edges = graph.edge_count(),
                             "solve started"
                         );
-                        let verdict = games::solve(
-                            game,
-                            solve_spec.graph(),
-                            &distinguished,
-                            options,
-                            &cancel,
-                        )
-                        .inspect_err(|error| {
-                            if matches!(error, GameError::Cancelled(_)) {
-                                stopped.count_one();
-                            }
-                        })?;
+                        let verdict = games::solve(&solve_spec, options, search_budget, &cancel)
+                            .inspect_err(|error| {
+                                if matches!(error, GameError::Cancelled(_)) {
+                                    stopped.count_one();
+                                }
+                            })?;
                         // Solved in the request's labels; kept in canonical ones.
                         Ok(match &labelling {
                             Labelling::Identity => verdict,
@@ -853,6 +862,7 @@ fn solve_error(error: GameError) -> AppError {
             AppError::internal(format!("the solver rejected this puzzle: {message}"))
         }
         GameError::Cancelled(_) => AppError::ShuttingDown,
+        GameError::SearchBudget(exceeded) => exceeded.into(),
     }
 }
 
@@ -860,7 +870,8 @@ fn solve_error(error: GameError) -> AppError {
 /// hash that keeps labels, else the canonical labels stored with it;
 /// `None` when those are missing or damaged.
 /// The key of a labelling: the SHA-256 of the puzzle's game, distinguished
-/// vertices and graph (each vertex's degree, then the neighbour lists), as
+/// vertices and graph (each vertex's degree, then the neighbour lists, then
+/// a directed game's arcs), as
 /// the request gave them (labels and all: the labelling is of these
 /// labels). The words are hashed a block at a time: a call per word cost
 /// more than the hash itself.
@@ -887,6 +898,12 @@ fn labelling_key(spec: &Spec) -> String {
         }
     }
     hasher.update(&block);
+    // A digraph's arcs: its underlying graph above does not tell their
+    // directions.
+    for &(u, v) in spec.arcs().unwrap_or_default() {
+        hasher.update(u.to_le_bytes());
+        hasher.update(v.to_le_bytes());
+    }
     hex::encode(hasher.finalize())
 }
 

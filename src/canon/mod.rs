@@ -21,6 +21,12 @@
 //!   refined core. `traces-v2`: Traces labelled every core, from the
 //!   unrefined colouring. `traces-v1`: Traces labelled the whole graph.
 //!   Hashes of all three are replaced by `traces-v4` ones after start-up.
+//! - `nauty-digraph-v1`: the directed games' isomorphism-invariant form.
+//!   nauty (2.9.3, with its digraph options; Traces takes undirected
+//!   graphs only) labels the digraph coloured with the start alone in the
+//!   first class, so the start gets label 0. The form's pairs are the
+//!   arcs `(u, v)` = u → v, ascending by `(u, v)` (not normalised to
+//!   `u < v`; an arc and its reverse are two pairs).
 //! - `sorted-edges-v1`: the request's own labels, edges normalised and
 //!   sorted; invariant to edge order and direction only. Used when Traces
 //!   passes its time budget (highly symmetric graphs can make it slow), and
@@ -69,6 +75,11 @@ pub const TRACES_V1: &str = "traces-v1";
 
 /// The label-keeping canonicaliser, and the fallback past the budget.
 pub const SORTED_EDGES: &str = "sorted-edges-v1";
+
+/// The directed games' isomorphism-invariant canonicaliser: nauty (with
+/// its digraph options) labels the digraph, the start a colour class of
+/// its own before all other vertices.
+pub const NAUTY_DIGRAPH: &str = "nauty-digraph-v1";
 
 /// A puzzle's canonical hash and what a stored verdict is checked against.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -164,8 +175,8 @@ impl Labelling {
 }
 
 /// The canonical form and hash of `spec`'s game, graph and distinguished
-/// vertices (title and author do not count), by Traces within `budget`,
-/// or label-keeping past it.
+/// vertices (title and author do not count), by Traces (nauty for the
+/// directed games) within `budget`, or label-keeping past it.
 pub fn canonicalize(spec: &Spec, budget: Duration) -> Canonical {
     canonicalize_unless_cancelled(spec, budget, &Cancel::never())
         .expect("a handle that never fires")
@@ -189,6 +200,9 @@ fn canonicalize_with(
     cancel: &Cancel,
     avx512: Option<Avx512>,
 ) -> Option<Canonical> {
+    if let Some(arcs) = spec.arcs() {
+        return canonicalize_digraph(spec, arcs, budget, cancel);
+    }
     let graph = spec.graph();
     let distinguished = spec.distinguished();
     let started = Instant::now();
@@ -210,17 +224,77 @@ fn canonicalize_with(
                 labelling,
             }
         }
-        None => {
-            tracing::warn!(
-                vertices = graph.vertex_count(),
-                edges = graph.edge_count(),
-                budget_ms = budget.as_millis() as u64,
-                elapsed_ms = started.elapsed().as_millis() as u64,
-                searches_stopped_since_start = traces::searches_stopped(),
-                "canonical labelling passed its budget; this puzzle gets the label-keeping hash"
-            );
-            crate::metrics::metrics().canon_fallbacks.inc();
-            keep_labels(spec)
+        None => fall_back(spec, budget, started),
+    })
+}
+
+/// The label-keeping hash of `spec`, whose labelling passed its budget.
+fn fall_back(spec: &Spec, budget: Duration, started: Instant) -> Canonical {
+    tracing::warn!(
+        vertices = spec.graph().vertex_count(),
+        edges = spec.pair_count(),
+        budget_ms = budget.as_millis() as u64,
+        elapsed_ms = started.elapsed().as_millis() as u64,
+        searches_stopped_since_start = traces::searches_stopped(),
+        "canonical labelling passed its budget; this puzzle gets the label-keeping hash"
+    );
+    crate::metrics::metrics().canon_fallbacks.inc();
+    keep_labels(spec)
+}
+
+/// [`NAUTY_DIGRAPH`]'s form of a directed game's puzzle (`arcs` its arcs),
+/// or the label-keeping one past `budget`; `None` once `cancel` fires.
+fn canonicalize_digraph(
+    spec: &Spec,
+    arcs: &[(Vertex, Vertex)],
+    budget: Duration,
+    cancel: &Cancel,
+) -> Option<Canonical> {
+    let started = Instant::now();
+    let n = spec.graph().vertex_count();
+    let start = spec.distinguished()[0];
+    let mut degrees = vec![0usize; n];
+    for &(u, _) in arcs {
+        degrees[u as usize] += 1;
+    }
+    let mut offsets = Vec::with_capacity(n);
+    let mut end = 0;
+    for &degree in &degrees {
+        offsets.push(end);
+        end += degree;
+    }
+    let mut fill = offsets.clone();
+    let mut targets = vec![0; arcs.len()];
+    for &(u, v) in arcs {
+        targets[fill[u as usize]] = v;
+        fill[u as usize] += 1;
+    }
+    let others: Vec<Vertex> = (0..n as Vertex).filter(|&v| v != start).collect();
+    let orders = traces::Sparse::directed(offsets, degrees, targets).and_then(|digraph| {
+        traces::canonical_orders(
+            vec![(digraph, vec![vec![start], others])],
+            started + budget,
+            cancel,
+        )
+    });
+    if cancel.is_fired() {
+        return None;
+    }
+    Some(match orders {
+        Ok(Some(mut orders)) => {
+            let labelling = Labelling::from_order(orders.remove(0));
+            Canonical {
+                hash: hash_form(NAUTY_DIGRAPH, spec, &labelling),
+                canonicaliser: NAUTY_DIGRAPH,
+                vertex_count: n as u64,
+                edge_count: arcs.len() as u64,
+                labelling,
+            }
+        }
+        Ok(None) => fall_back(spec, budget, started),
+        Err(error) => {
+            tracing::error!(%error, "a digraph was not handed to nauty");
+            fall_back(spec, budget, started)
         }
     })
 }
@@ -238,12 +312,11 @@ pub fn searches_running() -> usize {
 
 /// The label-keeping canonical form of `spec` ([`SORTED_EDGES`]).
 pub fn keep_labels(spec: &Spec) -> Canonical {
-    let graph = spec.graph();
     Canonical {
         hash: hash_form(SORTED_EDGES, spec, &Labelling::Identity),
         canonicaliser: SORTED_EDGES,
-        vertex_count: graph.vertex_count() as u64,
-        edge_count: graph.edge_count() as u64,
+        vertex_count: spec.graph().vertex_count() as u64,
+        edge_count: spec.pair_count() as u64,
         labelling: Labelling::Identity,
     }
 }
@@ -253,7 +326,20 @@ pub fn keep_labels(spec: &Spec) -> Canonical {
 fn hash_form(canonicaliser: &str, spec: &Spec, labelling: &Labelling) -> String {
     // Edge by edge, never as runs: the vector paths would not be used.
     hash_edges(canonicaliser, spec, labelling, None, |form| {
-        for_each_edge_in(spec.graph(), labelling, |u, v| form.edge(u, v))
+        match spec.arcs() {
+            // Arcs keep their direction: (tail, head), ascending.
+            Some(arcs) => {
+                let mut labelled: Vec<(Vertex, Vertex)> = arcs
+                    .iter()
+                    .map(|&(u, v)| (labelling.to_canonical(u), labelling.to_canonical(v)))
+                    .collect();
+                labelled.sort_unstable();
+                for (u, v) in labelled {
+                    form.edge(u, v);
+                }
+            }
+            None => for_each_edge_in(spec.graph(), labelling, |u, v| form.edge(u, v)),
+        }
     })
 }
 
@@ -280,7 +366,7 @@ fn hash_edges(
     for &v in &distinguished {
         form.word(labelling.to_canonical(v));
     }
-    form.word(graph.edge_count() as u32);
+    form.word(spec.pair_count() as u32);
     edges(&mut form);
     let digest = form.finish();
     format!("{canonicaliser}:{}", hex::encode(digest))
@@ -430,7 +516,7 @@ pub fn canonicaliser_of(hash: &str) -> &str {
 /// knows; a hash naming none of them is taken for the current one's.
 pub fn known_canonicaliser_of(hash: &str) -> &'static str {
     let name = canonicaliser_of(hash);
-    [SORTED_EDGES, TRACES_V3, TRACES_V2, TRACES_V1]
+    [SORTED_EDGES, NAUTY_DIGRAPH, TRACES_V3, TRACES_V2, TRACES_V1]
         .into_iter()
         .find(|&known| known == name)
         .unwrap_or(TRACES)

@@ -32,7 +32,12 @@ fn spec(game: Game, n: u64, edges: &[u32], start: u32) -> Spec {
 
 fn hash(spec: &Spec) -> String {
     let canonical = canonicalize(spec, BUDGET);
-    assert_eq!(canonical.canonicaliser, TRACES, "within budget");
+    let expected = if spec.arcs().is_some() {
+        NAUTY_DIGRAPH
+    } else {
+        TRACES
+    };
+    assert_eq!(canonical.canonicaliser, expected, "within budget");
     canonical.hash
 }
 
@@ -1029,4 +1034,85 @@ fn the_hash_is_the_same_with_and_without_vector_instructions() {
             Some(scalar)
         );
     }
+}
+
+/// Every small digraph (random arcs, 2-cycles included) hashes the same as
+/// each relabelling of it with the start carried along, and its hash is
+/// nauty's; reversing the arcs or moving the start changes it unless an
+/// isomorphism says otherwise (checked by brute force over every
+/// permutation on these sizes).
+#[test]
+fn digraphs_hash_by_isomorphism_with_the_start_distinguished() {
+    let mut rng = SplitMix::new(35);
+    for case in 0..300 {
+        let n = 2 + rng.below(5) as u32;
+        let mut arcs = Vec::new();
+        for u in 0..n {
+            for v in 0..n {
+                if u != v && rng.below(10) < 3 {
+                    arcs.extend([u, v]);
+                }
+            }
+        }
+        let start = rng.below(u64::from(n)) as u32;
+        for game in [Game::DirectedVertexGeography, Game::DirectedEdgeGeography] {
+            let original = spec(game, n.into(), &arcs, start);
+            let canonical = canonicalize(&original, BUDGET);
+            assert_eq!(canonical.canonicaliser, NAUTY_DIGRAPH);
+            assert_eq!(
+                canonical.labelling.to_canonical(start),
+                0,
+                "the start gets label 0"
+            );
+            let perm = permutation(n, case);
+            let copy_arcs: Vec<u32> = arcs.iter().map(|&v| perm[v as usize]).collect();
+            let copy = spec(game, n.into(), &copy_arcs, perm[start as usize]);
+            assert_eq!(hash(&copy), canonical.hash, "case {case}");
+            // The reverse digraph from the same start: the same hash
+            // exactly when some permutation fixing the start maps one
+            // onto the other.
+            let reversed: Vec<u32> = arcs.chunks(2).flat_map(|a| [a[1], a[0]]).collect();
+            let as_set = |flat: &[u32]| -> BTreeSet<(u32, u32)> {
+                flat.chunks(2).map(|a| (a[0], a[1])).collect()
+            };
+            let target = as_set(&reversed);
+            let mut isomorphic = false;
+            let mut items: Vec<u32> = (0..n).collect();
+            permutations(&mut items, 0, &mut |p| {
+                if p[start as usize] == start
+                    && arcs
+                        .chunks(2)
+                        .all(|a| target.contains(&(p[a[0] as usize], p[a[1] as usize])))
+                {
+                    isomorphic = true;
+                }
+            });
+            let reversed_hash = hash(&spec(game, n.into(), &reversed, start));
+            assert_eq!(
+                reversed_hash == canonical.hash,
+                isomorphic,
+                "case {case}: {arcs:?} from {start}"
+            );
+        }
+    }
+}
+
+#[test]
+fn each_game_hashes_apart() {
+    let arcs = [0, 1, 1, 2, 2, 0];
+    let hashes: BTreeSet<String> = [
+        Game::Geography,
+        Game::UndirectedEdgeGeography,
+        Game::DirectedVertexGeography,
+        Game::DirectedEdgeGeography,
+    ]
+    .into_iter()
+    .map(|game| hash(&spec(game, 3, &arcs, 0)))
+    .collect();
+    assert_eq!(hashes.len(), 4);
+    // The label-keeping form keeps arcs' directions too.
+    let forward = keep_labels(&spec(Game::DirectedEdgeGeography, 3, &[0, 1, 1, 2], 0));
+    let backward = keep_labels(&spec(Game::DirectedEdgeGeography, 3, &[1, 0, 2, 1], 0));
+    assert_ne!(forward.hash, backward.hash);
+    assert_eq!(forward.edge_count, 2);
 }

@@ -30,7 +30,9 @@ use std::sync::mpsc;
 use std::sync::{Arc, Condvar, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
-use nauty_Traces_sys::{NAUKILLED, Traces, TracesOptions, TracesStats, sparsegraph};
+use nauty_Traces_sys::{
+    NAUKILLED, Traces, TracesOptions, TracesStats, optionblk, sparsegraph, sparsenauty, statsblk,
+};
 
 use crate::graph::Vertex;
 use crate::solver::cancel::Cancel;
@@ -138,6 +140,9 @@ pub struct Sparse {
     targets: Vec<c_int>,
     /// `n` as Traces takes it.
     nv: c_int,
+    /// The lists are out-neighbours of a digraph, which nauty labels
+    /// (Traces takes undirected graphs only).
+    directed: bool,
 }
 
 impl Sparse {
@@ -204,7 +209,21 @@ impl Sparse {
             degrees,
             targets,
             nv,
+            directed: false,
         })
+    }
+
+    /// [`Sparse::new`] for a simple digraph: each list holds the vertex's
+    /// out-neighbours (each arc listed once, from its tail), labelled by
+    /// nauty with its digraph options.
+    pub fn directed(
+        offsets: Vec<usize>,
+        degrees: Vec<usize>,
+        targets: Vec<Vertex>,
+    ) -> Result<Sparse, InputError> {
+        let mut sparse = Sparse::new(offsets, degrees, targets)?;
+        sparse.directed = true;
+        Ok(sparse)
     }
 
     /// `graph` as it is.
@@ -364,8 +383,11 @@ impl Input {
         self.lab.iter().map(|&v| v as Vertex).collect()
     }
 
-    /// Runs Traces once.
+    /// Runs Traces once, or nauty for a digraph.
     fn search(&self) -> Result<Vec<Vertex>, Stopped> {
+        if self.graph.directed {
+            return self.search_digraph();
+        }
         let n = self.lab.len();
         let mut offsets = self.graph.offsets.clone();
         let mut degrees = self.graph.degrees.clone();
@@ -426,6 +448,93 @@ impl Input {
             .collect::<Result<_, _>>()
             .map_err(|_| {
                 tracing::error!("Traces returned a negative vertex");
+                Stopped
+            })
+    }
+}
+
+impl Input {
+    /// Runs nauty once on the digraph, which it needs for its canonical
+    /// graph too (the labelling is all this module keeps).
+    fn search_digraph(&self) -> Result<Vec<Vertex>, Stopped> {
+        let n = self.lab.len();
+        let mut offsets = self.graph.offsets.clone();
+        let mut degrees = self.graph.degrees.clone();
+        let mut targets = self.graph.targets.clone();
+        let mut lab = self.lab.clone();
+        let mut ptn = self.ptn.clone();
+        let mut orbits: Vec<c_int> = vec![0; n];
+        let mut graph = sparsegraph {
+            nde: targets.len(),
+            v: offsets.as_mut_ptr(),
+            nv: self.graph.nv,
+            d: degrees.as_mut_ptr(),
+            e: targets.as_mut_ptr(),
+            w: std::ptr::null_mut(),
+            vlen: offsets.len(),
+            dlen: degrees.len(),
+            elen: targets.len(),
+            wlen: 0,
+        };
+        // The canonical graph's arrays, as large as nauty needs (`n`
+        // offsets and degrees, `nde` targets), so that it fills them and
+        // allocates nothing (its SG_ALLOC reallocates only arrays shorter
+        // than that).
+        let mut canon_offsets: Vec<usize> = vec![0; n];
+        let mut canon_degrees: Vec<c_int> = vec![0; n];
+        let mut canon_targets: Vec<c_int> = vec![0; targets.len().max(1)];
+        let mut canon = sparsegraph {
+            nde: 0,
+            v: canon_offsets.as_mut_ptr(),
+            nv: 0,
+            d: canon_degrees.as_mut_ptr(),
+            e: canon_targets.as_mut_ptr(),
+            w: std::ptr::null_mut(),
+            vlen: canon_offsets.len(),
+            dlen: canon_degrees.len(),
+            elen: canon_targets.len(),
+            wlen: 0,
+        };
+        let mut options = optionblk {
+            getcanon: nauty_Traces_sys::TRUE,
+            defaultptn: nauty_Traces_sys::FALSE,
+            ..optionblk::default_sparse_digraph()
+        };
+        let mut stats = statsblk::default();
+        // SAFETY: nauty reads `nv` offsets, degrees and entries of lab and
+        // ptn, writes `nv` entries of lab, ptn and orbits, and reads the
+        // targets of each list: the arrays above are copies of ones whose
+        // lengths and entries `Sparse::new` and `Input::new` checked, and
+        // orbits has `n` entries. The canonical graph's arrays hold `n`,
+        // `n` and at least `nde` entries and say so in their lengths, so
+        // nauty writes within them and frees or reallocates none of them.
+        // No weights, no user hooks; the options name nauty's own sparse
+        // dispatch, as sparsenauty requires. Everything outlives the call
+        // and is this call's own.
+        unsafe {
+            sparsenauty(
+                &mut graph,
+                lab.as_mut_ptr(),
+                ptn.as_mut_ptr(),
+                orbits.as_mut_ptr(),
+                &mut options,
+                &mut stats,
+                &mut canon,
+            );
+        }
+        if stats.errstatus == NAUKILLED {
+            SEARCHES_STOPPED.fetch_add(1, Ordering::Relaxed);
+            return Err(Stopped);
+        }
+        if stats.errstatus != 0 {
+            tracing::error!(status = stats.errstatus, "nauty reported an error");
+            return Err(Stopped);
+        }
+        lab.into_iter()
+            .map(Vertex::try_from)
+            .collect::<Result<_, _>>()
+            .map_err(|_| {
+                tracing::error!("nauty returned a negative vertex");
                 Stopped
             })
     }

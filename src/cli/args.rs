@@ -65,7 +65,7 @@ pub struct HealthcheckArgs {
     pub ca_cert: Option<PathBuf>,
 }
 
-#[derive(Clone, Copy, ValueEnum)]
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Game {
     /// Undirected Vertex Geography.
     Geography,
@@ -73,6 +73,13 @@ pub enum Game {
     BipartiteEdge,
     /// The tree painting game (AtCoder ABC067 D).
     TreePaint,
+    /// Directed vertex Geography, by search: the file's pairs are arcs
+    /// `u v` = u → v.
+    DirectedVertexGeography,
+    /// Undirected edge Geography, by search.
+    UndirectedEdgeGeography,
+    /// Directed edge Geography, by search: the file's pairs are arcs.
+    DirectedEdgeGeography,
 }
 
 /// The layout of the input file.
@@ -88,6 +95,9 @@ pub enum FileFormat {
     Graph6,
     /// sparse6, one graph a line, 0-based; as graph6.
     Sparse6,
+    /// digraph6, one digraph a line (`&`, nauty's directg), 0-based; for
+    /// the directed games, as graph6.
+    Digraph6,
 }
 
 /// The puzzle in a graph file, as `solve`, `analyze` and `play` read it.
@@ -100,7 +110,7 @@ pub struct PuzzleArgs {
     pub file: PathBuf,
     #[arg(long, value_enum, default_value = "contest")]
     pub format: FileFormat,
-    /// Geography: the start vertex, in the file's numbering (default: the first vertex).
+    /// The Geographies: the start vertex, in the file's numbering (default: the first vertex).
     #[arg(long)]
     pub start: Option<u64>,
     /// Tree paint: black's vertex, in the file's numbering (default: the first vertex).
@@ -116,6 +126,11 @@ pub struct PuzzleArgs {
     /// Most edges a graph may have (as the server's flag).
     #[arg(long, default_value_t = crate::config::DEFAULT_MAX_EDGES)]
     pub max_edges: u64,
+    /// The games solved by search: the most states a search may explore
+    /// (as the server's flag); past it the answer is refused, never guessed.
+    #[arg(long, default_value_t = crate::config::DEFAULT_SEARCH_BUDGET_STATES,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub search_budget_states: u64,
 }
 
 #[derive(clap::Args)]

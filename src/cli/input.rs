@@ -6,10 +6,12 @@ use anyhow::{Context as _, Result, bail};
 
 use super::args::{FileFormat, Game, PuzzleArgs};
 use super::report::{self, Labels};
+use crate::graph::digraph::Digraph;
 use crate::graph::file::Numbering;
 use crate::graph::graph6::{self, Graph6Format};
-use crate::graph::{self, Graph, check_vertex};
+use crate::graph::{self, Graph, Vertex, check_vertex};
 use crate::solver::position::{GameSetup, InvalidPuzzle, PositionError};
+use crate::solver::search_geography::{Board, Variant};
 
 /// The numbering of a file format, and its line format for graph6/sparse6.
 pub fn numbering_of(format: FileFormat) -> (Numbering, Option<Graph6Format>) {
@@ -18,6 +20,7 @@ pub fn numbering_of(format: FileFormat) -> (Numbering, Option<Graph6Format>) {
         FileFormat::ZeroBased => (Numbering::ZeroBased, None),
         FileFormat::Graph6 => (Numbering::ZeroBased, Some(Graph6Format::Graph6)),
         FileFormat::Sparse6 => (Numbering::ZeroBased, Some(Graph6Format::Sparse6)),
+        FileFormat::Digraph6 => (Numbering::ZeroBased, Some(Graph6Format::Digraph6)),
     }
 }
 
@@ -57,9 +60,31 @@ pub fn read_input(path: &std::path::Path) -> Result<Vec<u8>> {
     }
 }
 
-/// The puzzle of `args` on `graph`: its game and distinguished vertices
+/// A puzzle file's graph, checked: for the directed games the underlying
+/// simple graph, with the search's board of the games solved by search.
+pub struct Loaded {
+    pub graph: Graph,
+    pub board: Option<Board>,
+}
+
+/// The variant of a game solved by search.
+fn search_variant(game: Game) -> Option<Variant> {
+    match game {
+        Game::DirectedVertexGeography => Some(Variant::DirectedVertex),
+        Game::UndirectedEdgeGeography => Some(Variant::UndirectedEdge),
+        Game::DirectedEdgeGeography => Some(Variant::DirectedEdge),
+        Game::Geography | Game::BipartiteEdge | Game::TreePaint => None,
+    }
+}
+
+/// The puzzle of `args` on `loaded`: its game and distinguished vertices
 /// (given in the file's numbering, defaults applied).
-pub fn setup_of<'g>(args: &PuzzleArgs, graph: &'g Graph, labels: Labels) -> Result<GameSetup<'g>> {
+pub fn setup_of<'g>(
+    args: &PuzzleArgs,
+    loaded: &'g Loaded,
+    labels: Labels,
+) -> Result<GameSetup<'g>> {
+    let graph = &loaded.graph;
     let vertex_arg = |field: &'static str, label: Option<u64>, default: u64| -> Result<u32> {
         let label = label.unwrap_or(default);
         let Some(v) = labels.vertex(label) else {
@@ -72,11 +97,18 @@ pub fn setup_of<'g>(args: &PuzzleArgs, graph: &'g Graph, labels: Labels) -> Resu
             )
         })
     };
+    if graph.vertex_count() == 0 && (args.game == Game::Geography || loaded.board.is_some()) {
+        bail!("geography needs at least one vertex to start from");
+    }
+    if let Some(board) = &loaded.board {
+        return Ok(GameSetup::Search {
+            board,
+            start: vertex_arg("start", args.start, labels.label(0))?,
+            budget_states: args.search_budget_states,
+        });
+    }
     Ok(match args.game {
         Game::Geography => {
-            if graph.vertex_count() == 0 {
-                bail!("geography needs at least one vertex to start from");
-            }
             let start = vertex_arg("start", args.start, labels.label(0))?;
             GameSetup::Geography { graph, start }
         }
@@ -97,18 +129,22 @@ pub fn setup_of<'g>(args: &PuzzleArgs, graph: &'g Graph, labels: Labels) -> Resu
                 white,
             }
         }
+        Game::DirectedVertexGeography
+        | Game::UndirectedEdgeGeography
+        | Game::DirectedEdgeGeography => unreachable!("a game solved by search has a board"),
     })
 }
 
 /// The graph of a file's edge list (`source` names the file or line in
 /// errors), checked against the size limits of `args` before anything is
-/// allocated for it, and to be simple.
+/// allocated for it, and to be simple (a simple digraph for the directed
+/// games; within the search's limits for the games solved by search).
 pub fn graph_of(
     file: &graph::file::EdgeListFile,
     source: &str,
     labels: Labels,
     args: &PuzzleArgs,
-) -> Result<Graph> {
+) -> Result<Loaded> {
     if file.vertex_count > args.max_vertices {
         bail!(
             "{source}: {} vertices, more than --max-vertices {}",
@@ -123,16 +159,38 @@ pub fn graph_of(
             args.max_edges
         );
     }
-    Graph::from_flat_edges(file.vertex_count, &file.edges).map_err(|e| {
+    let not_simple = |e: graph::GraphError, what: &str| {
         anyhow::anyhow!(
-            "{source} is not a simple graph: {}",
+            "{source} is not a simple {what}: {}",
             report::graph_error_in_file(&e, labels)
         )
-    })
+    };
+    let variant = search_variant(args.game);
+    let (graph, pairs): (Graph, Vec<(Vertex, Vertex)>) =
+        if variant.is_some_and(Variant::is_directed) {
+            let digraph = Digraph::from_flat_arcs(file.vertex_count, &file.edges)
+                .map_err(|e| not_simple(e, "digraph"))?;
+            let graph = Graph::from_pairs(file.vertex_count, &digraph.underlying_edges())
+                .map_err(|e| not_simple(e, "graph"))?;
+            (graph, digraph.arcs().to_vec())
+        } else {
+            let graph = Graph::from_flat_edges(file.vertex_count, &file.edges)
+                .map_err(|e| not_simple(e, "graph"))?;
+            let pairs = graph.edges().collect();
+            (graph, pairs)
+        };
+    let board = match variant {
+        Some(variant) => Some(
+            Board::new(variant, graph.vertex_count(), &pairs)
+                .map_err(|e| anyhow::anyhow!("{source}: {e}"))?,
+        ),
+        None => None,
+    };
+    Ok(Loaded { graph, board })
 }
 
 /// The graph of a puzzle file, checked to be simple.
-pub fn load_graph(args: &PuzzleArgs, labels: Labels) -> Result<Graph> {
+pub fn load_graph(args: &PuzzleArgs, labels: Labels) -> Result<Loaded> {
     let file = read_puzzle_file(args)?;
     graph_of(&file, &args.file.display().to_string(), labels, args)
 }
@@ -142,6 +200,9 @@ pub fn game_kind(game: Game) -> report::GameKind {
         Game::Geography => report::GameKind::Geography,
         Game::BipartiteEdge => report::GameKind::BipartiteEdge,
         Game::TreePaint => report::GameKind::TreePaint,
+        Game::DirectedVertexGeography
+        | Game::UndirectedEdgeGeography
+        | Game::DirectedEdgeGeography => report::GameKind::Geography,
     }
 }
 
@@ -176,5 +237,8 @@ pub fn position_error(
             anyhow::anyhow!("{}: {reason}", args.file.display())
         }
         PositionError::Cancelled(_) => anyhow::anyhow!("stopped"),
+        PositionError::SearchBudget(exceeded) => {
+            anyhow::anyhow!("{exceeded}; a larger --search-budget-states may decide it")
+        }
     }
 }

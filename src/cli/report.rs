@@ -11,6 +11,7 @@ use crate::solver::bipartite_edge::{BipartiteEdgeError, BipartiteEdgeSolution};
 use crate::solver::geography::GeographySolution;
 use crate::solver::position::PlayPosition;
 use crate::solver::position::{Move, PositionAnalysis, PositionEvidence};
+use crate::solver::search_geography::{Board, Certificate, SearchSolution, Variant};
 use crate::solver::tree_paint::{NotATree, TreePaintError, TreePaintSolution};
 
 /// Maps solver vertex ids (0-based) to the file's numbering.
@@ -163,6 +164,69 @@ pub fn geography_json(
         "second_player_starts": s.second_player_starts.as_deref().map(|d| labels.list(d)),
         "winning_moves": s.winning_moves.as_ref().map(|m| labels.list(&m.moves)),
         "unique_winning_move": s.winning_moves.as_ref().map(|m| m.unique),
+    })
+}
+
+/// The game's name as the command line writes it.
+fn variant_name(variant: Variant) -> &'static str {
+    match variant {
+        Variant::DirectedVertex => "directed-vertex-geography",
+        Variant::UndirectedEdge => "undirected-edge-geography",
+        Variant::DirectedEdge => "directed-edge-geography",
+    }
+}
+
+pub fn search_text(board: &Board, start: Vertex, s: &SearchSolution, labels: Labels) -> String {
+    let mut out = format!(
+        "game: {}, {}, start {}\n\
+         winner: {} player\n\
+         states searched: {}\n",
+        variant_name(board.variant()),
+        counted(board.vertex_count(), "vertex", "vertices"),
+        labels.label(start),
+        player_name(s.winner),
+        s.states,
+    );
+    if s.winner == Player::First {
+        out.push_str(&format!(
+            "winning first moves: {}{}\n",
+            preview(&labels.list(&s.winning_moves)),
+            if s.winning_moves.len() == 1 {
+                " (unique)"
+            } else {
+                ""
+            }
+        ));
+    } else {
+        out.push_str("winning first moves: none (every first move loses)\n");
+    }
+    match &s.certificate {
+        Certificate::Strategy(tree) => out.push_str(&format!(
+            "strategy certificate: {}\n",
+            counted(tree.moves.len(), "position", "positions")
+        )),
+        Certificate::Omitted(why) => out.push_str(&format!("strategy certificate: none ({why})\n")),
+    }
+    out
+}
+
+pub fn search_json(board: &Board, start: Vertex, s: &SearchSolution, labels: Labels) -> Value {
+    let (strategy, omitted) = match &s.certificate {
+        Certificate::Strategy(tree) => (
+            Some(json!({"moves": labels.list(&tree.moves), "replies": tree.replies})),
+            None,
+        ),
+        Certificate::Omitted(why) => (None, Some(why.as_str())),
+    };
+    json!({
+        "game": variant_name(board.variant()),
+        "vertex_count": board.vertex_count(),
+        "start": labels.label(start),
+        "winner": player_name(s.winner),
+        "winning_moves": labels.list(&s.winning_moves),
+        "states_searched": s.states,
+        "strategy": strategy,
+        "strategy_omitted": omitted,
     })
 }
 
@@ -451,6 +515,10 @@ pub fn position_text(analysis: &PositionAnalysis, labels: Labels) -> String {
             "with perfect play from here: black ends with {}, white with {white_count}\n",
             counted(*black_count as usize, "vertex", "vertices")
         )),
+        PositionEvidence::Search { current, states } => out.push_str(&format!(
+            "token on vertex {}; states searched: {states}\n",
+            labels.label(*current)
+        )),
     }
     out
 }
@@ -485,6 +553,10 @@ pub fn position_json(analysis: &PositionAnalysis, labels: Labels) -> Value {
             white_count,
             ..
         } => json!({"black_count": black_count, "white_count": white_count}),
+        PositionEvidence::Search { current, states } => json!({
+            "token": labels.label(*current),
+            "states_searched": states,
+        }),
     };
     json!({
         "game_over": analysis.position.game_over,

@@ -10,8 +10,10 @@ use super::input::{graph_of, numbering_of, read_puzzle_file, setup_of};
 use super::report::{self, Labels};
 use crate::graph;
 use crate::graph::graph6::{self, Graph6Format};
+use crate::solver::cancel::Cancel;
 use crate::solver::geography::{self, GeographyOptions};
 use crate::solver::position::GameSetup;
+use crate::solver::search_geography::{self, DEFAULT_CERTIFICATE_POSITIONS, SearchOptions};
 use crate::solver::{bipartite_edge, tree_paint};
 
 pub fn solve(args: SolveArgs) -> Result<()> {
@@ -74,9 +76,9 @@ fn solve_one(
     file: graph::file::EdgeListFile,
     labels: Labels,
 ) -> Result<String> {
-    let graph = graph_of(&file, source, labels, &args.puzzle)?;
+    let loaded = graph_of(&file, source, labels, &args.puzzle)?;
     let not_valid = |message: String| anyhow::anyhow!("{source}: {message}");
-    let output = match setup_of(&args.puzzle, &graph, labels)? {
+    let output = match setup_of(&args.puzzle, &loaded, labels)? {
         GameSetup::Geography { graph, start } => {
             let options = GeographyOptions {
                 all_starts: true,
@@ -109,6 +111,25 @@ fn solve_one(
                 report::tree_paint_json(graph, &solution, labels).to_string()
             } else {
                 report::tree_paint_text(graph, &solution, labels)
+            }
+        }
+        GameSetup::Search {
+            board,
+            start,
+            budget_states,
+        } => {
+            let options = SearchOptions {
+                budget_states,
+                certificate_positions: DEFAULT_CERTIFICATE_POSITIONS,
+            };
+            let solution = search_geography::solve(board, start, options, &Cancel::never())
+                .map_err(|e| {
+                    anyhow::anyhow!("{source}: {e}; a larger --search-budget-states may decide it")
+                })?;
+            if args.json {
+                report::search_json(board, start, &solution, labels).to_string()
+            } else {
+                report::search_text(board, start, &solution, labels)
             }
         }
     };

@@ -1,4 +1,4 @@
-//! graph6 and sparse6: the one-graph-a-line formats of nauty's `geng`,
+//! graph6, sparse6 and digraph6: the one-graph-a-line formats of nauty's `geng`,
 //! House of Graphs and most graph databases (Brendan McKay's
 //! `formats.txt`). Vertices are numbered from 0.
 //!
@@ -10,7 +10,10 @@
 //! starts with ':', then `N(n)`, then pairs (b, x) of one bit and `k` bits
 //! (`k` the number of bits of `n − 1`) that walk a current vertex `v`
 //! upwards: `b = 1` moves `v` on by one; then `x > v` moves `v` to `x`, and
-//! `x ≤ v` is the edge {x, v}. The end is padded with 1 bits.
+//! `x ≤ v` is the edge {x, v}. The end is padded with 1 bits. digraph6
+//! (nauty's `directg`) starts with '&', then `N(n)`, then the whole
+//! adjacency matrix row by row — bit `i·n + j` is the arc i → j — padded
+//! with 0 bits.
 //!
 //! Hand-written (a few dozen lines each way) because it is checked byte for
 //! byte against nauty's own `showg`/`listg`/`copyg` and must stream lines of
@@ -23,6 +26,8 @@ use crate::graph::file::EdgeListFile;
 pub enum Graph6Format {
     Graph6,
     Sparse6,
+    /// Arcs `(u, v)` = u → v, in row order.
+    Digraph6,
 }
 
 /// Why a line is not a graph in its format.
@@ -44,12 +49,15 @@ pub enum Graph6Error {
     },
     #[error("a sparse6 line starts with ':'")]
     NotSparse6,
+    #[error("a digraph6 line starts with '&'")]
+    NotDigraph6,
     #[error("the empty line is not a graph")]
     Empty,
 }
 
 const HEADER_GRAPH6: &[u8] = b">>graph6<<";
 const HEADER_SPARSE6: &[u8] = b">>sparse6<<";
+const HEADER_DIGRAPH6: &[u8] = b">>digraph6<<";
 
 /// Parses one line (without its line end) of `format`; an optional
 /// `>>graph6<<` / `>>sparse6<<` header in front is skipped.
@@ -57,6 +65,9 @@ pub fn parse_line(line: &[u8], format: Graph6Format) -> Result<EdgeListFile, Gra
     match format {
         Graph6Format::Graph6 => parse_graph6(line.strip_prefix(HEADER_GRAPH6).unwrap_or(line)),
         Graph6Format::Sparse6 => parse_sparse6(line.strip_prefix(HEADER_SPARSE6).unwrap_or(line)),
+        Graph6Format::Digraph6 => {
+            parse_digraph6(line.strip_prefix(HEADER_DIGRAPH6).unwrap_or(line))
+        }
     }
 }
 
@@ -144,6 +155,51 @@ pub fn parse_graph6(line: &[u8]) -> Result<EdgeListFile, Graph6Error> {
         vertex_count: n,
         edges,
     })
+}
+
+/// The arcs of a digraph6 line, in row order; a diagonal bit comes out as
+/// a loop `(i, i)`, for the digraph's check to name.
+pub fn parse_digraph6(line: &[u8]) -> Result<EdgeListFile, Graph6Error> {
+    let rest = line.strip_prefix(b"&").ok_or(Graph6Error::NotDigraph6)?;
+    let data = sixes(rest, 1)?;
+    let (n, used) = read_count(&data)?;
+    let expected = n.saturating_mul(n).div_ceil(6);
+    let body = &data[used..];
+    if body.len() as u64 != expected {
+        return Err(Graph6Error::WrongLength {
+            vertex_count: n,
+            expected,
+            found: body.len(),
+        });
+    }
+    let mut edges = Vec::new();
+    let mut bit = 0u64;
+    for i in 0..n as u32 {
+        for j in 0..n as u32 {
+            if body[(bit / 6) as usize] >> (5 - bit % 6) & 1 == 1 {
+                edges.extend([i, j]);
+            }
+            bit += 1;
+        }
+    }
+    Ok(EdgeListFile {
+        vertex_count: n,
+        edges,
+    })
+}
+
+/// The digraph6 line (without a line end) of `n` vertices and these arcs.
+pub fn to_digraph6(n: u32, arcs: impl IntoIterator<Item = (u32, u32)>) -> String {
+    let n64 = u64::from(n);
+    let mut bits = vec![0u8; (n64 * n64).div_ceil(6) as usize];
+    for (u, v) in arcs {
+        let bit = u64::from(u) * n64 + u64::from(v);
+        bits[(bit / 6) as usize] |= 1 << (5 - bit % 6);
+    }
+    let mut out = vec![b'&'];
+    write_count(n64, &mut out);
+    out.extend(bits.iter().map(|b| b + 63));
+    String::from_utf8(out).expect("printable ASCII")
 }
 
 /// Bits needed for `n − 1` (0 for `n ≤ 1`).
@@ -271,6 +327,23 @@ mod tests {
             parse_line(b">>graph6<<DQc", Graph6Format::Graph6).unwrap(),
             g
         );
+        // digraph6 of the 5-vertex digraph 0→2, 0→4, 3→1, 3→4.
+        let d = parse_digraph6(b"&DI?AO?").unwrap();
+        assert_eq!(d.vertex_count, 5);
+        assert_eq!(pairs(&d), vec![(0, 2), (0, 4), (3, 1), (3, 4)]);
+        assert_eq!(to_digraph6(5, pairs(&d)), "&DI?AO?");
+        assert_eq!(
+            parse_line(b">>digraph6<<&DI?AO?", Graph6Format::Digraph6).unwrap(),
+            d
+        );
+        assert!(matches!(
+            parse_digraph6(b"DI?AO?"),
+            Err(Graph6Error::NotDigraph6)
+        ));
+        assert!(matches!(
+            parse_digraph6(b"&DI?A"),
+            Err(Graph6Error::WrongLength { .. })
+        ));
     }
 
     #[test]

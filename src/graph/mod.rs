@@ -9,10 +9,12 @@
 //! Memory: `4·(n + 1) + 8·m` bytes for `n` vertices and `m` edges (each edge
 //! is stored once per endpoint as a `u32`).
 //!
+//! - `digraph`: the arcs of the directed games, validated;
 //! - `file`: edge-list and tree files (the contest formats) and reading
 //!   them;
 //! - `graph6`: nauty's graph6 and sparse6 lines.
 
+pub mod digraph;
 pub mod file;
 pub mod graph6;
 

@@ -142,6 +142,7 @@ impl Application {
             config.solve_queue,
             config.cache_bytes,
             config.canon_budget(),
+            config.search_budget_states,
         );
         let admission = Arc::new(Admission::new(
             config

@@ -27,6 +27,7 @@ use super::bipartite_edge::{
 };
 use super::cancel::{Cancel, Cancelled};
 use super::geography;
+use super::search_geography::{Board, BudgetExceeded, IllegalStep, Search, SearchStop};
 use super::tree_paint::{self, Colour, IllegalMoveReason, TreePaintError};
 use crate::graph::{Graph, Vertex, VertexFieldError, check_vertex};
 
@@ -142,6 +143,13 @@ pub enum PositionEvidence {
         counts: BipartiteCounts,
         classes: Vec<LegalMoveClass>,
     },
+    /// The Geography variants solved by search.
+    Search {
+        /// The vertex holding the token.
+        current: Vertex,
+        /// The states the search of this position put in its table.
+        states: u64,
+    },
     /// The split of the uncoloured vertices under optimal play.
     TreePaint {
         /// Uncoloured vertices black paints from here under optimal play.
@@ -206,6 +214,8 @@ pub enum IllegalReason {
     NotNextToOwnColour,
     /// Tree painting: the vertex is black or white already.
     AlreadyPainted,
+    /// Edge Geography: the edge or arc to the vertex was used already.
+    EdgeAlreadyUsed,
 }
 
 impl IllegalReason {
@@ -223,6 +233,7 @@ impl IllegalReason {
             IllegalReason::ClosesOddCycle => "CLOSES_ODD_CYCLE",
             IllegalReason::NotNextToOwnColour => "NOT_NEXT_TO_OWN_COLOUR",
             IllegalReason::AlreadyPainted => "ALREADY_PAINTED",
+            IllegalReason::EdgeAlreadyUsed => "EDGE_ALREADY_USED",
         }
     }
 }
@@ -271,9 +282,21 @@ pub enum PositionError {
     InvalidPuzzle(#[from] InvalidPuzzle),
     #[error(transparent)]
     Cancelled(#[from] Cancelled),
+    /// A Geography variant solved by search passed its budget.
+    #[error(transparent)]
+    SearchBudget(#[from] BudgetExceeded),
 }
 
-/// A puzzle of one of the three games, without moves.
+impl From<SearchStop> for PositionError {
+    fn from(stop: SearchStop) -> Self {
+        match stop {
+            SearchStop::BudgetExceeded(exceeded) => PositionError::SearchBudget(exceeded),
+            SearchStop::Cancelled(cancelled) => PositionError::Cancelled(cancelled),
+        }
+    }
+}
+
+/// A puzzle of one of the games, without moves.
 #[derive(Debug, Clone, Copy)]
 pub enum GameSetup<'a> {
     Geography {
@@ -287,6 +310,12 @@ pub enum GameSetup<'a> {
         graph: &'a Graph,
         black: Vertex,
         white: Vertex,
+    },
+    /// A Geography variant solved by search, within `budget_states`.
+    Search {
+        board: &'a Board,
+        start: Vertex,
+        budget_states: u64,
     },
 }
 
@@ -322,6 +351,11 @@ impl GameSetup<'_> {
                 black,
                 white,
             } => tree_paint_position(graph, black, white, moves, cancel),
+            GameSetup::Search {
+                board,
+                start,
+                budget_states,
+            } => search_position(board, start, budget_states, moves, cancel),
         }
     }
 }
@@ -439,6 +473,103 @@ pub fn geography_position_from(
             matching: position.matching,
             barrier: position.barrier,
             current_barrier: position.current_barrier,
+        },
+    })
+}
+
+/// A Geography variant solved by search (directed vertex, undirected edge,
+/// directed edge) from `start` after `moves`, each a [`Move::Geography`]
+/// naming the vertex the token moves to (on a simple graph the edge or arc
+/// it moves along is the one from the token's vertex to it).
+///
+/// Each move is checked in order: its kind, the vertex is in range, the
+/// game is not over, an arc or edge leads there, and it (or, in directed
+/// vertex Geography, the vertex) is unused. The analysis searches the
+/// position within `budget_states`, and lists every winning and every
+/// legal move.
+pub fn search_position(
+    board: &Board,
+    start: Vertex,
+    budget_states: u64,
+    moves: &[Move],
+    cancel: &Cancel,
+) -> Result<PositionAnalysis, PositionError> {
+    let n = board.vertex_count();
+    let start = check_vertex("start", u64::from(start), n).map_err(InvalidPuzzle::from)?;
+    let mut state = board.start(start);
+    for (index, &played) in moves.iter().enumerate() {
+        let Move::Geography(to) = played else {
+            return Err(wrong_kind(
+                index,
+                played,
+                "Geography",
+                "name the vertex the token moves to",
+            )
+            .into());
+        };
+        let illegal = |reason, message: String| IllegalMove {
+            index,
+            played,
+            reason,
+            message: format!("moves[{index}]: {message}"),
+        };
+        let from = state.token();
+        if to as usize >= n {
+            return Err(illegal(
+                IllegalReason::VertexOutOfRange,
+                format!("vertex {to} is out of range 0..{n}"),
+            )
+            .into());
+        }
+        if board.moves(state).is_empty() {
+            return Err(illegal(
+                IllegalReason::GameOver,
+                format!("the game is over: the token on {from} cannot move"),
+            )
+            .into());
+        }
+        state = board.play(state, to).map_err(|step| match step {
+            IllegalStep::NotAdjacent => illegal(
+                IllegalReason::NotAdjacent,
+                format!("no arc or edge leads from the token's vertex {from} to {to}"),
+            ),
+            IllegalStep::AlreadyVisited => illegal(
+                IllegalReason::AlreadyVisited,
+                format!("vertex {to} has been visited"),
+            ),
+            IllegalStep::EdgeAlreadyUsed => illegal(
+                IllegalReason::EdgeAlreadyUsed,
+                format!("the way from {from} to {to} has been used"),
+            ),
+        })?;
+    }
+    let legal_moves: Vec<Move> = board
+        .moves(state)
+        .into_iter()
+        .map(Move::Geography)
+        .collect();
+    let mut search = Search::new(board, budget_states, cancel);
+    let winning = search.winning_moves(state)?;
+    let to_move = to_move_after(moves.len());
+    let winner = if winning.is_empty() {
+        to_move.other()
+    } else {
+        to_move
+    };
+    Ok(PositionAnalysis {
+        position: PlayPosition {
+            game_over: legal_moves.is_empty(),
+            to_move,
+            winner,
+            winning: WinningMoves::complete_list(
+                winning.into_iter().map(Move::Geography).collect(),
+            ),
+            legal_move_count: legal_moves.len() as u64,
+            legal_moves,
+        },
+        evidence: PositionEvidence::Search {
+            current: state.token(),
+            states: search.states(),
         },
     })
 }
@@ -698,6 +829,9 @@ fn game_length_proxy(setup: GameSetup<'_>, line: &[Move], after: &PositionAnalys
                 Colour::White => *white_future,
             }
         }
+        // The opponent's search from here: the longer it is, the harder
+        // the position is to play right.
+        (GameSetup::Search { .. }, PositionEvidence::Search { states, .. }) => *states,
         _ => after.position.legal_move_count,
     }
 }

@@ -397,13 +397,21 @@ fn variant_name(variant: Variant) -> &'static str {
     }
 }
 
+/// The search filled its table without deciding the game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "the search explored {states} states without deciding the game, the budget of this server (--search-budget-states {budget})"
+)]
+pub struct BudgetExceeded {
+    pub states: u64,
+    pub budget: u64,
+}
+
 /// Why a search stopped without an answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum SearchStop {
-    #[error(
-        "the search explored {states} states without deciding the game, past its budget of {budget} states"
-    )]
-    BudgetExceeded { states: u64, budget: u64 },
+    #[error(transparent)]
+    BudgetExceeded(#[from] BudgetExceeded),
     #[error(transparent)]
     Cancelled(#[from] Cancelled),
 }
@@ -487,10 +495,11 @@ impl<'b> Search<'b> {
     fn record(&mut self, key: (Items, u8), wins: bool) -> Result<(), SearchStop> {
         let states = self.table.len() as u64;
         if states >= self.budget {
-            return Err(SearchStop::BudgetExceeded {
+            return Err(BudgetExceeded {
                 states,
                 budget: self.budget,
-            });
+            }
+            .into());
         }
         self.cancel.check_every(self.table.len())?;
         self.table.insert(key, wins);
@@ -654,7 +663,7 @@ pub fn solve(
     let mover_wins = winner == Player::First;
     let certificate = match search.strategy(state, mover_wins, options.certificate_positions) {
         Ok(certificate) => certificate,
-        Err(SearchStop::BudgetExceeded { .. }) => Certificate::Omitted(format!(
+        Err(SearchStop::BudgetExceeded(_)) => Certificate::Omitted(format!(
             "growing the winner's strategy passed the search budget of {} states",
             options.budget_states
         )),

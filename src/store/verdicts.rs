@@ -345,7 +345,9 @@ impl StoredWinningMoves {
     fn into_moves(self, evidence: &Evidence) -> WinningMoves {
         let vertex_move = match evidence {
             Evidence::TreePaint { .. } => Move::Paint,
-            Evidence::Geography { .. } | Evidence::BipartiteEdge { .. } => Move::Geography,
+            Evidence::Geography { .. }
+            | Evidence::BipartiteEdge { .. }
+            | Evidence::Search { .. } => Move::Geography,
         };
         WinningMoves {
             moves: self

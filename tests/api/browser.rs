@@ -3,8 +3,9 @@
 //! against a server on an ephemeral port. A bad edge list gets an error
 //! message, a puzzle submitted through the form opens with its verdict, a
 //! game against the engine is played to the end, and the list shows the
-//! verdict; a screenshot of each step lands in
-//! `target/tmp/browser-screenshots/`.
+//! verdict; then a directed edge Geography the same way (its arcs drawn as
+//! arrows, its search evidence, a game played by clicking the drawing); a
+//! screenshot of each step lands in `target/tmp/browser-screenshots/`.
 //!
 //! Needs Node, `npm ci` run in `web/` (for puppeteer-core) and Chromium
 //! (`apt-get install chromium`, or `PUZZLED_CHROMIUM=PATH`); skipped with
@@ -88,7 +89,7 @@ async fn the_page_submits_shows_and_plays_a_puzzle_in_chromium() {
         "the browser script failed:\n{said}"
     );
     let shots = std::fs::read_dir(&out).unwrap().count();
-    assert!(shots >= 6, "screenshots of each step: {shots}\n{said}");
+    assert!(shots >= 12, "screenshots of each step: {shots}\n{said}");
     app.stop().await;
 }
 

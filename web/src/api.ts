@@ -24,7 +24,30 @@ export const GAME_NAMES: Record<Game, string> = {
   [Game.GEOGRAPHY]: "Geography",
   [Game.BIPARTITE_EDGE]: "Bipartite edge game",
   [Game.TREE_PAINT]: "Tree painting",
+  [Game.DIRECTED_VERTEX_GEOGRAPHY]: "Directed vertex Geography",
+  [Game.UNDIRECTED_EDGE_GEOGRAPHY]: "Undirected edge Geography",
+  [Game.DIRECTED_EDGE_GEOGRAPHY]: "Directed edge Geography",
 };
+
+/** The Geographies: a token moved from a start vertex; a move is the vertex it moves to. */
+export function movesToken(game: Game): boolean {
+  return (
+    game === Game.GEOGRAPHY ||
+    game === Game.DIRECTED_VERTEX_GEOGRAPHY ||
+    game === Game.UNDIRECTED_EDGE_GEOGRAPHY ||
+    game === Game.DIRECTED_EDGE_GEOGRAPHY
+  );
+}
+
+/** The games that read the edge list as arcs (u, v) = u -> v. */
+export function isDirected(game: Game): boolean {
+  return game === Game.DIRECTED_VERTEX_GEOGRAPHY || game === Game.DIRECTED_EDGE_GEOGRAPHY;
+}
+
+/** The edge Geographies: an edge or arc is used once, vertices may repeat. */
+export function usesEdges(game: Game): boolean {
+  return game === Game.UNDIRECTED_EDGE_GEOGRAPHY || game === Game.DIRECTED_EDGE_GEOGRAPHY;
+}
 
 export function verdictText(winner: Player): string {
   switch (winner) {

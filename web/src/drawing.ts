@@ -126,20 +126,62 @@ export function layout(vertexCount: number, edges: number[]): { x: Float64Array;
   return { x, y };
 }
 
-/** The SVG drawing of one graph; vertices and edges carry classes the views set. */
+/**
+ * The path of an arc from (x1, y1) to (x2, y2) between circles of the
+ * given radius, bent to its left by `bend` times its length (so that an
+ * arc and its reverse, both bent, are two curves); the arrowhead goes on
+ * its end.
+ */
+export function arcPath(x1: number, y1: number, x2: number, y2: number, radius: number, bend: number): string {
+  const cx = (x1 + x2) / 2 + bend * (y2 - y1);
+  const cy = (y1 + y2) / 2 - bend * (x2 - x1);
+  // Leave each circle along the curve's tangent there (towards and from the control point).
+  const from = Math.hypot(cx - x1, cy - y1) || 1;
+  const to = Math.hypot(x2 - cx, y2 - cy) || 1;
+  const gap = radius + 3;
+  const [sx, sy] = [x1 + ((cx - x1) / from) * radius, y1 + ((cy - y1) / from) * radius];
+  const [ex, ey] = [x2 - ((x2 - cx) / to) * gap, y2 - ((y2 - cy) / to) * gap];
+  const f = (value: number) => value.toFixed(1);
+  return `M${f(sx)} ${f(sy)}Q${f(cx)} ${f(cy)} ${f(ex)} ${f(ey)}`;
+}
+
+/** The arrowhead arcs end with (`marker-end: url(#id)`), in the arc's own colour. */
+export function arrowMarker(id: string, size: number): SVGDefsElement {
+  const defs = svg("defs");
+  const marker = svg("marker", {
+    id,
+    viewBox: "0 0 10 10",
+    refX: 10,
+    refY: 5,
+    markerWidth: size,
+    markerHeight: size,
+    markerUnits: "userSpaceOnUse",
+    orient: "auto",
+  });
+  marker.append(svg("path", { d: "M0 0L10 5L0 10z", fill: "context-stroke" }));
+  defs.append(marker);
+  return defs;
+}
+
+/**
+ * The SVG drawing of one graph; vertices and edges carry classes the views
+ * set. A directed graph's arcs are arrows, an arc and its reverse two curves.
+ */
 export class Drawing {
   readonly element: SVGSVGElement;
   private readonly vertices: SVGCircleElement[] = [];
-  private readonly edges = new Map<string, SVGLineElement>();
+  private readonly edges = new Map<string, SVGElement>();
   private readonly edgeLayer: SVGGElement;
   private readonly position: (v: number) => [number, number];
   private readonly radius: number;
+  private readonly directed: boolean;
 
-  constructor(vertexCount: number, edges: number[], label: string) {
+  constructor(vertexCount: number, edges: number[], label: string, directed = false) {
     const { x, y } = layout(vertexCount, edges);
     const span = SIZE - 2 * MARGIN;
     this.position = (v) => [MARGIN + x[v] * span, MARGIN + y[v] * span];
     this.radius = vertexCount <= 30 ? 26 : vertexCount <= 200 ? 12 : vertexCount <= 1000 ? 6 : 3;
+    this.directed = directed;
     this.element = svg("svg", {
       viewBox: `0 0 ${SIZE} ${SIZE}`,
       role: "img",
@@ -148,6 +190,7 @@ export class Drawing {
     });
     this.edgeLayer = svg("g", { class: "edges" });
     const vertexLayer = svg("g", { class: "vertices" });
+    if (directed) this.element.append(arrowMarker("arrowhead", Math.max(8, this.radius * 0.7)));
     this.element.append(this.edgeLayer, vertexLayer);
     for (let i = 0; i < edges.length; i += 2) {
       this.addEdge(edges[i], edges[i + 1], "edge");
@@ -174,17 +217,33 @@ export class Drawing {
     }
   }
 
+  /** An edge's key, "u-v" with u < v; an arc's "u>v". */
   private key(u: number, v: number): string {
+    if (this.directed) return `${u}>${v}`;
     return u < v ? `${u}-${v}` : `${v}-${u}`;
   }
 
-  /** Draws an edge (also one that is not in the graph, such as one added in the edge game). */
+  /**
+   * Draws an edge (also one that is not in the graph, such as one added in
+   * the edge game), or in a directed drawing the arc u -> v.
+   */
   addEdge(u: number, v: number, className: string): void {
     const [x1, y1] = this.position(u);
     const [x2, y2] = this.position(v);
-    const line = svg("line", { x1, y1, x2, y2, class: className, "data-edge": this.key(u, v) });
-    this.edgeLayer.append(line);
-    this.edges.set(this.key(u, v), line);
+    const attributes = { class: className, "data-edge": this.key(u, v) };
+    let element: SVGElement;
+    if (this.directed) {
+      // An arc whose reverse is drawn too is bent, and so is the reverse: two curves apart.
+      const reverse = this.edges.get(this.key(v, u));
+      const bend = reverse ? 0.15 : 0;
+      reverse?.setAttribute("d", arcPath(x2, y2, x1, y1, this.radius, bend));
+      const d = arcPath(x1, y1, x2, y2, this.radius, bend);
+      element = svg("path", { ...attributes, d, "marker-end": "url(#arrowhead)" });
+    } else {
+      element = svg("line", { ...attributes, x1, y1, x2, y2 });
+    }
+    this.edgeLayer.append(element);
+    this.edges.set(this.key(u, v), element);
   }
 
   markVertex(v: number, className: string, on = true): void {

@@ -2,8 +2,9 @@
 // or pasted in the contest format, or drawn by clicking).
 
 import { timestampDate } from "@bufbuild/protobuf/wkt";
-import { GAME_NAMES, client, errorText, idOf, verdictText } from "./api";
+import { GAME_NAMES, client, errorText, idOf, isDirected, movesToken, verdictText } from "./api";
 import { alertBox, h, showError, svg } from "./dom";
+import { arcPath, arrowMarker } from "./drawing";
 import { formatEdgeList, parseEdgeList } from "./edgelist";
 import { Game, Player, type Puzzle } from "./gen/puzzled/v1/puzzle_pb";
 
@@ -67,9 +68,14 @@ function submitForm(navigate: (path: string) => void): HTMLElement {
   const game = h(
     "select",
     { name: "game" },
-    h("option", { value: String(Game.GEOGRAPHY) }, GAME_NAMES[Game.GEOGRAPHY]),
-    h("option", { value: String(Game.BIPARTITE_EDGE) }, GAME_NAMES[Game.BIPARTITE_EDGE]),
-    h("option", { value: String(Game.TREE_PAINT) }, GAME_NAMES[Game.TREE_PAINT]),
+    ...[
+      Game.GEOGRAPHY,
+      Game.BIPARTITE_EDGE,
+      Game.TREE_PAINT,
+      Game.DIRECTED_VERTEX_GEOGRAPHY,
+      Game.UNDIRECTED_EDGE_GEOGRAPHY,
+      Game.DIRECTED_EDGE_GEOGRAPHY,
+    ].map((g) => h("option", { value: String(g) }, GAME_NAMES[g])),
   );
   const base = h(
     "select",
@@ -97,13 +103,17 @@ function submitForm(navigate: (path: string) => void): HTMLElement {
   );
   const error = alertBox();
   const numbering = () => Number(base.value) as 0 | 1;
-  const sketch = new Sketch(numbering, () => {
+  const directed = () => isDirected(Number(game.value) as Game);
+  const sketch = new Sketch(numbering, directed, () => {
     edges.value = formatEdgeList(sketch.vertexCount, sketch.edges, numbering());
   });
   base.addEventListener("change", () => sketch.redraw());
+  const pairHint = h("span", {});
   const showGameFields = () => {
-    startField.hidden = Number(game.value) !== Game.GEOGRAPHY;
+    startField.hidden = !movesToken(Number(game.value) as Game);
     colourFields.hidden = Number(game.value) !== Game.TREE_PAINT;
+    pairHint.textContent = directed() ? " The directed games read a pair u v as the arc u → v." : "";
+    sketch.render();
   };
   game.addEventListener("change", showGameFields);
   showGameFields();
@@ -113,10 +123,12 @@ function submitForm(navigate: (path: string) => void): HTMLElement {
     h("h2", { id: "submit-heading" }, "Submit a puzzle"),
     h("div", { class: "row" }, labelled("Game", game), labelled("Vertices numbered", base)),
     h("div", { class: "row" }, labelled("Title", title), labelled("Author", author)),
-    labelled(
-      "Edge list",
+    h(
+      "label",
+      {},
+      h("span", {}, "Edge list"),
       edges,
-      "First line: the number of vertices (and of edges), then one edge a line: two vertex numbers.",
+      h("small", {}, "First line: the number of vertices (and of edges), then one edge a line: two vertex numbers.", pairHint),
     ),
     h(
       "details",
@@ -125,7 +137,8 @@ function submitForm(navigate: (path: string) => void): HTMLElement {
       h(
         "p",
         { class: "hint" },
-        "Click an empty spot to add a vertex; click two vertices to join them (again to remove the edge). ",
+        "Click an empty spot to add a vertex; click two vertices to join them (again to remove the edge; ",
+        "in the directed games the arc goes from the first clicked to the second). ",
         "The edge list above follows the drawing.",
       ),
       sketch.element,
@@ -159,7 +172,7 @@ function submitForm(navigate: (path: string) => void): HTMLElement {
             graph,
             title: title.value.trim(),
             author: author.value.trim(),
-            start: chosen === Game.GEOGRAPHY ? (vertex(start, "start vertex") ?? 0) : 0,
+            start: movesToken(chosen) ? (vertex(start, "start vertex") ?? 0) : 0,
             black: chosen === Game.TREE_PAINT ? vertex(black, "black vertex") : undefined,
             white: chosen === Game.TREE_PAINT ? vertex(white, "white vertex") : undefined,
           },
@@ -173,7 +186,7 @@ function submitForm(navigate: (path: string) => void): HTMLElement {
   return form;
 }
 
-/** The drawing pad of the form: vertices where one clicks, edges between clicked pairs. */
+/** The drawing pad of the form: vertices where one clicks, edges (or arcs) between clicked pairs. */
 class Sketch {
   readonly element: SVGSVGElement;
   vertexCount = 0;
@@ -183,6 +196,7 @@ class Sketch {
 
   constructor(
     private readonly numbering: () => 0 | 1,
+    private readonly directed: () => boolean,
     private readonly changed: () => void,
   ) {
     this.element = svg("svg", { viewBox: "0 0 600 360", class: "sketch", role: "application", "aria-label": "Drawing pad" });
@@ -224,7 +238,7 @@ class Sketch {
   private toggleEdge(u: number, v: number): void {
     for (let i = 0; i < this.edges.length; i += 2) {
       const [a, b] = [this.edges[i], this.edges[i + 1]];
-      if ((a === u && b === v) || (a === v && b === u)) {
+      if ((a === u && b === v) || (a === v && b === u && !this.directed())) {
         this.edges.splice(i, 2);
         return;
       }
@@ -238,12 +252,23 @@ class Sketch {
     if (this.vertexCount > 0) this.changed();
   }
 
-  private render(): void {
+  /** Draws the pad again: arrows for the directed games, lines for the others. */
+  render(): void {
+    const directed = this.directed();
     this.element.replaceChildren();
+    if (directed) this.element.append(arrowMarker("sketch-arrowhead", 10));
+    const arcs = new Set<string>();
+    for (let i = 0; i < this.edges.length; i += 2) arcs.add(`${this.edges[i]}>${this.edges[i + 1]}`);
     for (let i = 0; i < this.edges.length; i += 2) {
       const [x1, y1] = this.points[this.edges[i]];
       const [x2, y2] = this.points[this.edges[i + 1]];
-      this.element.append(svg("line", { x1, y1, x2, y2, class: "edge" }));
+      if (directed) {
+        const bend = arcs.has(`${this.edges[i + 1]}>${this.edges[i]}`) ? 0.15 : 0;
+        const d = arcPath(x1, y1, x2, y2, 14, bend);
+        this.element.append(svg("path", { d, class: "edge", "marker-end": "url(#sketch-arrowhead)" }));
+      } else {
+        this.element.append(svg("line", { x1, y1, x2, y2, class: "edge" }));
+      }
     }
     this.points.forEach(([cx, cy], v) => {
       const group = svg("g", { class: v === this.selected ? "vertex selected" : "vertex", "data-vertex": v });

@@ -4,7 +4,7 @@
 // streaming, so the page does not use Play).
 
 import type { MessageInitShape } from "@bufbuild/protobuf";
-import { GAME_NAMES, client, errorText, playerName, verdictText } from "./api";
+import { GAME_NAMES, client, errorText, isDirected, movesToken, playerName, usesEdges, verdictText } from "./api";
 import { alertBox, h, showError } from "./dom";
 import { Drawing, MAX_DRAWN_VERTICES } from "./drawing";
 import { Game, type Move, type MoveSchema, Player, type Puzzle, type Solution } from "./gen/puzzled/v1/puzzle_pb";
@@ -36,9 +36,10 @@ export async function puzzleView(root: HTMLElement, id: string): Promise<void> {
 
   const verdict = h("p", { class: "verdict", "data-testid": "verdict" }, "Solving…");
   const evidence = h("div", { class: "evidence" });
+  const arcs = isDirected(game) ? "arcs" : "edges";
   const drawing =
     n <= MAX_DRAWN_VERTICES
-      ? new Drawing(n, edges, `${GAME_NAMES[game]} on ${n} vertices and ${edges.length / 2} edges`)
+      ? new Drawing(n, edges, `${GAME_NAMES[game]} on ${n} vertices and ${edges.length / 2} ${arcs}`, isDirected(game))
       : null;
   const setting = describeSetting(game, spec.start, black, white);
   root.replaceChildren(
@@ -47,7 +48,7 @@ export async function puzzleView(root: HTMLElement, id: string): Promise<void> {
     h(
       "p",
       { class: "facts" },
-      `${GAME_NAMES[game]} · ${n} vertices · ${edges.length / 2} edges`,
+      `${GAME_NAMES[game]} · ${n} vertices · ${edges.length / 2} ${arcs}`,
       spec.author ? ` · by ${spec.author}` : "",
     ),
     h("p", {}, setting),
@@ -75,6 +76,12 @@ function describeSetting(game: Game, start: number, black: number, white: number
   switch (game) {
     case Game.GEOGRAPHY:
       return `The token starts on vertex ${start}. Players take turns moving it to an unvisited neighbour; whoever cannot move loses.`;
+    case Game.DIRECTED_VERTEX_GEOGRAPHY:
+      return `The token starts on vertex ${start}. Players take turns moving it along an arc to a vertex not visited yet; whoever cannot move loses.`;
+    case Game.UNDIRECTED_EDGE_GEOGRAPHY:
+      return `The token starts on vertex ${start}. Players take turns moving it along an edge not used yet (vertices may repeat); whoever cannot move loses.`;
+    case Game.DIRECTED_EDGE_GEOGRAPHY:
+      return `The token starts on vertex ${start}. Players take turns moving it along an arc not used yet (vertices may repeat); whoever cannot move loses.`;
     case Game.TREE_PAINT:
       return `Vertex ${black} is black, vertex ${white} white. The first player paints a white vertex black next to a black one, the second a vertex white next to a white one; whoever cannot paint loses.`;
     case Game.BIPARTITE_EDGE:
@@ -90,13 +97,20 @@ function legend(game: Game): string {
       return "Thick edges: a maximum matching. Dashed outline: the barrier. Orange ring: the token. Green: winning moves.";
     case Game.TREE_PAINT:
       return "Dark: black vertices. Orange ring: white vertices. Green: the winning first move.";
+    case Game.DIRECTED_VERTEX_GEOGRAPHY:
+      return "Arrows: the arcs. Orange ring: the token. Grey: visited vertices. Green: winning moves.";
+    case Game.UNDIRECTED_EDGE_GEOGRAPHY:
+    case Game.DIRECTED_EDGE_GEOGRAPHY:
+      return isDirected(game)
+        ? "Arrows: the arcs. Orange ring: the token. Orange: used arcs. Green: winning moves."
+        : "Orange ring: the token. Orange: used edges. Green: winning moves.";
     default:
       return "Dashed: edges added in the game. Green dashed: a winning first edge.";
   }
 }
 
 function markSetting(drawing: Drawing, game: Game, start: number, black: number, white: number): void {
-  if (game === Game.GEOGRAPHY) drawing.markVertex(start, "token");
+  if (movesToken(game)) drawing.markVertex(start, "token");
   if (game === Game.TREE_PAINT) {
     drawing.markVertex(black, "black");
     drawing.markVertex(white, "white");
@@ -154,6 +168,16 @@ function showEvidence(box: HTMLElement, drawing: Drawing | null, game: Game, sol
       lines.push(`Winning class ${c.class}: ${c.edgeCount} edges, for example ${c.example?.u}–${c.example?.v}.`);
       if (c.example) drawing?.addEdge(c.example.u, c.example.v, "added winning");
     }
+  } else if (detail.case === "search") {
+    const { statesSearched, strategy, strategyOmitted } = detail.value;
+    const positions = (count: number | bigint) => `${count} position${count === 1 || count === 1n ? "" : "s"}`;
+    lines.push(`Solved by exhaustive search: ${positions(statesSearched)} searched.`);
+    lines.push(
+      strategy
+        ? `The ${playerName(solution.winner)}'s winning strategy is a tree of ${positions(strategy.moves.length)}: one reply to each of the opponent's moves, checkable against the rules.`
+        : `The winning strategy is not included: ${strategyOmitted || "no reason given"}.`,
+    );
+    for (const m of moves) if (m.move.case === "vertex") drawing?.markVertex(m.move.value, "winning");
   }
   box.replaceChildren(h("ul", {}, ...lines.map((line) => h("li", {}, line))));
 }
@@ -200,14 +224,16 @@ function playSection(
 
   const drawPosition = () => {
     if (!drawing) return;
-    for (const c of ["visited", "token", "black", "white", "hint", "added", "pending"]) drawing.clear(c);
+    for (const c of ["visited", "used", "token", "black", "white", "hint", "added", "pending", "legal"]) drawing.clear(c);
     markSetting(drawing, game, start, black, white);
     let token = start;
     moves.forEach((move, index) => {
       const m = move.move;
       if (m?.case === "vertex") {
-        if (game === Game.GEOGRAPHY) {
-          drawing.markVertex(token, "visited");
+        if (movesToken(game)) {
+          // The vertex Geographies leave visited vertices behind, the edge ones used edges (or arcs).
+          if (usesEdges(game)) drawing.markEdge(token, m.value, "used");
+          else drawing.markVertex(token, "visited");
           drawing.markVertex(token, "token", false);
           token = m.value;
           drawing.markVertex(token, "token");

@@ -2,8 +2,10 @@
 // (puppeteer-core, pointed at the system's Chromium; no browser download):
 // a bad edge list gets an error message, a puzzle submitted through the
 // form opens on its page with its verdict, a game against the engine is
-// played to the end, and the list shows the verdict. A screenshot of each
-// step goes to OUTDIR.
+// played to the end, and the list shows the verdict; then the same for a
+// directed edge Geography (arrows, search evidence, a game played by
+// clicking the drawing in which the token comes back to a vertex). A
+// screenshot of each step goes to OUTDIR.
 //
 // node tests/browser.mjs BASE_URL OUTDIR   (PUZZLED_CHROMIUM names the browser)
 
@@ -132,6 +134,92 @@ try {
   );
   check(row && row.includes("The first player wins."), `the listed verdict: ${row}`);
   await shot("list-after");
+
+  // Directed edge Geography on three vertices, arcs 1⇄2, 1⇄3 and 2→3, the
+  // token on 1: the second player wins (whichever arc the first takes, the
+  // second brings the token back to 1 in the end, every arc out of it used).
+  await page.select("select[name=game]", "6");
+  check(!(await page.$eval("input[name=start]", (input) => input.closest("label").hidden)), "the start field is offered");
+  await page.type("input[name=title]", "Directed triangle");
+  await page.type("textarea[name=edges]", "3 5\n1 2\n2 1\n2 3\n3 1\n1 3");
+  await page.$eval("input[name=start]", (input) => (input.value = "1"));
+  await page.click("form.submit button[type=submit]");
+  await page.waitForFunction(() => /^\/puzzles\/[0-9a-f]{20}$/.test(window.location.pathname));
+  await page.waitForFunction(() => {
+    const verdict = document.querySelector("[data-testid=verdict]");
+    return verdict && verdict.textContent !== "Solving…";
+  });
+  const directedVerdict = await text("[data-testid=verdict]");
+  const directedEvidence = await text(".evidence");
+  check(directedVerdict === "The second player wins.", `directed verdict: ${directedVerdict} (${directedEvidence})`);
+  check(/\d+ positions? searched/.test(directedEvidence), `the states searched: ${directedEvidence}`);
+  check(/strategy is a tree of \d+ positions?:/.test(directedEvidence), `the strategy's size: ${directedEvidence}`);
+  const facts = await text(".facts");
+  check(facts === "Directed edge Geography · 3 vertices · 5 arcs", `facts: ${facts}`);
+  // Five arrows; an arc and its reverse are two curves apart, not one line.
+  const arcs = await page.$$eval("svg.drawing path.edge", (paths) =>
+    paths.map((path) => {
+      const middle = path.getPointAtLength(path.getTotalLength() / 2);
+      return { arc: path.dataset.edge, marker: path.getAttribute("marker-end"), x: middle.x, y: middle.y };
+    }),
+  );
+  check(arcs.length === 5 && arcs.every((a) => a.marker === "url(#arrowhead)"), `arrows: ${JSON.stringify(arcs)}`);
+  const middle = (arc) => arcs.find((a) => a.arc === arc);
+  for (const [there, back] of [["0>1", "1>0"], ["0>2", "2>0"]]) {
+    const gap = Math.hypot(middle(there).x - middle(back).x, middle(there).y - middle(back).y);
+    check(gap > 20, `${there} and ${back} drawn apart: ${gap}`);
+  }
+  await shot("directed-puzzle");
+
+  // Play second, clicking the hinted vertex on the drawing each time.
+  await page.click("button[data-side=second]");
+  for (let turn = 0; ; turn++) {
+    check(turn < 10, "the directed game ends");
+    await page.waitForFunction(() => {
+      const status = document.querySelector("[data-testid=play-status]").textContent;
+      return status.startsWith("Your move") || status.startsWith("Game over");
+    });
+    const status = await text("[data-testid=play-status]");
+    if (status.startsWith("Game over")) {
+      check(/you win!/.test(status), `the person wins the directed game: ${status}`);
+      break;
+    }
+    await page.click("section.play button.secondary:not([data-side])");
+    await page.waitForFunction(() => document.querySelector("[data-testid=hint]").textContent.length > 0);
+    const hint = await text("[data-testid=hint]");
+    const move = hint.match(/vertex (\d+)/);
+    check(move, `a winning move is hinted: ${hint}`);
+    await shot(`directed-play-${turn}`);
+    const before = (await page.$$("[data-testid=history] li")).length;
+    await page.click(`svg.drawing .vertex[data-vertex="${move[1]}"]`);
+    await page.waitForFunction(
+      (count) => document.querySelectorAll("[data-testid=history] li").length > count,
+      {},
+      before,
+    );
+  }
+  const directedHistory = await page.$$eval("[data-testid=history] li", (items) => items.map((li) => li.textContent));
+  check(
+    directedHistory.join("; ") === "Engine: vertex 1; You: vertex 0; Engine: vertex 2; You: vertex 0",
+    `directed history: ${directedHistory.join("; ")}`,
+  );
+  const used = await page.$$eval("svg.drawing .edge.used", (paths) => paths.map((path) => path.dataset.edge).sort());
+  check(used.join(" ") === "0>1 0>2 1>0 2>0", `the used arcs: ${used.join(" ")}`);
+  check((await page.$$("svg.drawing .vertex.visited")).length === 0, "edge Geography marks no visited vertex");
+  check((await page.$$("svg.drawing .vertex.legal")).length === 0, "no legal move is marked once the game is over");
+  check((await page.$('svg.drawing .vertex.token[data-vertex="0"]')) !== null, "the token is back on vertex 0");
+  await shot("directed-game-over");
+
+  await page.goto(base, { waitUntil: "networkidle0" });
+  await page.waitForSelector("table.puzzles tbody tr");
+  const directedRow = await page.$$eval("table.puzzles tbody tr", (rows) =>
+    rows.map((r) => r.textContent).find((t) => t.includes("Directed triangle")),
+  );
+  check(
+    directedRow && directedRow.includes("Directed edge Geography") && directedRow.includes("The second player wins."),
+    `the listed directed puzzle: ${directedRow}`,
+  );
+  await shot("list-directed");
   check(offOrigin.length === 0, `requests off the page's origin: ${offOrigin.join(", ")}`);
   console.log(`ok: ${step} screenshots in ${outDir}`);
 } finally {

@@ -12,10 +12,11 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file puzzled/v1/puzzle.proto.
  */
 export const file_puzzled_v1_puzzle: GenFile = /*@__PURE__*/
-  fileDesc("ChdwdXp6bGVkL3YxL3B1enpsZS5wcm90bxIKcHV6emxlZC52MSIwCgVHcmFwaBIUCgx2ZXJ0ZXhfY291bnQYASABKA0SEQoFZWRnZXMYAiADKA1CAhABIhwKBEVkZ2USCQoBdRgBIAEoDRIJCgF2GAIgASgNIkIKBE1vdmUSEAoGdmVydGV4GAEgASgNSAASIAoEZWRnZRgCIAEoCzIQLnB1enpsZWQudjEuRWRnZUgAQgYKBG1vdmUiuAEKClB1enpsZVNwZWMSHgoEZ2FtZRgBIAEoDjIQLnB1enpsZWQudjEuR2FtZRIgCgVncmFwaBgCIAEoCzIRLnB1enpsZWQudjEuR3JhcGgSDQoFc3RhcnQYAyABKA0SEgoFYmxhY2sYBCABKA1IAIgBARISCgV3aGl0ZRgFIAEoDUgBiAEBEg0KBXRpdGxlGAYgASgJEg4KBmF1dGhvchgHIAEoCUIICgZfYmxhY2tCCAoGX3doaXRlIowCCgZQdXp6bGUSDAoEbmFtZRgBIAEoCRIkCgRzcGVjGAIgASgLMhYucHV6emxlZC52MS5QdXp6bGVTcGVjEhYKDmNhbm9uaWNhbF9oYXNoGAMgASgJEhQKDGR1cGxpY2F0ZV9vZhgEIAEoCRIvCgtjcmVhdGVfdGltZRgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEgoKZWRnZV9jb3VudBgGIAEoBBIVCg1jYW5vbmljYWxpc2VyGAcgASgJEhkKEWNhbm9uaWNhbF9zcGFyc2U2GAggASgJEikKDWNhY2hlZF93aW5uZXIYCSABKA4yEi5wdXp6bGVkLnYxLlBsYXllciIhCglWZXJ0ZXhTZXQSFAoIdmVydGljZXMYASADKA1CAhABIrgBChFHZW9ncmFwaHlFdmlkZW5jZRIUCghtYXRjaGluZxgBIAMoDUICEAESFQoNbWF0Y2hpbmdfc2l6ZRgCIAEoDRITCgdiYXJyaWVyGAMgAygNQgIQARIsCg1zdGFydF9iYXJyaWVyGAQgASgLMhUucHV6emxlZC52MS5WZXJ0ZXhTZXQSMwoUc2Vjb25kX3BsYXllcl9zdGFydHMYBSABKAsyFS5wdXp6bGVkLnYxLlZlcnRleFNldCKbAgoVQmlwYXJ0aXRlRWRnZUV2aWRlbmNlEhQKDHZlcnRleF9jb3VudBgBIAEoBBISCgplZGdlX2NvdW50GAIgASgEEgkKAXgYAyABKAQSCwoDaXNvGAQgASgEEgoKAm9vGAUgASgEEgoKAmVvGAYgASgEEgoKAmVlGAcgASgEEiYKDHdpbm5pbmdfbW92ZRgIIAEoCzIQLnB1enpsZWQudjEuRWRnZRI6ChR3aW5uaW5nX21vdmVfY2xhc3NlcxgJIAMoCzIcLnB1enpsZWQudjEuV2lubmluZ0VkZ2VDbGFzcxI4ChJsZWdhbF9tb3ZlX2NsYXNzZXMYCiADKAsyHC5wdXp6bGVkLnYxLldpbm5pbmdFZGdlQ2xhc3MiWAoQV2lubmluZ0VkZ2VDbGFzcxINCgVjbGFzcxgBIAEoCRISCgplZGdlX2NvdW50GAIgASgEEiEKB2V4YW1wbGUYAyABKAsyEC5wdXp6bGVkLnYxLkVkZ2UiaQoRVHJlZVBhaW50RXZpZGVuY2USEwoLYmxhY2tfY291bnQYASABKAQSEwoLd2hpdGVfY291bnQYAiABKAQSGQoMd2lubmluZ19tb3ZlGAMgASgNSACIAQFCDwoNX3dpbm5pbmdfbW92ZSJgCgxXaW5uaW5nTW92ZXMSHwoFbW92ZXMYASADKAsyEC5wdXp6bGVkLnYxLk1vdmUSDgoGdW5pcXVlGAIgASgIEg0KBWNvdW50GAMgASgEEhAKCGNvbXBsZXRlGAQgASgIIskDCghTb2x1dGlvbhIiCgZ3aW5uZXIYASABKA4yEi5wdXp6bGVkLnYxLlBsYXllchIWCg5jYW5vbmljYWxfaGFzaBgCIAEoCRIOCgZjYWNoZWQYAyABKAgSFgoOc29sdmVyX3ZlcnNpb24YBCABKAkSLgoKc29sdmVfdGltZRgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMQoOc29sdmVfZHVyYXRpb24YBiABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24SMgoJZ2VvZ3JhcGh5GAogASgLMh0ucHV6emxlZC52MS5HZW9ncmFwaHlFdmlkZW5jZUgAEjsKDmJpcGFydGl0ZV9lZGdlGAsgASgLMiEucHV6emxlZC52MS5CaXBhcnRpdGVFZGdlRXZpZGVuY2VIABIzCgp0cmVlX3BhaW50GAwgASgLMh0ucHV6emxlZC52MS5UcmVlUGFpbnRFdmlkZW5jZUgAEi8KDXdpbm5pbmdfbW92ZXMYByABKAsyGC5wdXp6bGVkLnYxLldpbm5pbmdNb3ZlcxIVCg1jYW5vbmljYWxpc2VyGAggASgJQggKBmRldGFpbCpeCgRHYW1lEhQKEEdBTUVfVU5TUEVDSUZJRUQQABISCg5HQU1FX0dFT0dSQVBIWRABEhcKE0dBTUVfQklQQVJUSVRFX0VER0UQAhITCg9HQU1FX1RSRUVfUEFJTlQQAypFCgZQbGF5ZXISFgoSUExBWUVSX1VOU1BFQ0lGSUVEEAASEAoMUExBWUVSX0ZJUlNUEAESEQoNUExBWUVSX1NFQ09ORBACKlYKClB1enpsZVZpZXcSGwoXUFVaWkxFX1ZJRVdfVU5TUEVDSUZJRUQQABIVChFQVVpaTEVfVklFV19CQVNJQxABEhQKEFBVWlpMRV9WSUVXX0ZVTEwQAkICUAFiBnByb3RvMw", [file_google_protobuf_duration, file_google_protobuf_timestamp]);
+  fileDesc("ChdwdXp6bGVkL3YxL3B1enpsZS5wcm90bxIKcHV6emxlZC52MSIwCgVHcmFwaBIUCgx2ZXJ0ZXhfY291bnQYASABKA0SEQoFZWRnZXMYAiADKA1CAhABIhwKBEVkZ2USCQoBdRgBIAEoDRIJCgF2GAIgASgNIkIKBE1vdmUSEAoGdmVydGV4GAEgASgNSAASIAoEZWRnZRgCIAEoCzIQLnB1enpsZWQudjEuRWRnZUgAQgYKBG1vdmUiuAEKClB1enpsZVNwZWMSHgoEZ2FtZRgBIAEoDjIQLnB1enpsZWQudjEuR2FtZRIgCgVncmFwaBgCIAEoCzIRLnB1enpsZWQudjEuR3JhcGgSDQoFc3RhcnQYAyABKA0SEgoFYmxhY2sYBCABKA1IAIgBARISCgV3aGl0ZRgFIAEoDUgBiAEBEg0KBXRpdGxlGAYgASgJEg4KBmF1dGhvchgHIAEoCUIICgZfYmxhY2tCCAoGX3doaXRlIowCCgZQdXp6bGUSDAoEbmFtZRgBIAEoCRIkCgRzcGVjGAIgASgLMhYucHV6emxlZC52MS5QdXp6bGVTcGVjEhYKDmNhbm9uaWNhbF9oYXNoGAMgASgJEhQKDGR1cGxpY2F0ZV9vZhgEIAEoCRIvCgtjcmVhdGVfdGltZRgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEgoKZWRnZV9jb3VudBgGIAEoBBIVCg1jYW5vbmljYWxpc2VyGAcgASgJEhkKEWNhbm9uaWNhbF9zcGFyc2U2GAggASgJEikKDWNhY2hlZF93aW5uZXIYCSABKA4yEi5wdXp6bGVkLnYxLlBsYXllciIhCglWZXJ0ZXhTZXQSFAoIdmVydGljZXMYASADKA1CAhABIrgBChFHZW9ncmFwaHlFdmlkZW5jZRIUCghtYXRjaGluZxgBIAMoDUICEAESFQoNbWF0Y2hpbmdfc2l6ZRgCIAEoDRITCgdiYXJyaWVyGAMgAygNQgIQARIsCg1zdGFydF9iYXJyaWVyGAQgASgLMhUucHV6emxlZC52MS5WZXJ0ZXhTZXQSMwoUc2Vjb25kX3BsYXllcl9zdGFydHMYBSABKAsyFS5wdXp6bGVkLnYxLlZlcnRleFNldCKbAgoVQmlwYXJ0aXRlRWRnZUV2aWRlbmNlEhQKDHZlcnRleF9jb3VudBgBIAEoBBISCgplZGdlX2NvdW50GAIgASgEEgkKAXgYAyABKAQSCwoDaXNvGAQgASgEEgoKAm9vGAUgASgEEgoKAmVvGAYgASgEEgoKAmVlGAcgASgEEiYKDHdpbm5pbmdfbW92ZRgIIAEoCzIQLnB1enpsZWQudjEuRWRnZRI6ChR3aW5uaW5nX21vdmVfY2xhc3NlcxgJIAMoCzIcLnB1enpsZWQudjEuV2lubmluZ0VkZ2VDbGFzcxI4ChJsZWdhbF9tb3ZlX2NsYXNzZXMYCiADKAsyHC5wdXp6bGVkLnYxLldpbm5pbmdFZGdlQ2xhc3MiWAoQV2lubmluZ0VkZ2VDbGFzcxINCgVjbGFzcxgBIAEoCRISCgplZGdlX2NvdW50GAIgASgEEiEKB2V4YW1wbGUYAyABKAsyEC5wdXp6bGVkLnYxLkVkZ2UiaQoRVHJlZVBhaW50RXZpZGVuY2USEwoLYmxhY2tfY291bnQYASABKAQSEwoLd2hpdGVfY291bnQYAiABKAQSGQoMd2lubmluZ19tb3ZlGAMgASgNSACIAQFCDwoNX3dpbm5pbmdfbW92ZSJvCg5TZWFyY2hFdmlkZW5jZRIXCg9zdGF0ZXNfc2VhcmNoZWQYASABKAQSKgoIc3RyYXRlZ3kYAiABKAsyGC5wdXp6bGVkLnYxLlN0cmF0ZWd5VHJlZRIYChBzdHJhdGVneV9vbWl0dGVkGAMgASgJIjYKDFN0cmF0ZWd5VHJlZRIRCgVtb3ZlcxgBIAMoDUICEAESEwoHcmVwbGllcxgCIAMoDUICEAEiYAoMV2lubmluZ01vdmVzEh8KBW1vdmVzGAEgAygLMhAucHV6emxlZC52MS5Nb3ZlEg4KBnVuaXF1ZRgCIAEoCBINCgVjb3VudBgDIAEoBBIQCghjb21wbGV0ZRgEIAEoCCL3AwoIU29sdXRpb24SIgoGd2lubmVyGAEgASgOMhIucHV6emxlZC52MS5QbGF5ZXISFgoOY2Fub25pY2FsX2hhc2gYAiABKAkSDgoGY2FjaGVkGAMgASgIEhYKDnNvbHZlcl92ZXJzaW9uGAQgASgJEi4KCnNvbHZlX3RpbWUYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjEKDnNvbHZlX2R1cmF0aW9uGAYgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uEjIKCWdlb2dyYXBoeRgKIAEoCzIdLnB1enpsZWQudjEuR2VvZ3JhcGh5RXZpZGVuY2VIABI7Cg5iaXBhcnRpdGVfZWRnZRgLIAEoCzIhLnB1enpsZWQudjEuQmlwYXJ0aXRlRWRnZUV2aWRlbmNlSAASMwoKdHJlZV9wYWludBgMIAEoCzIdLnB1enpsZWQudjEuVHJlZVBhaW50RXZpZGVuY2VIABIsCgZzZWFyY2gYDSABKAsyGi5wdXp6bGVkLnYxLlNlYXJjaEV2aWRlbmNlSAASLwoNd2lubmluZ19tb3ZlcxgHIAEoCzIYLnB1enpsZWQudjEuV2lubmluZ01vdmVzEhUKDWNhbm9uaWNhbGlzZXIYCCABKAlCCAoGZGV0YWlsKsgBCgRHYW1lEhQKEEdBTUVfVU5TUEVDSUZJRUQQABISCg5HQU1FX0dFT0dSQVBIWRABEhcKE0dBTUVfQklQQVJUSVRFX0VER0UQAhITCg9HQU1FX1RSRUVfUEFJTlQQAxIiCh5HQU1FX0RJUkVDVEVEX1ZFUlRFWF9HRU9HUkFQSFkQBBIiCh5HQU1FX1VORElSRUNURURfRURHRV9HRU9HUkFQSFkQBRIgChxHQU1FX0RJUkVDVEVEX0VER0VfR0VPR1JBUEhZEAYqRQoGUGxheWVyEhYKElBMQVlFUl9VTlNQRUNJRklFRBAAEhAKDFBMQVlFUl9GSVJTVBABEhEKDVBMQVlFUl9TRUNPTkQQAipWCgpQdXp6bGVWaWV3EhsKF1BVWlpMRV9WSUVXX1VOU1BFQ0lGSUVEEAASFQoRUFVaWkxFX1ZJRVdfQkFTSUMQARIUChBQVVpaTEVfVklFV19GVUxMEAJCAlABYgZwcm90bzM", [file_google_protobuf_duration, file_google_protobuf_timestamp]);
 
 /**
- * A simple undirected graph on the vertices 0..vertex_count-1.
+ * A simple graph on the vertices 0..vertex_count-1: undirected, or for
+ * the directed games (GAME_DIRECTED_*) a digraph.
  *
  * @generated from message puzzled.v1.Graph
  */
@@ -26,8 +27,10 @@ export type Graph = Message<"puzzled.v1.Graph"> & {
   vertexCount: number;
 
   /**
-   * Flattened endpoint pairs [u0, v0, u1, v1, ...]; each edge once, in
-   * either orientation, no self-loops.
+   * Flattened endpoint pairs [u0, v0, u1, v1, ...], no self-loops.
+   * Undirected games: each edge once, in either orientation. Directed
+   * games: each arc (u, v) = u -> v once; an arc and its reverse are two
+   * arcs.
    *
    * @generated from field: repeated uint32 edges = 2 [packed = true];
    */
@@ -66,8 +69,9 @@ export const EdgeSchema: GenMessage<Edge> = /*@__PURE__*/
   messageDesc(file_puzzled_v1_puzzle, 1);
 
 /**
- * A move: geography and tree painting move to / paint a vertex, the edge
- * game adds an edge.
+ * A move: the Geographies move the token to a vertex (along the edge or
+ * arc from the token's vertex to it), tree painting paints a vertex, the
+ * edge game adds an edge.
  *
  * @generated from message puzzled.v1.Move
  */
@@ -114,7 +118,7 @@ export type PuzzleSpec = Message<"puzzled.v1.PuzzleSpec"> & {
   graph?: Graph | undefined;
 
   /**
-   * Geography: the vertex holding the token at the start.
+   * The Geographies: the vertex holding the token at the start.
    *
    * @generated from field: uint32 start = 3;
    */
@@ -176,7 +180,8 @@ export type Puzzle = Message<"puzzled.v1.Puzzle"> & {
 
   /**
    * "{canonicaliser}:{hex SHA-256}" (docs/canonical-hash.md documents the hashed form):
-   * "traces-v4:…" is the same for every relabelling of the puzzle;
+   * "traces-v4:…" (and "nauty-digraph-v1:…" for the directed games) is
+   * the same for every relabelling of the puzzle;
    * "sorted-edges-v1:…" keeps the submitted labels (canonical labelling
    * passed its time budget, or the puzzle predates traces-v1 and has not
    * been rehashed yet); an older "traces-v1:…" to "traces-v3:…"
@@ -209,7 +214,7 @@ export type Puzzle = Message<"puzzled.v1.Puzzle"> & {
 
   /**
    * The canonicaliser that made canonical_hash: "traces-v4",
-   * "sorted-edges-v1", or an older "traces-v1" to "traces-v3" until
+   * "nauty-digraph-v1" (the directed games), "sorted-edges-v1", or an older "traces-v1" to "traces-v3" until
    * rehashed.
    *
    * @generated from field: string canonicaliser = 7;
@@ -217,8 +222,9 @@ export type Puzzle = Message<"puzzled.v1.Puzzle"> & {
   canonicaliser: string;
 
   /**
-   * The canonical graph in sparse6 (nauty's format, one line without its
-   * newline), for export to graph tools; FULL view only. Its vertex
+   * The canonical graph in sparse6 (digraph6 for the directed games;
+   * nauty's formats, one line without its newline), for export to graph
+   * tools; FULL view only. Its vertex
    * labels are the canonical ones: the start is vertex 0 (Geography), black
    * 0 and white 1 (tree painting). Hashing it again needs the game and
    * those vertices too (README, "The canonical hash").
@@ -459,6 +465,73 @@ export const TreePaintEvidenceSchema: GenMessage<TreePaintEvidence> = /*@__PURE_
   messageDesc(file_puzzled_v1_puzzle, 9);
 
 /**
+ * Evidence for a verdict of a Geography solved by search (directed vertex,
+ * undirected edge, directed edge): the winning first moves are the
+ * solution's winning_moves, always set.
+ *
+ * @generated from message puzzled.v1.SearchEvidence
+ */
+export type SearchEvidence = Message<"puzzled.v1.SearchEvidence"> & {
+  /**
+   * The positions the search put in its table.
+   *
+   * @generated from field: uint64 states_searched = 1;
+   */
+  statesSearched: bigint;
+
+  /**
+   * The winner's strategy, when it has at most 10000 positions; a client
+   * can check it against the rules without trusting the search.
+   *
+   * @generated from field: puzzled.v1.StrategyTree strategy = 2;
+   */
+  strategy?: StrategyTree | undefined;
+
+  /**
+   * Why strategy is unset (too many positions, or growing it passed the
+   * search budget).
+   *
+   * @generated from field: string strategy_omitted = 3;
+   */
+  strategyOmitted: string;
+};
+
+/**
+ * Describes the message puzzled.v1.SearchEvidence.
+ * Use `create(SearchEvidenceSchema)` to create a new message.
+ */
+export const SearchEvidenceSchema: GenMessage<SearchEvidence> = /*@__PURE__*/
+  messageDesc(file_puzzled_v1_puzzle, 10);
+
+/**
+ * A winning strategy as a tree in preorder. Node 0 is the start; every
+ * other node is the vertex the token moved to. replies[i] counts node i's
+ * children, which follow it in preorder: exactly one (the winner's reply)
+ * where the winner is to move, every legal move where the loser is to move
+ * (none: the loser is stuck and has lost). The winner is the solution's.
+ *
+ * @generated from message puzzled.v1.StrategyTree
+ */
+export type StrategyTree = Message<"puzzled.v1.StrategyTree"> & {
+  /**
+   * @generated from field: repeated uint32 moves = 1 [packed = true];
+   */
+  moves: number[];
+
+  /**
+   * @generated from field: repeated uint32 replies = 2 [packed = true];
+   */
+  replies: number[];
+};
+
+/**
+ * Describes the message puzzled.v1.StrategyTree.
+ * Use `create(StrategyTreeSchema)` to create a new message.
+ */
+export const StrategyTreeSchema: GenMessage<StrategyTree> = /*@__PURE__*/
+  messageDesc(file_puzzled_v1_puzzle, 11);
+
+/**
  * Every winning first move, and whether there is exactly one.
  *
  * @generated from message puzzled.v1.WinningMoves
@@ -495,7 +568,7 @@ export type WinningMoves = Message<"puzzled.v1.WinningMoves"> & {
  * Use `create(WinningMovesSchema)` to create a new message.
  */
 export const WinningMovesSchema: GenMessage<WinningMoves> = /*@__PURE__*/
-  messageDesc(file_puzzled_v1_puzzle, 10);
+  messageDesc(file_puzzled_v1_puzzle, 12);
 
 /**
  * A verdict with its evidence.
@@ -560,10 +633,17 @@ export type Solution = Message<"puzzled.v1.Solution"> & {
      */
     value: TreePaintEvidence;
     case: "treePaint";
+  } | {
+    /**
+     * @generated from field: puzzled.v1.SearchEvidence search = 13;
+     */
+    value: SearchEvidence;
+    case: "search";
   } | { case: undefined; value?: undefined };
 
   /**
-   * Set when include_winning_moves was asked.
+   * Set when include_winning_moves was asked (always for the games solved
+   * by search).
    *
    * @generated from field: puzzled.v1.WinningMoves winning_moves = 7;
    */
@@ -571,7 +651,8 @@ export type Solution = Message<"puzzled.v1.Solution"> & {
 
   /**
    * The canonicaliser that made canonical_hash ("traces-v4", or
-   * "sorted-edges-v1" when canonical labelling passed its time budget).
+   * "nauty-digraph-v1" for the directed games, or "sorted-edges-v1" when
+   * canonical labelling passed its time budget).
    *
    * @generated from field: string canonicaliser = 8;
    */
@@ -583,7 +664,7 @@ export type Solution = Message<"puzzled.v1.Solution"> & {
  * Use `create(SolutionSchema)` to create a new message.
  */
 export const SolutionSchema: GenMessage<Solution> = /*@__PURE__*/
-  messageDesc(file_puzzled_v1_puzzle, 11);
+  messageDesc(file_puzzled_v1_puzzle, 13);
 
 /**
  * The game a puzzle is played in (docs/games.md).
@@ -616,6 +697,32 @@ export enum Game {
    * @generated from enum value: GAME_TREE_PAINT = 3;
    */
   TREE_PAINT = 3,
+
+  /**
+   * Directed vertex Geography (Generalized Geography): the edge list is
+   * read as arcs (u, v) = u -> v; the token moves along an arc to a vertex
+   * never visited. Solved by search, on at most 128 vertices.
+   *
+   * @generated from enum value: GAME_DIRECTED_VERTEX_GEOGRAPHY = 4;
+   */
+  DIRECTED_VERTEX_GEOGRAPHY = 4,
+
+  /**
+   * Undirected edge Geography: the token moves along an edge never used
+   * (vertices may repeat). Solved by search, on at most 128 edges.
+   *
+   * @generated from enum value: GAME_UNDIRECTED_EDGE_GEOGRAPHY = 5;
+   */
+  UNDIRECTED_EDGE_GEOGRAPHY = 5,
+
+  /**
+   * Directed edge Geography: the edge list is read as arcs (u, v) = u -> v;
+   * the token moves along an arc never used. Solved by search, on at most
+   * 128 arcs.
+   *
+   * @generated from enum value: GAME_DIRECTED_EDGE_GEOGRAPHY = 6;
+   */
+  DIRECTED_EDGE_GEOGRAPHY = 6,
 }
 
 /**
