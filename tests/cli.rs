@@ -696,3 +696,116 @@ fn an_unreachable_server_is_named_once_per_cause() {
     assert!(err.contains("tcp connect error"), "{err}");
     assert_eq!(err.matches("tcp connect error").count(), 1, "{err}");
 }
+
+/// The games solved by search from a contest file (pairs read as arcs) and
+/// from a digraph6 stream: verdicts, winning moves and certificates in the
+/// file's numbering, and positions with the edge game's own reasons.
+#[test]
+fn the_games_solved_by_search_read_arcs_and_digraph6() {
+    // 1→2, 2→1, 2→3, 3→1 from 1: the first player moves 1→2; the second
+    // has 2→1 (then the first is stuck at 1 with 1→2 used: second wins) or
+    // 2→3 (then 3→1, and the second is stuck at 1): so 1→2 loses for the
+    // first player, the only move: the second player wins.
+    let file = data("directed_edge_geography_3.txt");
+    let (ok, out, err) = puzzled(&["solve", "--game", "directed-edge-geography", &file]);
+    assert!(ok, "{err}");
+    assert!(out.contains("winner: second player"), "{out}");
+    assert!(out.contains("strategy certificate: "), "{out}");
+    let (ok, out, err) = puzzled(&[
+        "solve",
+        "--game",
+        "directed-edge-geography",
+        "--json",
+        &file,
+    ]);
+    assert!(ok, "{err}");
+    let json: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(json["winner"], "second");
+    assert_eq!(
+        json["strategy"]["moves"][0], 1,
+        "the root is the start, 1-based"
+    );
+    // After 1→2, 2→1 the token's only arc is used: the game is over.
+    let (ok, _, err) = puzzled(&[
+        "analyze",
+        "--game",
+        "directed-edge-geography",
+        "--moves",
+        "2,1,2",
+        &file,
+    ]);
+    assert!(!ok);
+    assert!(err.contains("move 3 (2) is illegal: GAME_OVER"), "{err}");
+    // As vertex Geography, 1 is visited from the start.
+    let (ok, _, err) = puzzled(&[
+        "analyze",
+        "--game",
+        "directed-vertex-geography",
+        "--moves",
+        "2,1",
+        &file,
+    ]);
+    assert!(!ok);
+    assert!(
+        err.contains("move 2 (1) is illegal: ALREADY_VISITED"),
+        "{err}"
+    );
+    let (ok, out, err) = puzzled(&[
+        "analyze",
+        "--game",
+        "directed-vertex-geography",
+        "--moves",
+        "2",
+        &file,
+    ]);
+    assert!(ok, "{err}");
+    assert!(out.contains("states searched"), "{out}");
+    // digraph6 of 0→1, 1→2 and of the 2-cycle 0⇄1, one JSON line each.
+    let lines = format!(
+        "{}\n{}\n",
+        puzzled::graph::graph6::to_digraph6(3, [(0, 1), (1, 2)]),
+        puzzled::graph::graph6::to_digraph6(2, [(0, 1), (1, 0)])
+    );
+    let (ok, out, err) = puzzled_with_stdin(
+        &[
+            "solve",
+            "--game",
+            "directed-vertex-geography",
+            "--format",
+            "digraph6",
+            "--json",
+            "-",
+        ],
+        &lines,
+    );
+    assert!(ok, "{err}");
+    let results: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    // 0→1→2: two forced moves, the first player is stuck: second wins.
+    assert_eq!(results[0]["winner"], "second");
+    // 0→1 then 1→0 is a visited vertex: the first player wins.
+    assert_eq!(results[1]["winner"], "first");
+    assert_eq!(results[1]["winning_moves"], serde_json::json!([1]));
+    let (ok, out, _) = puzzled_with_stdin(
+        &[
+            "solve",
+            "--game",
+            "directed-edge-geography",
+            "--format",
+            "digraph6",
+            "-",
+        ],
+        &lines,
+    );
+    assert!(ok);
+    // As edge Geography the 2-cycle is walked round: second wins.
+    assert!(
+        out.lines()
+            .nth(1)
+            .unwrap()
+            .contains("winner: second player"),
+        "{out}"
+    );
+}

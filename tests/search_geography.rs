@@ -1,7 +1,8 @@
-//! The Geography variants solved by search against an independent oracle:
-//! the article's plain recursion over (what is used, token), with no table,
-//! no pruning and no code shared with the solver. Every certificate the
-//! solver returns is checked by the test kit's strategy checker.
+//! The Geography variants solved by search against an independent oracle,
+//! the test kit's (`testkit::strategy`): the article's plain recursion over
+//! (what is used, token), with no table, no pruning and no code shared with
+//! the solver. Every certificate the solver returns is checked by the test
+//! kit's strategy checker.
 //!
 //! Exhaustive on every labelled digraph up to 4 vertices with every start,
 //! every digraph on 5 vertices from start 0 (every (digraph, start) pair is
@@ -28,71 +29,6 @@ fn deep() -> bool {
     std::env::var_os("PUZZLED_DEEP_SEARCH_TESTS").is_some()
 }
 
-/// The oracle: whether the player to move wins with the token on `token`,
-/// by trying every legal move (first winning move ends the loop).
-fn oracle_mover_wins(
-    variant: Variant,
-    pairs: &[(u32, u32)],
-    token: u32,
-    visited: &mut Vec<bool>,
-    used: &mut Vec<bool>,
-) -> bool {
-    for (index, &(u, v)) in pairs.iter().enumerate() {
-        let target = if u == token {
-            v
-        } else if v == token && variant == Variant::UndirectedEdge {
-            u
-        } else {
-            continue;
-        };
-        let legal = match variant {
-            Variant::DirectedVertex => !visited[target as usize],
-            _ => !used[index],
-        };
-        if !legal {
-            continue;
-        }
-        visited[target as usize] = true;
-        used[index] = true;
-        let opponent_wins = oracle_mover_wins(variant, pairs, target, visited, used);
-        visited[target as usize] = false;
-        used[index] = false;
-        if !opponent_wins {
-            return true;
-        }
-    }
-    false
-}
-
-/// The oracle's winning first moves from `start`, ascending.
-fn oracle_winning_moves(variant: Variant, n: usize, pairs: &[(u32, u32)], start: u32) -> Vec<u32> {
-    let mut visited = vec![false; n];
-    let mut used = vec![false; pairs.len()];
-    visited[start as usize] = true;
-    let mut winning = Vec::new();
-    for (index, &(u, v)) in pairs.iter().enumerate() {
-        let target = if u == start {
-            v
-        } else if v == start && variant == Variant::UndirectedEdge {
-            u
-        } else {
-            continue;
-        };
-        if variant == Variant::DirectedVertex && visited[target as usize] {
-            continue;
-        }
-        visited[target as usize] = true;
-        used[index] = true;
-        if !oracle_mover_wins(variant, pairs, target, &mut visited, &mut used) {
-            winning.push(target);
-        }
-        visited[target as usize] = false;
-        used[index] = false;
-    }
-    winning.sort_unstable();
-    winning
-}
-
 fn rules(variant: Variant) -> Rules {
     match variant {
         Variant::DirectedVertex => Rules::DirectedVertex,
@@ -117,7 +53,12 @@ fn compare(
 ) -> bool {
     let board = Board::new(variant, n, pairs).unwrap();
     let solution = solve(&board, start, OPTIONS, &Cancel::never()).unwrap();
-    let expected = oracle_winning_moves(variant, n, pairs, start);
+    let oracle = strategy::Board {
+        rules: rules(variant),
+        n,
+        pairs,
+    };
+    let expected = oracle.winning_moves(start);
     assert_eq!(
         solution.winning_moves, expected,
         "{variant:?} on {n} vertices {pairs:?} from {start}"

@@ -1,7 +1,11 @@
-//! An independent checker for the strategy certificates of the Geography
-//! variants solved by search (directed vertex, undirected edge, directed
-//! edge). It replays the strategy tree against the rules, written here from
-//! scratch: plain adjacency lists and used-sets, no bit tricks.
+//! An independent oracle and checker for the Geography variants solved by
+//! search (directed vertex, undirected edge, directed edge), written from
+//! the rules alone: plain pair lists and used-sets, no bit tricks, no table
+//! and no pruning.
+//!
+//! - [`Board::winning_moves`]: the article's plain recursion over (what is
+//!   used, token), which stops at the first winning move;
+//! - [`check_strategy`]: replays a strategy tree against the rules.
 
 use std::collections::HashSet;
 
@@ -25,14 +29,48 @@ pub struct Board<'a> {
 }
 
 impl Board<'_> {
+    /// Every winning first move from `start`, ascending: the moves after
+    /// which the opponent, to move, loses.
+    pub fn winning_moves(&self, start: u32) -> Vec<u32> {
+        let (mut visited, mut used) = self.opening(start);
+        let mut winning: Vec<u32> = self
+            .moves(start, &visited, &used)
+            .into_iter()
+            .filter(|&(target, index)| !self.after(target, index, &mut visited, &mut used))
+            .map(|(target, _)| target)
+            .collect();
+        winning.sort_unstable();
+        winning
+    }
+
+    /// Whether the player to move wins with the token on `token`.
+    fn mover_wins(&self, token: u32, visited: &mut [bool], used: &mut [bool]) -> bool {
+        self.moves(token, visited, used)
+            .into_iter()
+            .any(|(target, index)| !self.after(target, index, visited, used))
+    }
+
+    /// Whether the player to move wins after the move to `target` along
+    /// pair `index`.
+    fn after(&self, target: u32, index: usize, visited: &mut [bool], used: &mut [bool]) -> bool {
+        let was_visited = std::mem::replace(&mut visited[target as usize], true);
+        used[index] = true;
+        let wins = self.mover_wins(target, visited, used);
+        visited[target as usize] = was_visited;
+        used[index] = false;
+        wins
+    }
+
+    /// The visited vertices (the start) and used pairs (none) at the start.
+    fn opening(&self, start: u32) -> (Vec<bool>, Vec<bool>) {
+        let mut visited = vec![false; self.n];
+        visited[start as usize] = true;
+        (visited, vec![false; self.pairs.len()])
+    }
+
     /// The legal moves from `token` given what was used: pairs of (target
     /// vertex, the pair's index).
-    fn moves(
-        &self,
-        token: u32,
-        visited: &HashSet<u32>,
-        used: &HashSet<usize>,
-    ) -> Vec<(u32, usize)> {
+    fn moves(&self, token: u32, visited: &[bool], used: &[bool]) -> Vec<(u32, usize)> {
         let mut out = Vec::new();
         for (index, &(u, v)) in self.pairs.iter().enumerate() {
             let target = match self.rules {
@@ -42,8 +80,8 @@ impl Board<'_> {
                 _ => continue,
             };
             let legal = match self.rules {
-                Rules::DirectedVertex => !visited.contains(&target),
-                _ => !used.contains(&index),
+                Rules::DirectedVertex => !visited[target as usize],
+                _ => !used[index],
             };
             if legal {
                 out.push((target, index));
@@ -79,8 +117,7 @@ pub fn check_strategy(
             moves.first()
         ));
     }
-    let mut visited = HashSet::from([start]);
-    let mut used = HashSet::new();
+    let (mut visited, mut used) = board.opening(start);
     let mut next = 1;
     check_node(
         board,
@@ -106,8 +143,8 @@ fn check_node(
     moves: &[u32],
     replies: &[u32],
     next: &mut usize,
-    visited: &mut HashSet<u32>,
-    used: &mut HashSet<usize>,
+    visited: &mut [bool],
+    used: &mut [bool],
 ) -> Result<(), String> {
     let token = moves[node];
     let legal = board.moves(token, visited, used);
@@ -140,8 +177,8 @@ fn check_node(
                 "node {child}: the move to {target} is listed twice"
             ));
         }
-        visited.insert(target);
-        used.insert(index);
+        let was_visited = std::mem::replace(&mut visited[target as usize], true);
+        used[index] = true;
         let result = check_node(
             board,
             child,
@@ -152,8 +189,8 @@ fn check_node(
             visited,
             used,
         );
-        visited.remove(&target);
-        used.remove(&index);
+        visited[target as usize] = was_visited;
+        used[index] = false;
         result?;
     }
     Ok(())

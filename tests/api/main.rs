@@ -23,6 +23,7 @@ mod postgres;
 mod reflection;
 mod request_ids;
 mod retention;
+mod search_games;
 mod secrets;
 mod solve;
 mod store_faults;
