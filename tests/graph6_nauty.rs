@@ -3,7 +3,9 @@
 //! `genrang` up to 300 vertices, our reader gives `showg`'s edge lists, our
 //! graph6 writer gives the line back byte for byte, and our sparse6 writer
 //! gives `copyg -s`'s line byte for byte; and two puzzles share a canonical
-//! hash exactly when `labelg` gives them the same canonical form.
+//! hash exactly when `labelg` gives them the same canonical form. The same
+//! for digraph6 and the directed games' hash on every digraph on up to 4
+//! vertices from `directg`.
 //!
 //! Needs nauty's tools (Debian's `nauty` package installs them as
 //! `nauty-geng`, …; elsewhere they are `geng`, …). Without them the test
@@ -17,7 +19,9 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use puzzled::canon::{self, TRACES};
-use puzzled::graph::graph6::{parse_graph6, parse_sparse6, to_graph6, to_sparse6};
+use puzzled::graph::graph6::{
+    parse_digraph6, parse_graph6, parse_sparse6, to_digraph6, to_graph6, to_sparse6,
+};
 use puzzled::puzzle::{Game, Limits, RawSpec, Spec};
 use puzzled::testkit::random::{Rng as _, XorShift};
 
@@ -276,4 +280,95 @@ fn uncoloured_canonical_graphs_are_labelg_traces_forms() {
         );
     }
     assert!(compared > 5, "{compared} graphs compared byte for byte");
+}
+
+/// digraph6 and the directed games' hash against nauty: every digraph on
+/// up to 4 vertices from `geng | directg` (both orientations and 2-cycles),
+/// each from every start moved to vertex 0 with the rest shuffled. Our
+/// reader gives `showg`'s arcs and our writer the line back byte for byte;
+/// two puzzles share a `nauty-digraph-v1` hash exactly when `labelg -fa`
+/// (vertex 0, the start, a class of its own) gives them the same form.
+#[test]
+fn digraph6_and_digraph_hashes_agree_with_nauty() {
+    if !tools_present() || nauty_tool("directg").is_none() {
+        return;
+    }
+    let mut corpus = String::new();
+    for n in 1..=4 {
+        let graphs = run("geng", &["-q", &n.to_string()], "");
+        corpus.push_str(&run("directg", &["-q"], &graphs));
+    }
+    let lines: Vec<&str> = corpus.lines().collect();
+    assert!(lines.len() > 200, "{} digraphs", lines.len());
+    let shown = run("showg", &["-e", "-q"], &corpus);
+    let mut numbers = shown.split_whitespace().map(|t| t.parse::<u32>().unwrap());
+    let mut rng = XorShift::new(35);
+    let mut inputs: Vec<(u32, Vec<(u32, u32)>)> = Vec::new();
+    for line in &lines {
+        let digraph = parse_digraph6(line.as_bytes()).unwrap();
+        let n = numbers.next().unwrap();
+        let m = numbers.next().unwrap();
+        let mut arcs: Vec<(u32, u32)> = (0..m)
+            .map(|_| (numbers.next().unwrap(), numbers.next().unwrap()))
+            .collect();
+        arcs.sort_unstable();
+        let mut ours: Vec<(u32, u32)> = digraph.edges.chunks(2).map(|a| (a[0], a[1])).collect();
+        ours.sort_unstable();
+        assert_eq!(
+            (u64::from(n), &ours),
+            (digraph.vertex_count, &arcs),
+            "{line}"
+        );
+        assert_eq!(to_digraph6(n, ours.iter().copied()), *line);
+        for start in 0..n {
+            let mut perm: Vec<u32> = (0..n).collect();
+            perm.swap(0, start as usize);
+            rng.shuffle(&mut perm[1..]);
+            let mut new_of = vec![0; n as usize];
+            for (new, &old) in perm.iter().enumerate() {
+                new_of[old as usize] = new as u32;
+            }
+            let moved = ours
+                .iter()
+                .map(|&(u, v)| (new_of[u as usize], new_of[v as usize]))
+                .collect();
+            inputs.push((n, moved));
+        }
+    }
+    let relabelled: String = inputs
+        .iter()
+        .map(|(n, arcs)| to_digraph6(*n, arcs.iter().copied()) + "\n")
+        .collect();
+    let forms: Vec<String> = run("labelg", &["-q", "-fa"], &relabelled)
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    assert_eq!(forms.len(), inputs.len());
+    let mut hash_of_form: HashMap<&str, String> = HashMap::new();
+    let mut form_of_hash: HashMap<String, &str> = HashMap::new();
+    for ((n, arcs), form) in inputs.iter().zip(&forms) {
+        let spec = Spec::validate(
+            RawSpec::new(
+                Game::DirectedVertexGeography,
+                (*n).into(),
+                arcs.iter().flat_map(|&(u, v)| [u, v]).collect(),
+            ),
+            Limits::NONE,
+        )
+        .unwrap();
+        let canonical = canon::canonicalize(&spec, Duration::from_secs(60));
+        assert_eq!(canonical.canonicaliser, canon::NAUTY_DIGRAPH);
+        let hash = canonical.hash;
+        assert_eq!(
+            hash_of_form.entry(form).or_insert_with(|| hash.clone()),
+            &hash,
+            "one labelg form, two hashes: {form}"
+        );
+        assert_eq!(
+            *form_of_hash.entry(hash).or_insert(form),
+            form.as_str(),
+            "one hash, two labelg forms"
+        );
+    }
+    assert!(hash_of_form.len() > 100, "{} classes", hash_of_form.len());
 }

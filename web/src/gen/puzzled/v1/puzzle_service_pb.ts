@@ -287,8 +287,8 @@ export type PositionAnalysis = Message<"puzzled.v1.PositionAnalysis"> & {
 
   /**
    * The winning moves of the side to move; empty when it loses. Every one
-   * of them for Geography and tree painting; for the edge game one example
-   * per winning class (the classes are in bipartite_edge).
+   * of them for the Geographies and tree painting; for the edge game one
+   * example per winning class (the classes are in bipartite_edge).
    *
    * @generated from field: repeated puzzled.v1.Move winning_moves = 4;
    */
