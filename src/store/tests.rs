@@ -16,6 +16,7 @@ use super::puzzles::list_sql;
 use super::*;
 use crate::puzzle::{Evidence, Game, Move, Verdict, WinningMoves};
 use crate::solver::Player;
+use crate::solver::search_geography::{Certificate, Strategy};
 
 /// The environment variable naming the PostgreSQL database tests may use.
 const POSTGRES_ENV: &str = "PUZZLED_TEST_POSTGRES";
@@ -146,6 +147,7 @@ on_both_backends!(
     duplicates_name_the_oldest_copy,
     rehashing_moves_a_puzzle_to_its_new_hash_once,
     winning_moves_keep_their_game_and_their_column_format,
+    the_search_games_store_arcs_and_certificates,
     verdicts_past_the_budget_are_evicted_least_recently_used_first,
     a_read_records_its_use_without_writing_it,
     a_verdict_of_another_solver_version_or_shape_is_a_miss,
@@ -466,6 +468,52 @@ async fn rehashing_moves_a_puzzle_to_its_new_hash_once(db: TestDb) {
         store.get_puzzle(&newer.id).await.unwrap().canonical_hash,
         "sorted-edges-v1:y"
     );
+}
+
+/// A directed game's puzzle keeps its arcs as given (an arc and its
+/// reverse both), past the games' check constraint of the first
+/// migrations; its verdict keeps the strategy certificate, or the reason
+/// it was left out.
+async fn the_search_games_store_arcs_and_certificates(db: TestDb) {
+    let store = db.open().await;
+    let arcs = [0, 1, 1, 0, 1, 2];
+    let created = store
+        .create_puzzle(puzzle(Game::DirectedEdgeGeography, &arcs, "d"))
+        .await
+        .unwrap();
+    let read = store.get_puzzle(&created.id).await.unwrap();
+    assert_eq!(read.spec.game, Game::DirectedEdgeGeography);
+    assert_eq!(read.spec.edges, arcs);
+    let listed = store
+        .list_puzzles(
+            ListFilter {
+                game: Some(Game::DirectedEdgeGeography),
+                ..ListFilter::default()
+            },
+            None,
+            10,
+        )
+        .await
+        .unwrap();
+    assert_eq!(ids(&listed), vec![created.id.clone()]);
+    for certificate in [
+        Certificate::Strategy(Strategy {
+            moves: vec![0, 1, 0],
+            replies: vec![1, 1, 0],
+        }),
+        Certificate::Omitted("the winner's strategy has more than 10 positions".into()),
+    ] {
+        let mut searched = verdict("v1");
+        searched.evidence = Evidence::Search {
+            states: 7,
+            certificate,
+        };
+        searched.winning_moves = Some(WinningMoves::complete_list(vec![Move::Geography(1)]));
+        store.put_verdict(key("d"), &searched).await.unwrap();
+        let back = store.get_verdict(key("d")).await.unwrap().unwrap();
+        assert_eq!(back.evidence, searched.evidence);
+        assert_eq!(back.winning_moves, searched.winning_moves);
+    }
 }
 
 /// Winning moves come back as the moves of the verdict's game, from a
