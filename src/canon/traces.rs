@@ -383,11 +383,10 @@ impl Input {
         self.lab.iter().map(|&v| v as Vertex).collect()
     }
 
-    /// Runs Traces once, or nauty for a digraph.
+    /// Runs Traces once, or nauty for a digraph (Traces takes undirected
+    /// graphs only), on copies of the input that are this call's own, so
+    /// no other search reads or writes them.
     fn search(&self) -> Result<Vec<Vertex>, Stopped> {
-        if self.graph.directed {
-            return self.search_digraph();
-        }
         let n = self.lab.len();
         let mut offsets = self.graph.offsets.clone();
         let mut degrees = self.graph.degrees.clone();
@@ -395,149 +394,157 @@ impl Input {
         let mut lab = self.lab.clone();
         let mut ptn = self.ptn.clone();
         let mut orbits: Vec<c_int> = vec![0; n];
-        let mut graph = sparsegraph {
-            nde: targets.len(),
-            v: offsets.as_mut_ptr(),
-            nv: self.graph.nv,
-            d: degrees.as_mut_ptr(),
-            e: targets.as_mut_ptr(),
-            w: std::ptr::null_mut(),
-            vlen: offsets.len(),
-            dlen: degrees.len(),
-            elen: targets.len(),
-            wlen: 0,
+        let mut graph = sparse_view(&mut offsets, &mut degrees, &mut targets, self.graph.nv);
+        // SAFETY: `graph` views copies of a `Sparse`'s arrays and `lab`,
+        // `ptn` are copies of an `Input`'s, so the checks of
+        // `Sparse::new` and `Input::new` hold for them; `orbits` is as long
+        // as `lab`; all outlive the call.
+        let (searcher, status) = unsafe {
+            if self.graph.directed {
+                let status = run_nauty(&mut graph, &mut lab, &mut ptn, &mut orbits);
+                ("nauty", status)
+            } else {
+                let status = run_traces(&mut graph, &mut lab, &mut ptn, &mut orbits);
+                ("Traces", status)
+            }
         };
-        let mut options = TracesOptions {
-            getcanon: nauty_Traces_sys::TRUE,
-            defaultptn: nauty_Traces_sys::FALSE,
-            ..TracesOptions::default()
-        };
-        let mut stats = TracesStats::default();
-        // SAFETY: Traces reads `nv` offsets, degrees and entries of lab and
-        // ptn, writes `nv` entries of lab, ptn and orbits, and reads the
-        // targets of each list: the arrays above are copies of ones whose
-        // lengths and entries `Sparse::new` and `Input::new` checked
-        // (every list within the targets, every target and lab entry a
-        // vertex, lab a permutation), orbits has `n` entries, and all
-        // outlive the call. No weights (`w` is null, `wlen` 0), no output
-        // graph (null) and no user hooks are asked for, so Traces follows
-        // no other pointer. The arrays are this call's own copies, so no
-        // other search reads or writes them.
-        unsafe {
-            Traces(
-                &mut graph,
-                lab.as_mut_ptr(),
-                ptn.as_mut_ptr(),
-                orbits.as_mut_ptr(),
-                &mut options,
-                &mut stats,
-                std::ptr::null_mut(),
-            );
-        }
-        if stats.errstatus == NAUKILLED {
-            SEARCHES_STOPPED.fetch_add(1, Ordering::Relaxed);
-            return Err(Stopped);
-        }
-        if stats.errstatus != 0 {
-            tracing::error!(status = stats.errstatus, "Traces reported an error");
-            return Err(Stopped);
-        }
-        // A permutation of the vertices, which are not negative.
-        lab.into_iter()
-            .map(Vertex::try_from)
-            .collect::<Result<_, _>>()
-            .map_err(|_| {
-                tracing::error!("Traces returned a negative vertex");
-                Stopped
-            })
+        order_after(searcher, status, lab)
     }
 }
 
-impl Input {
-    /// Runs nauty once on the digraph, which it needs for its canonical
-    /// graph too (the labelling is all this module keeps).
-    fn search_digraph(&self) -> Result<Vec<Vertex>, Stopped> {
-        let n = self.lab.len();
-        let mut offsets = self.graph.offsets.clone();
-        let mut degrees = self.graph.degrees.clone();
-        let mut targets = self.graph.targets.clone();
-        let mut lab = self.lab.clone();
-        let mut ptn = self.ptn.clone();
-        let mut orbits: Vec<c_int> = vec![0; n];
-        let mut graph = sparsegraph {
-            nde: targets.len(),
-            v: offsets.as_mut_ptr(),
-            nv: self.graph.nv,
-            d: degrees.as_mut_ptr(),
-            e: targets.as_mut_ptr(),
-            w: std::ptr::null_mut(),
-            vlen: offsets.len(),
-            dlen: degrees.len(),
-            elen: targets.len(),
-            wlen: 0,
-        };
-        // The canonical graph's arrays, as large as nauty needs (`n`
-        // offsets and degrees, `nde` targets), so that it fills them and
-        // allocates nothing (its SG_ALLOC reallocates only arrays shorter
-        // than that).
-        let mut canon_offsets: Vec<usize> = vec![0; n];
-        let mut canon_degrees: Vec<c_int> = vec![0; n];
-        let mut canon_targets: Vec<c_int> = vec![0; targets.len().max(1)];
-        let mut canon = sparsegraph {
-            nde: 0,
-            v: canon_offsets.as_mut_ptr(),
-            nv: 0,
-            d: canon_degrees.as_mut_ptr(),
-            e: canon_targets.as_mut_ptr(),
-            w: std::ptr::null_mut(),
-            vlen: canon_offsets.len(),
-            dlen: canon_degrees.len(),
-            elen: canon_targets.len(),
-            wlen: 0,
-        };
-        let mut options = optionblk {
-            getcanon: nauty_Traces_sys::TRUE,
-            defaultptn: nauty_Traces_sys::FALSE,
-            ..optionblk::default_sparse_digraph()
-        };
-        let mut stats = statsblk::default();
-        // SAFETY: nauty reads `nv` offsets, degrees and entries of lab and
-        // ptn, writes `nv` entries of lab, ptn and orbits, and reads the
-        // targets of each list: the arrays above are copies of ones whose
-        // lengths and entries `Sparse::new` and `Input::new` checked, and
-        // orbits has `n` entries. The canonical graph's arrays hold `n`,
-        // `n` and at least `nde` entries and say so in their lengths, so
-        // nauty writes within them and frees or reallocates none of them.
-        // No weights, no user hooks; the options name nauty's own sparse
-        // dispatch, as sparsenauty requires. Everything outlives the call
-        // and is this call's own.
-        unsafe {
-            sparsenauty(
-                &mut graph,
-                lab.as_mut_ptr(),
-                ptn.as_mut_ptr(),
-                orbits.as_mut_ptr(),
-                &mut options,
-                &mut stats,
-                &mut canon,
-            );
-        }
-        if stats.errstatus == NAUKILLED {
-            SEARCHES_STOPPED.fetch_add(1, Ordering::Relaxed);
-            return Err(Stopped);
-        }
-        if stats.errstatus != 0 {
-            tracing::error!(status = stats.errstatus, "nauty reported an error");
-            return Err(Stopped);
-        }
-        lab.into_iter()
-            .map(Vertex::try_from)
-            .collect::<Result<_, _>>()
-            .map_err(|_| {
-                tracing::error!("nauty returned a negative vertex");
-                Stopped
-            })
+/// Traces on `graph` coloured by `lab` and `ptn`; its error status.
+///
+/// # Safety
+///
+/// `graph` must view arrays that pass [`Sparse::new`]'s checks (every list
+/// within the targets, every target a vertex, `nv` vertices), `lab` and
+/// `ptn` must pass [`Input::new`]'s (lab a permutation of the vertices),
+/// and `orbits` must be as long as `lab`.
+unsafe fn run_traces(
+    graph: &mut sparsegraph,
+    lab: &mut [c_int],
+    ptn: &mut [c_int],
+    orbits: &mut [c_int],
+) -> c_int {
+    let mut options = TracesOptions {
+        getcanon: nauty_Traces_sys::TRUE,
+        defaultptn: nauty_Traces_sys::FALSE,
+        ..TracesOptions::default()
+    };
+    let mut stats = TracesStats::default();
+    // SAFETY: Traces reads `nv` offsets, degrees and entries of lab and
+    // ptn, writes `nv` entries of lab, ptn and orbits, and reads the
+    // targets of each list: the function's safety conditions bound all of
+    // them, and everything outlives the call. No weights (`w` is null,
+    // `wlen` 0), no output graph (null) and no user hooks are asked for,
+    // so Traces follows no other pointer.
+    unsafe {
+        Traces(
+            graph,
+            lab.as_mut_ptr(),
+            ptn.as_mut_ptr(),
+            orbits.as_mut_ptr(),
+            &mut options,
+            &mut stats,
+            std::ptr::null_mut(),
+        );
     }
+    stats.errstatus
+}
+
+/// nauty, with its digraph options, on the digraph `graph` coloured by
+/// `lab` and `ptn`; its error status.
+///
+/// # Safety
+///
+/// As for [`run_traces`]; `graph`'s lists hold out-neighbours.
+unsafe fn run_nauty(
+    graph: &mut sparsegraph,
+    lab: &mut [c_int],
+    ptn: &mut [c_int],
+    orbits: &mut [c_int],
+) -> c_int {
+    let n = lab.len();
+    // The canonical graph's arrays, as large as nauty needs (`n` offsets
+    // and degrees, `nde` targets), so that it fills them and allocates
+    // nothing (its SG_ALLOC reallocates only arrays shorter than that).
+    let mut canon_offsets: Vec<usize> = vec![0; n];
+    let mut canon_degrees: Vec<c_int> = vec![0; n];
+    let mut canon_targets: Vec<c_int> = vec![0; graph.nde.max(1)];
+    let mut canon = sparse_view(
+        &mut canon_offsets,
+        &mut canon_degrees,
+        &mut canon_targets,
+        0,
+    );
+    let mut options = optionblk {
+        getcanon: nauty_Traces_sys::TRUE,
+        defaultptn: nauty_Traces_sys::FALSE,
+        ..optionblk::default_sparse_digraph()
+    };
+    let mut stats = statsblk::default();
+    // SAFETY: nauty reads and writes what Traces does in `run_traces`,
+    // bounded by the same safety conditions. The canonical graph's arrays hold
+    // `n`, `n` and at least `nde` entries and say so in their lengths, so
+    // nauty writes within them and frees or reallocates none of them. No
+    // weights, no user hooks; the options name nauty's own sparse
+    // dispatch, as sparsenauty requires. Everything outlives the call.
+    unsafe {
+        sparsenauty(
+            graph,
+            lab.as_mut_ptr(),
+            ptn.as_mut_ptr(),
+            orbits.as_mut_ptr(),
+            &mut options,
+            &mut stats,
+            &mut canon,
+        );
+    }
+    stats.errstatus
+}
+
+/// A sparse graph over the three arrays, for nauty or Traces to read (or,
+/// for nauty's canonical graph, to fill: the lengths say how much room
+/// each array has).
+fn sparse_view(
+    offsets: &mut [usize],
+    degrees: &mut [c_int],
+    targets: &mut [c_int],
+    nv: c_int,
+) -> sparsegraph {
+    sparsegraph {
+        nde: targets.len(),
+        v: offsets.as_mut_ptr(),
+        nv,
+        d: degrees.as_mut_ptr(),
+        e: targets.as_mut_ptr(),
+        w: std::ptr::null_mut(),
+        vlen: offsets.len(),
+        dlen: degrees.len(),
+        elen: targets.len(),
+        wlen: 0,
+    }
+}
+
+/// The canonical order a search left in `lab`, given the error status it
+/// ended with (`searcher` names it in the log).
+fn order_after(searcher: &str, errstatus: c_int, lab: Vec<c_int>) -> Result<Vec<Vertex>, Stopped> {
+    if errstatus == NAUKILLED {
+        SEARCHES_STOPPED.fetch_add(1, Ordering::Relaxed);
+        return Err(Stopped);
+    }
+    if errstatus != 0 {
+        tracing::error!(status = errstatus, "{searcher} reported an error");
+        return Err(Stopped);
+    }
+    // A permutation of the vertices, which are not negative.
+    lab.into_iter()
+        .map(Vertex::try_from)
+        .collect::<Result<_, _>>()
+        .map_err(|_| {
+            tracing::error!("{searcher} returned a negative vertex");
+            Stopped
+        })
 }
 
 /// A search ended by the stop request.
