@@ -158,22 +158,9 @@ fn canonical_hashes_agree_with_labelg() {
     for n in 1..=7u32 {
         for line in run("geng", &["-q", &n.to_string()], "").lines() {
             let graph = parse_graph6(line.as_bytes()).unwrap();
+            let edges: Vec<(u32, u32)> = graph.edges.chunks(2).map(|e| (e[0], e[1])).collect();
             for start in 0..n {
-                // The start goes to 0; the rest are shuffled.
-                let mut perm: Vec<u32> = (0..n).collect();
-                perm.swap(0, start as usize);
-                rng.shuffle(&mut perm[1..]);
-                // perm[new] = old: vertex `old` becomes `new`.
-                let mut new_of = vec![0; n as usize];
-                for (new, &old) in perm.iter().enumerate() {
-                    new_of[old as usize] = new as u32;
-                }
-                let edges = graph
-                    .edges
-                    .chunks(2)
-                    .map(|e| (new_of[e[0] as usize], new_of[e[1] as usize]))
-                    .collect();
-                inputs.push((n, edges));
+                inputs.push((n, start_at_zero(n, &edges, start, &mut rng)));
             }
         }
     }
@@ -187,34 +174,9 @@ fn canonical_hashes_agree_with_labelg() {
         .collect();
     assert_eq!(labelled.len(), inputs.len());
 
-    let mut hash_of_form: HashMap<&str, String> = HashMap::new();
-    let mut form_of_hash: HashMap<String, &str> = HashMap::new();
-    for ((n, edges), form) in inputs.iter().zip(&labelled) {
-        let spec = Spec::validate(
-            RawSpec::new(
-                Game::Geography,
-                (*n).into(),
-                edges.iter().flat_map(|&(u, v)| [u, v]).collect(),
-            ),
-            Limits::NONE,
-        )
-        .unwrap();
-        let canonical = canon::canonicalize(&spec, Duration::from_secs(60));
-        assert_eq!(canonical.canonicaliser, TRACES);
-        let hash = canonical.hash;
-        assert_eq!(
-            hash_of_form.entry(form).or_insert_with(|| hash.clone()),
-            &hash,
-            "one labelg form, two hashes: {form}"
-        );
-        assert_eq!(
-            *form_of_hash.entry(hash).or_insert(form),
-            form.as_str(),
-            "one hash, two labelg forms"
-        );
-    }
+    let classes = hashes_follow_forms(Game::Geography, TRACES, &inputs, &labelled);
     // Orbits of starts: far fewer forms than inputs, far more than graphs.
-    assert!(hash_of_form.len() > 1_300 && hash_of_form.len() < inputs.len());
+    assert!(classes > 1_300 && classes < inputs.len());
 }
 
 /// With no distinguished vertices (the edge game), for every bipartite
@@ -321,18 +283,7 @@ fn digraph6_and_digraph_hashes_agree_with_nauty() {
         );
         assert_eq!(to_digraph6(n, ours.iter().copied()), *line);
         for start in 0..n {
-            let mut perm: Vec<u32> = (0..n).collect();
-            perm.swap(0, start as usize);
-            rng.shuffle(&mut perm[1..]);
-            let mut new_of = vec![0; n as usize];
-            for (new, &old) in perm.iter().enumerate() {
-                new_of[old as usize] = new as u32;
-            }
-            let moved = ours
-                .iter()
-                .map(|&(u, v)| (new_of[u as usize], new_of[v as usize]))
-                .collect();
-            inputs.push((n, moved));
+            inputs.push((n, start_at_zero(n, &ours, start, &mut rng)));
         }
     }
     let relabelled: String = inputs
@@ -343,21 +294,56 @@ fn digraph6_and_digraph_hashes_agree_with_nauty() {
         .lines()
         .map(str::to_owned)
         .collect();
+    let classes = hashes_follow_forms(
+        Game::DirectedVertexGeography,
+        canon::NAUTY_DIGRAPH,
+        &inputs,
+        &forms,
+    );
+    assert!(classes > 100, "{classes} classes");
+}
+
+/// The pairs of an `n`-vertex (di)graph relabelled so that `start` is
+/// vertex 0 and the other vertices are shuffled.
+fn start_at_zero(n: u32, pairs: &[(u32, u32)], start: u32, rng: &mut XorShift) -> Vec<(u32, u32)> {
+    let mut perm: Vec<u32> = (0..n).collect();
+    perm.swap(0, start as usize);
+    rng.shuffle(&mut perm[1..]);
+    // perm[new] = old: vertex `old` becomes `new`.
+    let mut new_of = vec![0; n as usize];
+    for (new, &old) in perm.iter().enumerate() {
+        new_of[old as usize] = new as u32;
+    }
+    pairs
+        .iter()
+        .map(|&(u, v)| (new_of[u as usize], new_of[v as usize]))
+        .collect()
+}
+
+/// Checks that the puzzles of `game` on `inputs` (start 0) share a hash,
+/// made by `canonicaliser`, exactly when labelg gave them the same form
+/// (`forms`, one per input); returns the number of classes.
+fn hashes_follow_forms(
+    game: Game,
+    canonicaliser: &str,
+    inputs: &[(u32, Vec<(u32, u32)>)],
+    forms: &[String],
+) -> usize {
     assert_eq!(forms.len(), inputs.len());
     let mut hash_of_form: HashMap<&str, String> = HashMap::new();
     let mut form_of_hash: HashMap<String, &str> = HashMap::new();
-    for ((n, arcs), form) in inputs.iter().zip(&forms) {
+    for ((n, pairs), form) in inputs.iter().zip(forms) {
         let spec = Spec::validate(
             RawSpec::new(
-                Game::DirectedVertexGeography,
+                game,
                 (*n).into(),
-                arcs.iter().flat_map(|&(u, v)| [u, v]).collect(),
+                pairs.iter().flat_map(|&(u, v)| [u, v]).collect(),
             ),
             Limits::NONE,
         )
         .unwrap();
         let canonical = canon::canonicalize(&spec, Duration::from_secs(60));
-        assert_eq!(canonical.canonicaliser, canon::NAUTY_DIGRAPH);
+        assert_eq!(canonical.canonicaliser, canonicaliser);
         let hash = canonical.hash;
         assert_eq!(
             hash_of_form.entry(form).or_insert_with(|| hash.clone()),
@@ -370,5 +356,5 @@ fn digraph6_and_digraph_hashes_agree_with_nauty() {
             "one hash, two labelg forms"
         );
     }
-    assert!(hash_of_form.len() > 100, "{} classes", hash_of_form.len());
+    hash_of_form.len()
 }

@@ -36,7 +36,7 @@ use crate::graph::{Graph, Vertex};
 
 use super::position::{
     GameSetup, Move, PlayPosition, PositionAnalysis, PositionError, PositionEvidence, WinningMoves,
-    engine_move, geography_illegal, wrong_kind,
+    engine_move, geography_illegal, not_a_token_move,
 };
 
 /// What one exchange produced: the engine's move, if it moved, and the
@@ -198,13 +198,7 @@ impl Game {
             (Some(token_game), GameSetup::Geography { graph, .. }) => {
                 let index = self.moves.len();
                 let Move::Geography(w) = played else {
-                    return Err(wrong_kind(
-                        index,
-                        played,
-                        "Geography",
-                        "name the vertex the token moves to",
-                    )
-                    .into());
+                    return Err(not_a_token_move(index, played).into());
                 };
                 let w = geography::check_move(
                     graph,

@@ -387,6 +387,17 @@ fn leading_moves_of_kind<T>(
     (leading, None)
 }
 
+/// A move of another kind where a Geography wants the vertex the token
+/// moves to.
+pub(super) fn not_a_token_move(index: usize, played: Move) -> IllegalMove {
+    wrong_kind(
+        index,
+        played,
+        "Geography",
+        "name the vertex the token moves to",
+    )
+}
+
 pub(super) fn wrong_kind(index: usize, played: Move, game: &str, expected: &str) -> IllegalMove {
     IllegalMove {
         index,
@@ -436,13 +447,7 @@ pub fn geography_position_from(
     if let Some(index) = wrong {
         geography::check_moves(graph, start, &vertices)
             .map_err(|illegal| geography_illegal(moves, illegal))?;
-        return Err(wrong_kind(
-            index,
-            moves[index],
-            "Geography",
-            "name the vertex the token moves to",
-        )
-        .into());
+        return Err(not_a_token_move(index, moves[index]).into());
     }
     let position = geography::analyze_position_from(graph, start, &vertices, warm, cancel)?
         .map_err(|illegal| geography_illegal(moves, illegal))?;
@@ -499,13 +504,7 @@ pub fn search_position(
     let mut state = board.start(start);
     for (index, &played) in moves.iter().enumerate() {
         let Move::Geography(to) = played else {
-            return Err(wrong_kind(
-                index,
-                played,
-                "Geography",
-                "name the vertex the token moves to",
-            )
-            .into());
+            return Err(not_a_token_move(index, played).into());
         };
         let illegal = |reason, message: String| IllegalMove {
             index,
