@@ -400,7 +400,7 @@ fn variant_name(variant: Variant) -> &'static str {
 /// The search filled its table without deciding the game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "the search explored {states} states without deciding the game, the budget of this server (--search-budget-states {budget})"
+    "the search explored {states} states, its budget (--search-budget-states {budget}), without deciding the game"
 )]
 pub struct BudgetExceeded {
     pub states: u64,
