@@ -63,8 +63,8 @@ pub enum AppError {
     ResponseTooLarge {
         message: String,
     },
-    /// A shared resource is exhausted: the solve queue, the admission
-    /// budget or its queue; `reason` says which.
+    /// A resource is exhausted: the solve queue, the admission budget or
+    /// its queue, or a search's state budget; `reason` says which.
     Busy {
         reason: &'static str,
         message: String,

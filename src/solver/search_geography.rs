@@ -72,14 +72,6 @@ impl Variant {
     pub fn is_directed(self) -> bool {
         self != Variant::UndirectedEdge
     }
-
-    /// What an item is: "vertices" or "edges" (for limits and messages).
-    pub fn items_are(self) -> &'static str {
-        match self {
-            Variant::DirectedVertex => "vertices",
-            Variant::UndirectedEdge | Variant::DirectedEdge => "edges",
-        }
-    }
 }
 
 /// A board too large for the search's bit sets.
@@ -151,21 +143,17 @@ impl Board {
         vertex_count: usize,
         pairs: &[(Vertex, Vertex)],
     ) -> Result<Board, BoardTooLarge> {
-        let too_large = |count, limit| BoardTooLarge {
+        let too_large = |what, count, limit| BoardTooLarge {
             variant: variant_name(variant),
-            what: if count == vertex_count && limit == MAX_VERTICES {
-                "vertices"
-            } else {
-                variant.items_are()
-            },
+            what,
             count,
             limit,
         };
         if vertex_count > MAX_VERTICES {
-            return Err(too_large(vertex_count, MAX_VERTICES));
+            return Err(too_large("vertices", vertex_count, MAX_VERTICES));
         }
         if variant != Variant::DirectedVertex && pairs.len() > MAX_ITEMS {
-            return Err(too_large(pairs.len(), MAX_ITEMS));
+            return Err(too_large("edges", pairs.len(), MAX_ITEMS));
         }
         let mut steps = vec![Vec::new(); vertex_count];
         let mut out_items = vec![0; vertex_count];
