@@ -72,6 +72,7 @@ impl MemoSizes {
 }
 
 /// The handlers of `puzzled.v1.PuzzleService`.
+#[derive(Clone)]
 pub struct PuzzleApi {
     store: Store,
     solver: Solver,
@@ -92,7 +93,62 @@ pub struct PuzzleApi {
     pages: ReadMemo<proto::ListPuzzlesResponse>,
 }
 
+/// Puzzles read from the store at a time by an export.
+const EXPORT_PAGE: u32 = 64;
+
 impl PuzzleApi {
+    /// Sends every puzzle `filter` selects below `before` (newest first,
+    /// FULL view, each with its resume token) until the last one, the
+    /// deadline, or a client that stopped reading. Each puzzle is read
+    /// under admission, as GetPuzzle reads it.
+    async fn export(
+        &self,
+        filter: ListFilter<'_>,
+        mut before: Option<i64>,
+        deadline: Option<Instant>,
+        outbound: &mpsc::Sender<Result<proto::ExportedPuzzle, Status>>,
+    ) -> Result<(), AppError> {
+        loop {
+            check_deadline(deadline)?;
+            let page = self.store.list_puzzles(filter, before, EXPORT_PAGE).await?;
+            for summary in page.puzzles {
+                check_deadline(deadline)?;
+                let seq = summary.seq;
+                let (record, _admitted) = match self.read_summarised(&summary, 1024).await {
+                    Ok(read) => read,
+                    // Deleted since the page was read.
+                    Err(AppError::NotFound { .. }) => continue,
+                    Err(e) => return Err(e),
+                };
+                let mut puzzle = [self.fit_export(convert::puzzle_to_proto(record), 1024)];
+                if puzzle[0].encoded_len() + 1024 > self.max_message_bytes {
+                    return Err(AppError::ResponseTooLarge {
+                        message: format!(
+                            "{}: its edge list ({} edges) does not fit in the {}-byte message \
+                             limit; resume after it with the previous resume_token, or read \
+                             it from a server with a larger --max-message-bytes",
+                            puzzle[0].name, puzzle[0].edge_count, self.max_message_bytes
+                        ),
+                    });
+                }
+                self.fill_cached_winners(&mut puzzle).await?;
+                let [puzzle] = puzzle;
+                let exported = proto::ExportedPuzzle {
+                    puzzle: Some(puzzle),
+                    resume_token: convert::page_token::encode(seq, filter),
+                };
+                if outbound.send(Ok(exported)).await.is_err() {
+                    // The client has gone: nothing is left to do.
+                    return Ok(());
+                }
+            }
+            match page.next_before {
+                Some(next) => before = Some(next),
+                None => return Ok(()),
+            }
+        }
+    }
+
     pub fn new(
         store: Store,
         solver: Solver,
@@ -586,6 +642,44 @@ impl PuzzleService for PuzzleApi {
             "the position's analysis",
             "; its evidence is as large as the graph",
         )
+    }
+
+    type ExportPuzzlesStream =
+        Pin<Box<dyn Stream<Item = Result<proto::ExportedPuzzle, Status>> + Send>>;
+
+    async fn export_puzzles(
+        &self,
+        request: Request<proto::ExportPuzzlesRequest>,
+    ) -> Result<Response<Self::ExportPuzzlesStream>, Status> {
+        let deadline = deadline(&request);
+        let proto::ExportPuzzlesRequest {
+            game,
+            canonical_hash,
+            page_token,
+        } = request.into_inner();
+        // Every field is checked before the stream starts.
+        let game = convert::game_filter_from_proto(game, "game")?;
+        let hash =
+            convert::hash_filter_from_proto(&canonical_hash, "canonical_hash")?.map(str::to_owned);
+        let filter = ListFilter {
+            game,
+            canonical_hash: hash.as_deref(),
+        };
+        let before = convert::page_token::decode(&page_token, filter)?;
+        // A few puzzles ahead of the client, no more: the stream is paced by
+        // its reader.
+        let (outbound, puzzles) = mpsc::channel(4);
+        let api = self.clone();
+        tokio::spawn(async move {
+            let filter = ListFilter {
+                game,
+                canonical_hash: hash.as_deref(),
+            };
+            if let Err(error) = api.export(filter, before, deadline, &outbound).await {
+                let _ = outbound.send(Err(error.into())).await;
+            }
+        });
+        Ok(Response::new(Box::pin(ReceiverStream::new(puzzles))))
     }
 
     type PlayStream = Pin<Box<dyn Stream<Item = Result<proto::PlayResponse, Status>> + Send>>;

@@ -13,6 +13,7 @@ mod checker;
 mod cluster;
 mod crud;
 mod errors;
+mod export;
 mod grpc_web;
 mod grpcio;
 mod grpcurl;

@@ -69,6 +69,7 @@ macro_rules! reflection_checks {
                     "CreatePuzzle",
                     "GetPuzzle",
                     "ListPuzzles",
+                    "ExportPuzzles",
                     "DeletePuzzle",
                     "SolvePuzzle",
                     "Solve",

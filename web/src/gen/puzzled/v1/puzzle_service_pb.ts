@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file puzzled/v1/puzzle_service.proto.
  */
 export const file_puzzled_v1_puzzle_service: GenFile = /*@__PURE__*/
-  fileDesc("Ch9wdXp6bGVkL3YxL3B1enpsZV9zZXJ2aWNlLnByb3RvEgpwdXp6bGVkLnYxIk0KE0NyZWF0ZVB1enpsZVJlcXVlc3QSIgoGcHV6emxlGAEgASgLMhIucHV6emxlZC52MS5QdXp6bGUSEgoKcmVxdWVzdF9pZBgCIAEoCSJGChBHZXRQdXp6bGVSZXF1ZXN0EgwKBG5hbWUYASABKAkSJAoEdmlldxgCIAEoDjIWLnB1enpsZWQudjEuUHV6emxlVmlldyIjChNEZWxldGVQdXp6bGVSZXF1ZXN0EgwKBG5hbWUYASABKAkimQEKEkxpc3RQdXp6bGVzUmVxdWVzdBIRCglwYWdlX3NpemUYASABKAUSEgoKcGFnZV90b2tlbhgCIAEoCRIeCgRnYW1lGAMgASgOMhAucHV6emxlZC52MS5HYW1lEiQKBHZpZXcYBCABKA4yFi5wdXp6bGVkLnYxLlB1enpsZVZpZXcSFgoOY2Fub25pY2FsX2hhc2gYBSABKAkiUwoTTGlzdFB1enpsZXNSZXNwb25zZRIjCgdwdXp6bGVzGAEgAygLMhIucHV6emxlZC52MS5QdXp6bGUSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIl0KElNvbHZlUHV6emxlUmVxdWVzdBIMCgRuYW1lGAEgASgJEhoKEmluY2x1ZGVfYWxsX3N0YXJ0cxgCIAEoCBIdChVpbmNsdWRlX3dpbm5pbmdfbW92ZXMYAyABKAgibwoMU29sdmVSZXF1ZXN0EiQKBHNwZWMYASABKAsyFi5wdXp6bGVkLnYxLlB1enpsZVNwZWMSGgoSaW5jbHVkZV9hbGxfc3RhcnRzGAIgASgIEh0KFWluY2x1ZGVfd2lubmluZ19tb3ZlcxgDIAEoCCJ7ChZBbmFseXplUG9zaXRpb25SZXF1ZXN0Eg4KBG5hbWUYASABKAlIABImCgRzcGVjGAIgASgLMhYucHV6emxlZC52MS5QdXp6bGVTcGVjSAASHwoFbW92ZXMYAyADKAsyEC5wdXp6bGVkLnYxLk1vdmVCCAoGcHV6emxlIuEDChBQb3NpdGlvbkFuYWx5c2lzEhEKCWdhbWVfb3ZlchgBIAEoCBIjCgd0b19tb3ZlGAIgASgOMhIucHV6emxlZC52MS5QbGF5ZXISIgoGd2lubmVyGAMgASgOMhIucHV6emxlZC52MS5QbGF5ZXISJwoNd2lubmluZ19tb3ZlcxgEIAMoCzIQLnB1enpsZWQudjEuTW92ZRIpCgd3aW5uaW5nGAUgASgLMhgucHV6emxlZC52MS5XaW5uaW5nTW92ZXMSJQoLbGVnYWxfbW92ZXMYBiADKAsyEC5wdXp6bGVkLnYxLk1vdmUSGAoQbGVnYWxfbW92ZV9jb3VudBgHIAEoBBIyCglnZW9ncmFwaHkYCiABKAsyHS5wdXp6bGVkLnYxLkdlb2dyYXBoeUV2aWRlbmNlSAASOwoOYmlwYXJ0aXRlX2VkZ2UYCyABKAsyIS5wdXp6bGVkLnYxLkJpcGFydGl0ZUVkZ2VFdmlkZW5jZUgAEjMKCnRyZWVfcGFpbnQYDCABKAsyHS5wdXp6bGVkLnYxLlRyZWVQYWludEV2aWRlbmNlSAASLAoGc2VhcmNoGA0gASgLMhoucHV6emxlZC52MS5TZWFyY2hFdmlkZW5jZUgAQggKBmRldGFpbCJiCgtQbGF5UmVxdWVzdBImCgVzdGFydBgBIAEoCzIVLnB1enpsZWQudjEuUGxheVN0YXJ0SAASIAoEbW92ZRgCIAEoCzIQLnB1enpsZWQudjEuTW92ZUgAQgkKB3JlcXVlc3QidQoJUGxheVN0YXJ0Eg4KBG5hbWUYASABKAlIABImCgRzcGVjGAIgASgLMhYucHV6emxlZC52MS5QdXp6bGVTcGVjSAASJgoKaHVtYW5fc2lkZRgDIAEoDjISLnB1enpsZWQudjEuUGxheWVyQggKBnB1enpsZSKSAQoMUGxheVJlc3BvbnNlEiUKC3NlcnZlcl9tb3ZlGAEgASgLMhAucHV6emxlZC52MS5Nb3ZlEi4KCHBvc2l0aW9uGAIgASgLMhwucHV6emxlZC52MS5Qb3NpdGlvbkFuYWx5c2lzEisKCHJlamVjdGVkGAMgASgLMhkucHV6emxlZC52MS5Nb3ZlUmVqZWN0aW9uIjAKDU1vdmVSZWplY3Rpb24SDgoGcmVhc29uGAEgASgJEg8KB21lc3NhZ2UYAiABKAkyvgQKDVB1enpsZVNlcnZpY2USQwoMQ3JlYXRlUHV6emxlEh8ucHV6emxlZC52MS5DcmVhdGVQdXp6bGVSZXF1ZXN0GhIucHV6emxlZC52MS5QdXp6bGUSPQoJR2V0UHV6emxlEhwucHV6emxlZC52MS5HZXRQdXp6bGVSZXF1ZXN0GhIucHV6emxlZC52MS5QdXp6bGUSTgoLTGlzdFB1enpsZXMSHi5wdXp6bGVkLnYxLkxpc3RQdXp6bGVzUmVxdWVzdBofLnB1enpsZWQudjEuTGlzdFB1enpsZXNSZXNwb25zZRJHCgxEZWxldGVQdXp6bGUSHy5wdXp6bGVkLnYxLkRlbGV0ZVB1enpsZVJlcXVlc3QaFi5nb29nbGUucHJvdG9idWYuRW1wdHkSQwoLU29sdmVQdXp6bGUSHi5wdXp6bGVkLnYxLlNvbHZlUHV6emxlUmVxdWVzdBoULnB1enpsZWQudjEuU29sdXRpb24SNwoFU29sdmUSGC5wdXp6bGVkLnYxLlNvbHZlUmVxdWVzdBoULnB1enpsZWQudjEuU29sdXRpb24SUwoPQW5hbHl6ZVBvc2l0aW9uEiIucHV6emxlZC52MS5BbmFseXplUG9zaXRpb25SZXF1ZXN0GhwucHV6emxlZC52MS5Qb3NpdGlvbkFuYWx5c2lzEj0KBFBsYXkSFy5wdXp6bGVkLnYxLlBsYXlSZXF1ZXN0GhgucHV6emxlZC52MS5QbGF5UmVzcG9uc2UoATABQgJQAWIGcHJvdG8z", [file_google_protobuf_empty, file_puzzled_v1_puzzle]);
+  fileDesc("Ch9wdXp6bGVkL3YxL3B1enpsZV9zZXJ2aWNlLnByb3RvEgpwdXp6bGVkLnYxIk0KE0NyZWF0ZVB1enpsZVJlcXVlc3QSIgoGcHV6emxlGAEgASgLMhIucHV6emxlZC52MS5QdXp6bGUSEgoKcmVxdWVzdF9pZBgCIAEoCSJGChBHZXRQdXp6bGVSZXF1ZXN0EgwKBG5hbWUYASABKAkSJAoEdmlldxgCIAEoDjIWLnB1enpsZWQudjEuUHV6emxlVmlldyIjChNEZWxldGVQdXp6bGVSZXF1ZXN0EgwKBG5hbWUYASABKAkimQEKEkxpc3RQdXp6bGVzUmVxdWVzdBIRCglwYWdlX3NpemUYASABKAUSEgoKcGFnZV90b2tlbhgCIAEoCRIeCgRnYW1lGAMgASgOMhAucHV6emxlZC52MS5HYW1lEiQKBHZpZXcYBCABKA4yFi5wdXp6bGVkLnYxLlB1enpsZVZpZXcSFgoOY2Fub25pY2FsX2hhc2gYBSABKAkiUwoTTGlzdFB1enpsZXNSZXNwb25zZRIjCgdwdXp6bGVzGAEgAygLMhIucHV6emxlZC52MS5QdXp6bGUSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJImIKFEV4cG9ydFB1enpsZXNSZXF1ZXN0Eh4KBGdhbWUYASABKA4yEC5wdXp6bGVkLnYxLkdhbWUSFgoOY2Fub25pY2FsX2hhc2gYAiABKAkSEgoKcGFnZV90b2tlbhgDIAEoCSJKCg5FeHBvcnRlZFB1enpsZRIiCgZwdXp6bGUYASABKAsyEi5wdXp6bGVkLnYxLlB1enpsZRIUCgxyZXN1bWVfdG9rZW4YAiABKAkiXQoSU29sdmVQdXp6bGVSZXF1ZXN0EgwKBG5hbWUYASABKAkSGgoSaW5jbHVkZV9hbGxfc3RhcnRzGAIgASgIEh0KFWluY2x1ZGVfd2lubmluZ19tb3ZlcxgDIAEoCCJvCgxTb2x2ZVJlcXVlc3QSJAoEc3BlYxgBIAEoCzIWLnB1enpsZWQudjEuUHV6emxlU3BlYxIaChJpbmNsdWRlX2FsbF9zdGFydHMYAiABKAgSHQoVaW5jbHVkZV93aW5uaW5nX21vdmVzGAMgASgIInsKFkFuYWx5emVQb3NpdGlvblJlcXVlc3QSDgoEbmFtZRgBIAEoCUgAEiYKBHNwZWMYAiABKAsyFi5wdXp6bGVkLnYxLlB1enpsZVNwZWNIABIfCgVtb3ZlcxgDIAMoCzIQLnB1enpsZWQudjEuTW92ZUIICgZwdXp6bGUi4QMKEFBvc2l0aW9uQW5hbHlzaXMSEQoJZ2FtZV9vdmVyGAEgASgIEiMKB3RvX21vdmUYAiABKA4yEi5wdXp6bGVkLnYxLlBsYXllchIiCgZ3aW5uZXIYAyABKA4yEi5wdXp6bGVkLnYxLlBsYXllchInCg13aW5uaW5nX21vdmVzGAQgAygLMhAucHV6emxlZC52MS5Nb3ZlEikKB3dpbm5pbmcYBSABKAsyGC5wdXp6bGVkLnYxLldpbm5pbmdNb3ZlcxIlCgtsZWdhbF9tb3ZlcxgGIAMoCzIQLnB1enpsZWQudjEuTW92ZRIYChBsZWdhbF9tb3ZlX2NvdW50GAcgASgEEjIKCWdlb2dyYXBoeRgKIAEoCzIdLnB1enpsZWQudjEuR2VvZ3JhcGh5RXZpZGVuY2VIABI7Cg5iaXBhcnRpdGVfZWRnZRgLIAEoCzIhLnB1enpsZWQudjEuQmlwYXJ0aXRlRWRnZUV2aWRlbmNlSAASMwoKdHJlZV9wYWludBgMIAEoCzIdLnB1enpsZWQudjEuVHJlZVBhaW50RXZpZGVuY2VIABIsCgZzZWFyY2gYDSABKAsyGi5wdXp6bGVkLnYxLlNlYXJjaEV2aWRlbmNlSABCCAoGZGV0YWlsImIKC1BsYXlSZXF1ZXN0EiYKBXN0YXJ0GAEgASgLMhUucHV6emxlZC52MS5QbGF5U3RhcnRIABIgCgRtb3ZlGAIgASgLMhAucHV6emxlZC52MS5Nb3ZlSABCCQoHcmVxdWVzdCJ1CglQbGF5U3RhcnQSDgoEbmFtZRgBIAEoCUgAEiYKBHNwZWMYAiABKAsyFi5wdXp6bGVkLnYxLlB1enpsZVNwZWNIABImCgpodW1hbl9zaWRlGAMgASgOMhIucHV6emxlZC52MS5QbGF5ZXJCCAoGcHV6emxlIpIBCgxQbGF5UmVzcG9uc2USJQoLc2VydmVyX21vdmUYASABKAsyEC5wdXp6bGVkLnYxLk1vdmUSLgoIcG9zaXRpb24YAiABKAsyHC5wdXp6bGVkLnYxLlBvc2l0aW9uQW5hbHlzaXMSKwoIcmVqZWN0ZWQYAyABKAsyGS5wdXp6bGVkLnYxLk1vdmVSZWplY3Rpb24iMAoNTW92ZVJlamVjdGlvbhIOCgZyZWFzb24YASABKAkSDwoHbWVzc2FnZRgCIAEoCTKPBQoNUHV6emxlU2VydmljZRJDCgxDcmVhdGVQdXp6bGUSHy5wdXp6bGVkLnYxLkNyZWF0ZVB1enpsZVJlcXVlc3QaEi5wdXp6bGVkLnYxLlB1enpsZRI9CglHZXRQdXp6bGUSHC5wdXp6bGVkLnYxLkdldFB1enpsZVJlcXVlc3QaEi5wdXp6bGVkLnYxLlB1enpsZRJOCgtMaXN0UHV6emxlcxIeLnB1enpsZWQudjEuTGlzdFB1enpsZXNSZXF1ZXN0Gh8ucHV6emxlZC52MS5MaXN0UHV6emxlc1Jlc3BvbnNlEk8KDUV4cG9ydFB1enpsZXMSIC5wdXp6bGVkLnYxLkV4cG9ydFB1enpsZXNSZXF1ZXN0GhoucHV6emxlZC52MS5FeHBvcnRlZFB1enpsZTABEkcKDERlbGV0ZVB1enpsZRIfLnB1enpsZWQudjEuRGVsZXRlUHV6emxlUmVxdWVzdBoWLmdvb2dsZS5wcm90b2J1Zi5FbXB0eRJDCgtTb2x2ZVB1enpsZRIeLnB1enpsZWQudjEuU29sdmVQdXp6bGVSZXF1ZXN0GhQucHV6emxlZC52MS5Tb2x1dGlvbhI3CgVTb2x2ZRIYLnB1enpsZWQudjEuU29sdmVSZXF1ZXN0GhQucHV6emxlZC52MS5Tb2x1dGlvbhJTCg9BbmFseXplUG9zaXRpb24SIi5wdXp6bGVkLnYxLkFuYWx5emVQb3NpdGlvblJlcXVlc3QaHC5wdXp6bGVkLnYxLlBvc2l0aW9uQW5hbHlzaXMSPQoEUGxheRIXLnB1enpsZWQudjEuUGxheVJlcXVlc3QaGC5wdXp6bGVkLnYxLlBsYXlSZXNwb25zZSgBMAFCAlABYgZwcm90bzM", [file_google_protobuf_empty, file_puzzled_v1_puzzle]);
 
 /**
  * @generated from message puzzled.v1.CreatePuzzleRequest
@@ -158,6 +158,67 @@ export const ListPuzzlesResponseSchema: GenMessage<ListPuzzlesResponse> = /*@__P
   messageDesc(file_puzzled_v1_puzzle_service, 4);
 
 /**
+ * @generated from message puzzled.v1.ExportPuzzlesRequest
+ */
+export type ExportPuzzlesRequest = Message<"puzzled.v1.ExportPuzzlesRequest"> & {
+  /**
+   * Only puzzles of this game; GAME_UNSPECIFIED exports all.
+   *
+   * @generated from field: puzzled.v1.Game game = 1;
+   */
+  game: Game;
+
+  /**
+   * Only puzzles with this canonical hash; empty exports all.
+   *
+   * @generated from field: string canonical_hash = 2;
+   */
+  canonicalHash: string;
+
+  /**
+   * Empty to start with the newest puzzle; else an ExportedPuzzle's
+   * resume_token (or a ListPuzzles next_page_token) of the same filter.
+   *
+   * @generated from field: string page_token = 3;
+   */
+  pageToken: string;
+};
+
+/**
+ * Describes the message puzzled.v1.ExportPuzzlesRequest.
+ * Use `create(ExportPuzzlesRequestSchema)` to create a new message.
+ */
+export const ExportPuzzlesRequestSchema: GenMessage<ExportPuzzlesRequest> = /*@__PURE__*/
+  messageDesc(file_puzzled_v1_puzzle_service, 5);
+
+/**
+ * @generated from message puzzled.v1.ExportedPuzzle
+ */
+export type ExportedPuzzle = Message<"puzzled.v1.ExportedPuzzle"> & {
+  /**
+   * The puzzle, FULL view (canonical_sparse6 is left out of a puzzle it
+   * would push past the message limit).
+   *
+   * @generated from field: puzzled.v1.Puzzle puzzle = 1;
+   */
+  puzzle?: Puzzle | undefined;
+
+  /**
+   * Resumes the export after this puzzle (as ExportPuzzlesRequest.page_token).
+   *
+   * @generated from field: string resume_token = 2;
+   */
+  resumeToken: string;
+};
+
+/**
+ * Describes the message puzzled.v1.ExportedPuzzle.
+ * Use `create(ExportedPuzzleSchema)` to create a new message.
+ */
+export const ExportedPuzzleSchema: GenMessage<ExportedPuzzle> = /*@__PURE__*/
+  messageDesc(file_puzzled_v1_puzzle_service, 6);
+
+/**
  * @generated from message puzzled.v1.SolvePuzzleRequest
  */
 export type SolvePuzzleRequest = Message<"puzzled.v1.SolvePuzzleRequest"> & {
@@ -187,7 +248,7 @@ export type SolvePuzzleRequest = Message<"puzzled.v1.SolvePuzzleRequest"> & {
  * Use `create(SolvePuzzleRequestSchema)` to create a new message.
  */
 export const SolvePuzzleRequestSchema: GenMessage<SolvePuzzleRequest> = /*@__PURE__*/
-  messageDesc(file_puzzled_v1_puzzle_service, 5);
+  messageDesc(file_puzzled_v1_puzzle_service, 7);
 
 /**
  * @generated from message puzzled.v1.SolveRequest
@@ -216,7 +277,7 @@ export type SolveRequest = Message<"puzzled.v1.SolveRequest"> & {
  * Use `create(SolveRequestSchema)` to create a new message.
  */
 export const SolveRequestSchema: GenMessage<SolveRequest> = /*@__PURE__*/
-  messageDesc(file_puzzled_v1_puzzle_service, 6);
+  messageDesc(file_puzzled_v1_puzzle_service, 8);
 
 /**
  * @generated from message puzzled.v1.AnalyzePositionRequest
@@ -258,7 +319,7 @@ export type AnalyzePositionRequest = Message<"puzzled.v1.AnalyzePositionRequest"
  * Use `create(AnalyzePositionRequestSchema)` to create a new message.
  */
 export const AnalyzePositionRequestSchema: GenMessage<AnalyzePositionRequest> = /*@__PURE__*/
-  messageDesc(file_puzzled_v1_puzzle_service, 7);
+  messageDesc(file_puzzled_v1_puzzle_service, 9);
 
 /**
  * A position: the puzzle after some moves.
@@ -367,7 +428,7 @@ export type PositionAnalysis = Message<"puzzled.v1.PositionAnalysis"> & {
  * Use `create(PositionAnalysisSchema)` to create a new message.
  */
 export const PositionAnalysisSchema: GenMessage<PositionAnalysis> = /*@__PURE__*/
-  messageDesc(file_puzzled_v1_puzzle_service, 8);
+  messageDesc(file_puzzled_v1_puzzle_service, 10);
 
 /**
  * @generated from message puzzled.v1.PlayRequest
@@ -400,7 +461,7 @@ export type PlayRequest = Message<"puzzled.v1.PlayRequest"> & {
  * Use `create(PlayRequestSchema)` to create a new message.
  */
 export const PlayRequestSchema: GenMessage<PlayRequest> = /*@__PURE__*/
-  messageDesc(file_puzzled_v1_puzzle_service, 9);
+  messageDesc(file_puzzled_v1_puzzle_service, 11);
 
 /**
  * @generated from message puzzled.v1.PlayStart
@@ -437,7 +498,7 @@ export type PlayStart = Message<"puzzled.v1.PlayStart"> & {
  * Use `create(PlayStartSchema)` to create a new message.
  */
 export const PlayStartSchema: GenMessage<PlayStart> = /*@__PURE__*/
-  messageDesc(file_puzzled_v1_puzzle_service, 10);
+  messageDesc(file_puzzled_v1_puzzle_service, 12);
 
 /**
  * @generated from message puzzled.v1.PlayResponse
@@ -476,7 +537,7 @@ export type PlayResponse = Message<"puzzled.v1.PlayResponse"> & {
  * Use `create(PlayResponseSchema)` to create a new message.
  */
 export const PlayResponseSchema: GenMessage<PlayResponse> = /*@__PURE__*/
-  messageDesc(file_puzzled_v1_puzzle_service, 11);
+  messageDesc(file_puzzled_v1_puzzle_service, 13);
 
 /**
  * Why a move was refused.
@@ -508,7 +569,7 @@ export type MoveRejection = Message<"puzzled.v1.MoveRejection"> & {
  * Use `create(MoveRejectionSchema)` to create a new message.
  */
 export const MoveRejectionSchema: GenMessage<MoveRejection> = /*@__PURE__*/
-  messageDesc(file_puzzled_v1_puzzle_service, 12);
+  messageDesc(file_puzzled_v1_puzzle_service, 14);
 
 /**
  * Stores graph-game puzzles and solves them exactly, with evidence.
@@ -546,6 +607,19 @@ export const PuzzleService: GenService<{
     methodKind: "unary";
     input: typeof ListPuzzlesRequestSchema;
     output: typeof ListPuzzlesResponseSchema;
+  },
+  /**
+   * Streams every stored puzzle the filter selects, newest first, in the
+   * FULL view, one message a puzzle. Each carries a resume_token: a new
+   * call with it as page_token (and the same filter) goes on after that
+   * puzzle, so an interrupted export resumes where it stopped.
+   *
+   * @generated from rpc puzzled.v1.PuzzleService.ExportPuzzles
+   */
+  exportPuzzles: {
+    methodKind: "server_streaming";
+    input: typeof ExportPuzzlesRequestSchema;
+    output: typeof ExportedPuzzleSchema;
   },
   /**
    * Deletes a puzzle; needs the admin token when one is configured.
