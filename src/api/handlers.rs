@@ -111,28 +111,33 @@ impl PuzzleApi {
         loop {
             check_deadline(deadline)?;
             let page = self.store.list_puzzles(filter, before, EXPORT_PAGE).await?;
-            for summary in page.puzzles {
+            // One query for the page's stored winners, from the summaries,
+            // so that no page of full puzzles is held to ask it.
+            let ids: Vec<&str> = page.puzzles.iter().map(|p| p.id.as_str()).collect();
+            let winners = self.store.stored_winners(&ids, SOLVER_VERSION).await?;
+            for summary in &page.puzzles {
                 check_deadline(deadline)?;
                 let seq = summary.seq;
-                let (record, _admitted) = match self.read_summarised(&summary, 1024).await {
+                let (record, _admitted) = match self.read_summarised(summary, 1024).await {
                     Ok(read) => read,
                     // Deleted since the page was read.
                     Err(AppError::NotFound { .. }) => continue,
                     Err(e) => return Err(e),
                 };
-                let mut puzzle = [self.fit_export(convert::puzzle_to_proto(record), 1024)];
-                if puzzle[0].encoded_len() + 1024 > self.max_message_bytes {
+                let mut puzzle = self.fit_export(convert::puzzle_to_proto(record), 1024);
+                if puzzle.encoded_len() + 1024 > self.max_message_bytes {
                     return Err(AppError::ResponseTooLarge {
                         message: format!(
                             "{}: its edge list ({} edges) does not fit in the {}-byte message \
                              limit; resume after it with the previous resume_token, or read \
                              it from a server with a larger --max-message-bytes",
-                            puzzle[0].name, puzzle[0].edge_count, self.max_message_bytes
+                            puzzle.name, puzzle.edge_count, self.max_message_bytes
                         ),
                     });
                 }
-                self.fill_cached_winners(&mut puzzle).await?;
-                let [puzzle] = puzzle;
+                if let Some(&winner) = winners.get(summary.id.as_str()) {
+                    puzzle.cached_winner = convert::player_to_proto(winner) as i32;
+                }
                 let exported = proto::ExportedPuzzle {
                     puzzle: Some(puzzle),
                     resume_token: convert::page_token::encode(seq, filter),

@@ -50,7 +50,27 @@ async fn the_export_streams_every_puzzle_and_resumes_after_any() {
         created.push(app.create(spec).await.name);
     }
     created.reverse();
+    // The newest one solved: its stored winner comes with it and with every
+    // copy sharing its canonical hash, and with no other.
+    app.client
+        .clone()
+        .solve_puzzle(proto::SolvePuzzleRequest {
+            name: created[0].clone(),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
     let all = export(&app, proto::ExportPuzzlesRequest::default()).await;
+    let solved_hash = all[0].puzzle.as_ref().unwrap().canonical_hash.clone();
+    for item in &all {
+        let puzzle = item.puzzle.as_ref().unwrap();
+        assert_eq!(
+            puzzle.cached_winner != proto::Player::Unspecified as i32,
+            puzzle.canonical_hash == solved_hash,
+            "{}",
+            puzzle.name
+        );
+    }
     assert_eq!(names(&all), created, "newest first, every one");
     let first = all[0].puzzle.as_ref().unwrap();
     assert_eq!(
