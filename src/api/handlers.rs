@@ -11,6 +11,7 @@ use tokio::sync::mpsc;
 use tokio_stream::Stream;
 use tokio_stream::wrappers::ReceiverStream;
 use tonic::{Request, Response, Status, Streaming};
+use tonic_types::StatusExt as _;
 
 use super::answers::{AnswerMemo, DEFAULT_MEMO_BYTES};
 use super::convert::{self, View};
@@ -26,7 +27,7 @@ use crate::app::pool::{INLINE_UNITS, off_runtime_if_large};
 use crate::app::{AppError, Solver, StoredPuzzle};
 use crate::puzzle::{Limits, SolveOptions, Spec};
 use crate::solver::SOLVER_VERSION;
-use crate::store::{ListFilter, NewPuzzle, PuzzleRead, PuzzleRecord, Store};
+use crate::store::{Created, ListFilter, NewPuzzle, PuzzleRead, PuzzleRecord, Store};
 
 const DEFAULT_PAGE_SIZE: u32 = 50;
 const MAX_PAGE_SIZE: u32 = 1000;
@@ -95,6 +96,49 @@ pub struct PuzzleApi {
 
 /// Puzzles read from the store at a time by an export.
 const EXPORT_PAGE: u32 = 64;
+
+/// The most puzzles one ImportPuzzles call takes: its one response lists a
+/// result for each, and must stay well under the message limit.
+pub const MAX_IMPORT_PUZZLES: usize = 1000;
+
+/// The result of one imported puzzle: the stored puzzle, or the code,
+/// reason, field and message CreatePuzzle would have failed with.
+fn import_result(
+    index: usize,
+    request_id: String,
+    outcome: Result<Created, AppError>,
+) -> proto::ImportResult {
+    let mut result = proto::ImportResult {
+        index: index as u32,
+        request_id,
+        ..Default::default()
+    };
+    match outcome {
+        Ok(Created { record, replayed }) => {
+            result.outcome = if replayed {
+                proto::ImportOutcome::Replayed
+            } else {
+                proto::ImportOutcome::Created
+            } as i32;
+            result.name = format!("puzzles/{}", record.id);
+            result.duplicate_of = record
+                .duplicate_of
+                .map(|d| format!("puzzles/{d}"))
+                .unwrap_or_default();
+        }
+        Err(error) => {
+            let status = Status::from(error);
+            result.outcome = proto::ImportOutcome::Failed as i32;
+            result.code = super::error::code_name(status.code()).to_owned();
+            if let Some(info) = status.get_details_error_info() {
+                result.field = info.metadata.get("field").cloned().unwrap_or_default();
+                result.reason = info.reason;
+            }
+            result.message = status.message().to_owned();
+        }
+    }
+    result
+}
 
 impl PuzzleApi {
     /// Sends every puzzle `filter` selects below `before` (newest first,
@@ -293,6 +337,66 @@ impl PuzzleApi {
         Ok(())
     }
 
+    /// Validates, hashes and stores the spec of `puzzle` under the optional
+    /// idempotency key `request_id`, as CreatePuzzle and ImportPuzzles do.
+    async fn store_puzzle(
+        &self,
+        puzzle: Option<proto::Puzzle>,
+        request_id: &str,
+    ) -> Result<Created, AppError> {
+        let puzzle = puzzle.ok_or_else(|| AppError::missing("puzzle"))?;
+        // Output-only fields are ignored, as AIP-203 asks.
+        let proto::Puzzle {
+            name: _,
+            spec,
+            canonical_hash: _,
+            canonicaliser: _,
+            canonical_sparse6: _,
+            duplicate_of: _,
+            edge_count: _,
+            create_time: _,
+            cached_winner: _,
+        } = puzzle;
+        if request_id.chars().count() > MAX_REQUEST_ID_CHARS {
+            return Err(AppError::invalid(
+                "request_id",
+                "TEXT_TOO_LONG",
+                format!("request_id: more than {MAX_REQUEST_ID_CHARS} characters"),
+            ));
+        }
+        let limits = self.limits;
+        let units = convert::units_of(spec.as_ref(), limits);
+        let held = convert::held_bytes(spec.as_ref());
+        let _admitted = self
+            .admission
+            .admit_holding(units, held, "puzzle.spec")
+            .await?;
+        let spec = off_runtime_if_large(units, move || {
+            convert::spec_from_proto(spec, "puzzle.spec", limits)
+        })
+        .await??;
+        let spec = Arc::new(spec);
+        let canonical = self.solver.canonicalize(spec.clone()).await?;
+        tracing::Span::current().record("canonical_hash", canonical.hash.as_str());
+        let raw = spec.raw();
+        self.store
+            .create_or_replay(NewPuzzle {
+                game: raw.game,
+                vertex_count: raw.vertex_count,
+                edges: &raw.edges,
+                start: raw.start,
+                black: raw.black,
+                white: raw.white,
+                title: &raw.title,
+                author: &raw.author,
+                canonical_hash: &canonical.hash,
+                canonical_labels: canonical.labelling.canonical_labels(),
+                request_id: Some(request_id).filter(|r| !r.is_empty()),
+            })
+            .await
+            .map_err(AppError::from)
+    }
+
     async fn solve_spec(
         &self,
         spec: Arc<Spec>,
@@ -319,59 +423,7 @@ impl PuzzleService for PuzzleApi {
         let caller = self.caller(&request, self.access.writes_need_a_token())?;
         self.access.charge_write(&caller)?;
         let proto::CreatePuzzleRequest { puzzle, request_id } = request.into_inner();
-        let puzzle = puzzle.ok_or_else(|| AppError::missing("puzzle"))?;
-        // Output-only fields are ignored, as AIP-203 asks.
-        let proto::Puzzle {
-            name: _,
-            spec,
-            canonical_hash: _,
-            canonicaliser: _,
-            canonical_sparse6: _,
-            duplicate_of: _,
-            edge_count: _,
-            create_time: _,
-            cached_winner: _,
-        } = puzzle;
-        if request_id.chars().count() > MAX_REQUEST_ID_CHARS {
-            return Err(AppError::invalid(
-                "request_id",
-                "TEXT_TOO_LONG",
-                format!("request_id: more than {MAX_REQUEST_ID_CHARS} characters"),
-            )
-            .into());
-        }
-        let limits = self.limits;
-        let units = convert::units_of(spec.as_ref(), limits);
-        let held = convert::held_bytes(spec.as_ref());
-        let _admitted = self
-            .admission
-            .admit_holding(units, held, "puzzle.spec")
-            .await?;
-        let spec = off_runtime_if_large(units, move || {
-            convert::spec_from_proto(spec, "puzzle.spec", limits)
-        })
-        .await??;
-        let spec = Arc::new(spec);
-        let canonical = self.solver.canonicalize(spec.clone()).await?;
-        tracing::Span::current().record("canonical_hash", canonical.hash.as_str());
-        let raw = spec.raw();
-        let record = self
-            .store
-            .create_puzzle(NewPuzzle {
-                game: raw.game,
-                vertex_count: raw.vertex_count,
-                edges: &raw.edges,
-                start: raw.start,
-                black: raw.black,
-                white: raw.white,
-                title: &raw.title,
-                author: &raw.author,
-                canonical_hash: &canonical.hash,
-                canonical_labels: canonical.labelling.canonical_labels(),
-                request_id: Some(request_id.as_str()).filter(|r| !r.is_empty()),
-            })
-            .await
-            .map_err(AppError::from)?;
+        let Created { record, .. } = self.store_puzzle(puzzle, &request_id).await?;
         let mut puzzle = self.fit_export(convert::puzzle_to_proto(record), 0);
         self.fill_cached_winners(std::slice::from_mut(&mut puzzle))
             .await?;
@@ -685,6 +737,59 @@ impl PuzzleService for PuzzleApi {
             }
         });
         Ok(Response::new(Box::pin(ReceiverStream::new(puzzles))))
+    }
+
+    async fn import_puzzles(
+        &self,
+        request: Request<Streaming<proto::ImportPuzzlesRequest>>,
+    ) -> Result<Response<proto::ImportPuzzlesResponse>, Status> {
+        let deadline = deadline(&request);
+        let caller = self.caller(&request, self.access.writes_need_a_token())?;
+        let mut inbound = request.into_inner();
+        let mut summary = proto::ImportPuzzlesResponse::default();
+        // The client's own stream errors (it cancelled, or sent a message
+        // over the limit) end the call with their status.
+        while let Some(message) = inbound.message().await? {
+            check_deadline(deadline)?;
+            let index = summary.results.len();
+            if index == MAX_IMPORT_PUZZLES {
+                return Err(AppError::Busy {
+                    reason: "TOO_MANY_PUZZLES",
+                    message: format!(
+                        "ImportPuzzles takes at most {MAX_IMPORT_PUZZLES} puzzles a call; the \
+                         first {MAX_IMPORT_PUZZLES} are stored (sending them again with their \
+                         request_ids stores nothing twice): send the rest in another call"
+                    ),
+                }
+                .into());
+            }
+            let proto::ImportPuzzlesRequest { puzzle, request_id } = message;
+            let outcome = if request_id.is_empty() {
+                Err(AppError::invalid(
+                    "request_id",
+                    "REQUEST_ID_REQUIRED",
+                    "request_id: every imported puzzle needs one, so that a retried \
+                     import stores nothing twice",
+                ))
+            } else {
+                match self.access.charge_write(&caller) {
+                    Ok(()) => self.store_puzzle(puzzle, &request_id).await,
+                    Err(limited) => Err(limited),
+                }
+            };
+            let result = import_result(index, request_id, outcome);
+            match proto::ImportOutcome::try_from(result.outcome) {
+                Ok(proto::ImportOutcome::Created) => summary.created_count += 1,
+                Ok(proto::ImportOutcome::Replayed) => summary.replayed_count += 1,
+                _ => summary.failed_count += 1,
+            }
+            summary.results.push(result);
+        }
+        self.reply(
+            summary,
+            "the import's summary",
+            "; import fewer puzzles a call",
+        )
     }
 
     type PlayStream = Pin<Box<dyn Stream<Item = Result<proto::PlayResponse, Status>> + Send>>;

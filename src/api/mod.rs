@@ -23,7 +23,7 @@ pub mod positions;
 pub mod reads;
 pub mod request;
 
-pub use handlers::{MemoSizes, PuzzleApi};
+pub use handlers::{MAX_IMPORT_PUZZLES, MemoSizes, PuzzleApi};
 pub use request::ClientAddress;
 
 /// Generated code for `proto/puzzled/v1`.

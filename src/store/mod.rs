@@ -39,7 +39,9 @@ pub use backup::{BackupError, BackupSummary, backup_sqlite};
 pub use db::{DEFAULT_VERDICT_BYTES, PoolSettings, Store};
 pub use error::StoreError;
 pub use kept::StoreVersion;
-pub use puzzles::{ListFilter, NewPuzzle, Page, PuzzleRead, PuzzleRecord, is_well_formed_id};
+pub use puzzles::{
+    Created, ListFilter, NewPuzzle, Page, PuzzleRead, PuzzleRecord, is_well_formed_id,
+};
 pub use verdicts::{Retained, VerdictKey};
 
 #[cfg(test)]

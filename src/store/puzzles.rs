@@ -58,6 +58,14 @@ impl PuzzleRecord {
     }
 }
 
+/// A puzzle [`Store::create_or_replay`] answers with.
+#[derive(Debug, Clone)]
+pub struct Created {
+    pub record: PuzzleRecord,
+    /// Its `request_id` had stored this puzzle before; nothing was stored now.
+    pub replayed: bool,
+}
+
 /// A puzzle read by [`Store::get_puzzle_up_to`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PuzzleRead {
@@ -98,6 +106,12 @@ impl Store {
     /// payload, returns the puzzle stored the first time; with one used for
     /// a different payload, fails with [`StoreError::RequestIdReused`].
     pub async fn create_puzzle(&self, new: NewPuzzle<'_>) -> Result<PuzzleRecord, StoreError> {
+        Ok(self.create_or_replay(new).await?.record)
+    }
+
+    /// [`Store::create_puzzle`], saying whether the puzzle was stored now
+    /// or its `request_id` had stored it before.
+    pub async fn create_or_replay(&self, new: NewPuzzle<'_>) -> Result<Created, StoreError> {
         let _timer = crate::metrics::metrics().store_query("create_puzzle");
         let fingerprint = fingerprint(&new);
         let attempt = || {
@@ -114,7 +128,11 @@ impl Store {
                         if stored.as_deref() != Some(fingerprint.as_str()) {
                             return Err(StoreError::RequestIdReused(request_id.to_owned()));
                         }
-                        return read_puzzle(conn, &id).await;
+                        let record = read_puzzle(conn, &id).await?;
+                        return Ok(Created {
+                            record,
+                            replayed: true,
+                        });
                     }
                 }
                 let id = new_id();
@@ -142,7 +160,11 @@ impl Store {
                 .await?;
                 // Read inside the transaction: a delete committed right after
                 // cannot turn this create into NOT_FOUND.
-                read_puzzle(conn, &id).await
+                let record = read_puzzle(conn, &id).await?;
+                Ok(Created {
+                    record,
+                    replayed: false,
+                })
             })
         };
         let outcome = match attempt().await {

@@ -280,9 +280,12 @@ async fn a_request_id_returns_the_first_puzzle_and_refuses_another_payload(db: T
         request_id: Some("retry-me"),
         ..puzzle(Game::Geography, &[0, 1, 1, 2], "h")
     };
-    let first = store.create_puzzle(with_id(0)).await.unwrap();
-    let retried = store.create_puzzle(with_id(0)).await.unwrap();
-    assert_eq!(retried, first);
+    let first = store.create_or_replay(with_id(0)).await.unwrap();
+    assert!(!first.replayed);
+    let first = first.record;
+    let retried = store.create_or_replay(with_id(0)).await.unwrap();
+    assert!(retried.replayed);
+    assert_eq!(retried.record, first);
     let error = store.create_puzzle(with_id(1)).await.unwrap_err();
     assert!(
         matches!(&error, StoreError::RequestIdReused(id) if id == "retry-me"),

@@ -162,6 +162,8 @@ async fn the_api_doc_recipes_work_with_grpcurl() {
         "/SolvePuzzle",
         "/Solve",
         "/DeletePuzzle",
+        "/ExportPuzzles",
+        "/ImportPuzzles",
         "/AnalyzePosition",
         "/Play",
         "grpc.health.v1.Health/Check",
@@ -229,6 +231,16 @@ async fn the_api_doc_recipes_work_with_grpcurl() {
             assert_eq!(responses[1]["rejected"]["reason"], "NOT_ADJACENT", "{out}");
             assert_eq!(responses[3]["position"]["gameOver"], true, "{out}");
             assert_eq!(responses[3]["position"]["winner"], "PLAYER_SECOND", "{out}");
+        }
+        if command.contains("/ImportPuzzles") {
+            // The first puzzle is stored; the second names vertex 5 of 3.
+            let summary = json(&out);
+            assert_eq!(summary["createdCount"], 1, "{out}");
+            assert_eq!(summary["failedCount"], 1, "{out}");
+            let failed = &summary["results"][1];
+            assert_eq!(failed["outcome"], "IMPORT_OUTCOME_FAILED", "{out}");
+            assert_eq!(failed["reason"], "VERTEX_OUT_OF_RANGE", "{out}");
+            assert_eq!(failed["field"], "puzzle.spec.graph.edges[3]", "{out}");
         }
         if command.contains("Health/Check") {
             assert!(out.contains("SERVING"), "{out}");

@@ -18,6 +18,7 @@ mod grpc_web;
 mod grpcio;
 mod grpcurl;
 mod helpers;
+mod import;
 mod metrics;
 mod positions;
 mod postgres;

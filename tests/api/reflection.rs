@@ -70,6 +70,7 @@ macro_rules! reflection_checks {
                     "GetPuzzle",
                     "ListPuzzles",
                     "ExportPuzzles",
+                    "ImportPuzzles",
                     "DeletePuzzle",
                     "SolvePuzzle",
                     "Solve",

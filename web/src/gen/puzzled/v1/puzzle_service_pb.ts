@@ -2,8 +2,8 @@
 // @generated from file puzzled/v1/puzzle_service.proto (package puzzled.v1, syntax proto3)
 /* eslint-disable */
 
-import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
+import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import type { EmptySchema } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_empty } from "@bufbuild/protobuf/wkt";
 import type { BipartiteEdgeEvidence, Game, GeographyEvidence, Move, Player, Puzzle, PuzzleSchema, PuzzleSpec, PuzzleView, SearchEvidence, SolutionSchema, TreePaintEvidence, WinningMoves } from "./puzzle_pb";
@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file puzzled/v1/puzzle_service.proto.
  */
 export const file_puzzled_v1_puzzle_service: GenFile = /*@__PURE__*/
-  fileDesc("Ch9wdXp6bGVkL3YxL3B1enpsZV9zZXJ2aWNlLnByb3RvEgpwdXp6bGVkLnYxIk0KE0NyZWF0ZVB1enpsZVJlcXVlc3QSIgoGcHV6emxlGAEgASgLMhIucHV6emxlZC52MS5QdXp6bGUSEgoKcmVxdWVzdF9pZBgCIAEoCSJGChBHZXRQdXp6bGVSZXF1ZXN0EgwKBG5hbWUYASABKAkSJAoEdmlldxgCIAEoDjIWLnB1enpsZWQudjEuUHV6emxlVmlldyIjChNEZWxldGVQdXp6bGVSZXF1ZXN0EgwKBG5hbWUYASABKAkimQEKEkxpc3RQdXp6bGVzUmVxdWVzdBIRCglwYWdlX3NpemUYASABKAUSEgoKcGFnZV90b2tlbhgCIAEoCRIeCgRnYW1lGAMgASgOMhAucHV6emxlZC52MS5HYW1lEiQKBHZpZXcYBCABKA4yFi5wdXp6bGVkLnYxLlB1enpsZVZpZXcSFgoOY2Fub25pY2FsX2hhc2gYBSABKAkiUwoTTGlzdFB1enpsZXNSZXNwb25zZRIjCgdwdXp6bGVzGAEgAygLMhIucHV6emxlZC52MS5QdXp6bGUSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJImIKFEV4cG9ydFB1enpsZXNSZXF1ZXN0Eh4KBGdhbWUYASABKA4yEC5wdXp6bGVkLnYxLkdhbWUSFgoOY2Fub25pY2FsX2hhc2gYAiABKAkSEgoKcGFnZV90b2tlbhgDIAEoCSJKCg5FeHBvcnRlZFB1enpsZRIiCgZwdXp6bGUYASABKAsyEi5wdXp6bGVkLnYxLlB1enpsZRIUCgxyZXN1bWVfdG9rZW4YAiABKAkiXQoSU29sdmVQdXp6bGVSZXF1ZXN0EgwKBG5hbWUYASABKAkSGgoSaW5jbHVkZV9hbGxfc3RhcnRzGAIgASgIEh0KFWluY2x1ZGVfd2lubmluZ19tb3ZlcxgDIAEoCCJvCgxTb2x2ZVJlcXVlc3QSJAoEc3BlYxgBIAEoCzIWLnB1enpsZWQudjEuUHV6emxlU3BlYxIaChJpbmNsdWRlX2FsbF9zdGFydHMYAiABKAgSHQoVaW5jbHVkZV93aW5uaW5nX21vdmVzGAMgASgIInsKFkFuYWx5emVQb3NpdGlvblJlcXVlc3QSDgoEbmFtZRgBIAEoCUgAEiYKBHNwZWMYAiABKAsyFi5wdXp6bGVkLnYxLlB1enpsZVNwZWNIABIfCgVtb3ZlcxgDIAMoCzIQLnB1enpsZWQudjEuTW92ZUIICgZwdXp6bGUi4QMKEFBvc2l0aW9uQW5hbHlzaXMSEQoJZ2FtZV9vdmVyGAEgASgIEiMKB3RvX21vdmUYAiABKA4yEi5wdXp6bGVkLnYxLlBsYXllchIiCgZ3aW5uZXIYAyABKA4yEi5wdXp6bGVkLnYxLlBsYXllchInCg13aW5uaW5nX21vdmVzGAQgAygLMhAucHV6emxlZC52MS5Nb3ZlEikKB3dpbm5pbmcYBSABKAsyGC5wdXp6bGVkLnYxLldpbm5pbmdNb3ZlcxIlCgtsZWdhbF9tb3ZlcxgGIAMoCzIQLnB1enpsZWQudjEuTW92ZRIYChBsZWdhbF9tb3ZlX2NvdW50GAcgASgEEjIKCWdlb2dyYXBoeRgKIAEoCzIdLnB1enpsZWQudjEuR2VvZ3JhcGh5RXZpZGVuY2VIABI7Cg5iaXBhcnRpdGVfZWRnZRgLIAEoCzIhLnB1enpsZWQudjEuQmlwYXJ0aXRlRWRnZUV2aWRlbmNlSAASMwoKdHJlZV9wYWludBgMIAEoCzIdLnB1enpsZWQudjEuVHJlZVBhaW50RXZpZGVuY2VIABIsCgZzZWFyY2gYDSABKAsyGi5wdXp6bGVkLnYxLlNlYXJjaEV2aWRlbmNlSABCCAoGZGV0YWlsImIKC1BsYXlSZXF1ZXN0EiYKBXN0YXJ0GAEgASgLMhUucHV6emxlZC52MS5QbGF5U3RhcnRIABIgCgRtb3ZlGAIgASgLMhAucHV6emxlZC52MS5Nb3ZlSABCCQoHcmVxdWVzdCJ1CglQbGF5U3RhcnQSDgoEbmFtZRgBIAEoCUgAEiYKBHNwZWMYAiABKAsyFi5wdXp6bGVkLnYxLlB1enpsZVNwZWNIABImCgpodW1hbl9zaWRlGAMgASgOMhIucHV6emxlZC52MS5QbGF5ZXJCCAoGcHV6emxlIpIBCgxQbGF5UmVzcG9uc2USJQoLc2VydmVyX21vdmUYASABKAsyEC5wdXp6bGVkLnYxLk1vdmUSLgoIcG9zaXRpb24YAiABKAsyHC5wdXp6bGVkLnYxLlBvc2l0aW9uQW5hbHlzaXMSKwoIcmVqZWN0ZWQYAyABKAsyGS5wdXp6bGVkLnYxLk1vdmVSZWplY3Rpb24iMAoNTW92ZVJlamVjdGlvbhIOCgZyZWFzb24YASABKAkSDwoHbWVzc2FnZRgCIAEoCTKPBQoNUHV6emxlU2VydmljZRJDCgxDcmVhdGVQdXp6bGUSHy5wdXp6bGVkLnYxLkNyZWF0ZVB1enpsZVJlcXVlc3QaEi5wdXp6bGVkLnYxLlB1enpsZRI9CglHZXRQdXp6bGUSHC5wdXp6bGVkLnYxLkdldFB1enpsZVJlcXVlc3QaEi5wdXp6bGVkLnYxLlB1enpsZRJOCgtMaXN0UHV6emxlcxIeLnB1enpsZWQudjEuTGlzdFB1enpsZXNSZXF1ZXN0Gh8ucHV6emxlZC52MS5MaXN0UHV6emxlc1Jlc3BvbnNlEk8KDUV4cG9ydFB1enpsZXMSIC5wdXp6bGVkLnYxLkV4cG9ydFB1enpsZXNSZXF1ZXN0GhoucHV6emxlZC52MS5FeHBvcnRlZFB1enpsZTABEkcKDERlbGV0ZVB1enpsZRIfLnB1enpsZWQudjEuRGVsZXRlUHV6emxlUmVxdWVzdBoWLmdvb2dsZS5wcm90b2J1Zi5FbXB0eRJDCgtTb2x2ZVB1enpsZRIeLnB1enpsZWQudjEuU29sdmVQdXp6bGVSZXF1ZXN0GhQucHV6emxlZC52MS5Tb2x1dGlvbhI3CgVTb2x2ZRIYLnB1enpsZWQudjEuU29sdmVSZXF1ZXN0GhQucHV6emxlZC52MS5Tb2x1dGlvbhJTCg9BbmFseXplUG9zaXRpb24SIi5wdXp6bGVkLnYxLkFuYWx5emVQb3NpdGlvblJlcXVlc3QaHC5wdXp6bGVkLnYxLlBvc2l0aW9uQW5hbHlzaXMSPQoEUGxheRIXLnB1enpsZWQudjEuUGxheVJlcXVlc3QaGC5wdXp6bGVkLnYxLlBsYXlSZXNwb25zZSgBMAFCAlABYgZwcm90bzM", [file_google_protobuf_empty, file_puzzled_v1_puzzle]);
+  fileDesc("Ch9wdXp6bGVkL3YxL3B1enpsZV9zZXJ2aWNlLnByb3RvEgpwdXp6bGVkLnYxIk0KE0NyZWF0ZVB1enpsZVJlcXVlc3QSIgoGcHV6emxlGAEgASgLMhIucHV6emxlZC52MS5QdXp6bGUSEgoKcmVxdWVzdF9pZBgCIAEoCSJGChBHZXRQdXp6bGVSZXF1ZXN0EgwKBG5hbWUYASABKAkSJAoEdmlldxgCIAEoDjIWLnB1enpsZWQudjEuUHV6emxlVmlldyIjChNEZWxldGVQdXp6bGVSZXF1ZXN0EgwKBG5hbWUYASABKAkimQEKEkxpc3RQdXp6bGVzUmVxdWVzdBIRCglwYWdlX3NpemUYASABKAUSEgoKcGFnZV90b2tlbhgCIAEoCRIeCgRnYW1lGAMgASgOMhAucHV6emxlZC52MS5HYW1lEiQKBHZpZXcYBCABKA4yFi5wdXp6bGVkLnYxLlB1enpsZVZpZXcSFgoOY2Fub25pY2FsX2hhc2gYBSABKAkiUwoTTGlzdFB1enpsZXNSZXNwb25zZRIjCgdwdXp6bGVzGAEgAygLMhIucHV6emxlZC52MS5QdXp6bGUSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJImIKFEV4cG9ydFB1enpsZXNSZXF1ZXN0Eh4KBGdhbWUYASABKA4yEC5wdXp6bGVkLnYxLkdhbWUSFgoOY2Fub25pY2FsX2hhc2gYAiABKAkSEgoKcGFnZV90b2tlbhgDIAEoCSJKCg5FeHBvcnRlZFB1enpsZRIiCgZwdXp6bGUYASABKAsyEi5wdXp6bGVkLnYxLlB1enpsZRIUCgxyZXN1bWVfdG9rZW4YAiABKAkiTgoUSW1wb3J0UHV6emxlc1JlcXVlc3QSIgoGcHV6emxlGAEgASgLMhIucHV6emxlZC52MS5QdXp6bGUSEgoKcmVxdWVzdF9pZBgCIAEoCSKHAQoVSW1wb3J0UHV6emxlc1Jlc3BvbnNlEikKB3Jlc3VsdHMYASADKAsyGC5wdXp6bGVkLnYxLkltcG9ydFJlc3VsdBIVCg1jcmVhdGVkX2NvdW50GAIgASgNEhYKDnJlcGxheWVkX2NvdW50GAMgASgNEhQKDGZhaWxlZF9jb3VudBgEIAEoDSK/AQoMSW1wb3J0UmVzdWx0Eg0KBWluZGV4GAEgASgNEhIKCnJlcXVlc3RfaWQYAiABKAkSKgoHb3V0Y29tZRgDIAEoDjIZLnB1enpsZWQudjEuSW1wb3J0T3V0Y29tZRIMCgRuYW1lGAQgASgJEhQKDGR1cGxpY2F0ZV9vZhgFIAEoCRIMCgRjb2RlGAYgASgJEg4KBnJlYXNvbhgHIAEoCRINCgVmaWVsZBgIIAEoCRIPCgdtZXNzYWdlGAkgASgJIl0KElNvbHZlUHV6emxlUmVxdWVzdBIMCgRuYW1lGAEgASgJEhoKEmluY2x1ZGVfYWxsX3N0YXJ0cxgCIAEoCBIdChVpbmNsdWRlX3dpbm5pbmdfbW92ZXMYAyABKAgibwoMU29sdmVSZXF1ZXN0EiQKBHNwZWMYASABKAsyFi5wdXp6bGVkLnYxLlB1enpsZVNwZWMSGgoSaW5jbHVkZV9hbGxfc3RhcnRzGAIgASgIEh0KFWluY2x1ZGVfd2lubmluZ19tb3ZlcxgDIAEoCCJ7ChZBbmFseXplUG9zaXRpb25SZXF1ZXN0Eg4KBG5hbWUYASABKAlIABImCgRzcGVjGAIgASgLMhYucHV6emxlZC52MS5QdXp6bGVTcGVjSAASHwoFbW92ZXMYAyADKAsyEC5wdXp6bGVkLnYxLk1vdmVCCAoGcHV6emxlIuEDChBQb3NpdGlvbkFuYWx5c2lzEhEKCWdhbWVfb3ZlchgBIAEoCBIjCgd0b19tb3ZlGAIgASgOMhIucHV6emxlZC52MS5QbGF5ZXISIgoGd2lubmVyGAMgASgOMhIucHV6emxlZC52MS5QbGF5ZXISJwoNd2lubmluZ19tb3ZlcxgEIAMoCzIQLnB1enpsZWQudjEuTW92ZRIpCgd3aW5uaW5nGAUgASgLMhgucHV6emxlZC52MS5XaW5uaW5nTW92ZXMSJQoLbGVnYWxfbW92ZXMYBiADKAsyEC5wdXp6bGVkLnYxLk1vdmUSGAoQbGVnYWxfbW92ZV9jb3VudBgHIAEoBBIyCglnZW9ncmFwaHkYCiABKAsyHS5wdXp6bGVkLnYxLkdlb2dyYXBoeUV2aWRlbmNlSAASOwoOYmlwYXJ0aXRlX2VkZ2UYCyABKAsyIS5wdXp6bGVkLnYxLkJpcGFydGl0ZUVkZ2VFdmlkZW5jZUgAEjMKCnRyZWVfcGFpbnQYDCABKAsyHS5wdXp6bGVkLnYxLlRyZWVQYWludEV2aWRlbmNlSAASLAoGc2VhcmNoGA0gASgLMhoucHV6emxlZC52MS5TZWFyY2hFdmlkZW5jZUgAQggKBmRldGFpbCJiCgtQbGF5UmVxdWVzdBImCgVzdGFydBgBIAEoCzIVLnB1enpsZWQudjEuUGxheVN0YXJ0SAASIAoEbW92ZRgCIAEoCzIQLnB1enpsZWQudjEuTW92ZUgAQgkKB3JlcXVlc3QidQoJUGxheVN0YXJ0Eg4KBG5hbWUYASABKAlIABImCgRzcGVjGAIgASgLMhYucHV6emxlZC52MS5QdXp6bGVTcGVjSAASJgoKaHVtYW5fc2lkZRgDIAEoDjISLnB1enpsZWQudjEuUGxheWVyQggKBnB1enpsZSKSAQoMUGxheVJlc3BvbnNlEiUKC3NlcnZlcl9tb3ZlGAEgASgLMhAucHV6emxlZC52MS5Nb3ZlEi4KCHBvc2l0aW9uGAIgASgLMhwucHV6emxlZC52MS5Qb3NpdGlvbkFuYWx5c2lzEisKCHJlamVjdGVkGAMgASgLMhkucHV6emxlZC52MS5Nb3ZlUmVqZWN0aW9uIjAKDU1vdmVSZWplY3Rpb24SDgoGcmVhc29uGAEgASgJEg8KB21lc3NhZ2UYAiABKAkqgwEKDUltcG9ydE91dGNvbWUSHgoaSU1QT1JUX09VVENPTUVfVU5TUEVDSUZJRUQQABIaChZJTVBPUlRfT1VUQ09NRV9DUkVBVEVEEAESGwoXSU1QT1JUX09VVENPTUVfUkVQTEFZRUQQAhIZChVJTVBPUlRfT1VUQ09NRV9GQUlMRUQQAzLnBQoNUHV6emxlU2VydmljZRJDCgxDcmVhdGVQdXp6bGUSHy5wdXp6bGVkLnYxLkNyZWF0ZVB1enpsZVJlcXVlc3QaEi5wdXp6bGVkLnYxLlB1enpsZRI9CglHZXRQdXp6bGUSHC5wdXp6bGVkLnYxLkdldFB1enpsZVJlcXVlc3QaEi5wdXp6bGVkLnYxLlB1enpsZRJOCgtMaXN0UHV6emxlcxIeLnB1enpsZWQudjEuTGlzdFB1enpsZXNSZXF1ZXN0Gh8ucHV6emxlZC52MS5MaXN0UHV6emxlc1Jlc3BvbnNlEk8KDUV4cG9ydFB1enpsZXMSIC5wdXp6bGVkLnYxLkV4cG9ydFB1enpsZXNSZXF1ZXN0GhoucHV6emxlZC52MS5FeHBvcnRlZFB1enpsZTABElYKDUltcG9ydFB1enpsZXMSIC5wdXp6bGVkLnYxLkltcG9ydFB1enpsZXNSZXF1ZXN0GiEucHV6emxlZC52MS5JbXBvcnRQdXp6bGVzUmVzcG9uc2UoARJHCgxEZWxldGVQdXp6bGUSHy5wdXp6bGVkLnYxLkRlbGV0ZVB1enpsZVJlcXVlc3QaFi5nb29nbGUucHJvdG9idWYuRW1wdHkSQwoLU29sdmVQdXp6bGUSHi5wdXp6bGVkLnYxLlNvbHZlUHV6emxlUmVxdWVzdBoULnB1enpsZWQudjEuU29sdXRpb24SNwoFU29sdmUSGC5wdXp6bGVkLnYxLlNvbHZlUmVxdWVzdBoULnB1enpsZWQudjEuU29sdXRpb24SUwoPQW5hbHl6ZVBvc2l0aW9uEiIucHV6emxlZC52MS5BbmFseXplUG9zaXRpb25SZXF1ZXN0GhwucHV6emxlZC52MS5Qb3NpdGlvbkFuYWx5c2lzEj0KBFBsYXkSFy5wdXp6bGVkLnYxLlBsYXlSZXF1ZXN0GhgucHV6emxlZC52MS5QbGF5UmVzcG9uc2UoATABQgJQAWIGcHJvdG8z", [file_google_protobuf_empty, file_puzzled_v1_puzzle]);
 
 /**
  * @generated from message puzzled.v1.CreatePuzzleRequest
@@ -219,6 +219,135 @@ export const ExportedPuzzleSchema: GenMessage<ExportedPuzzle> = /*@__PURE__*/
   messageDesc(file_puzzled_v1_puzzle_service, 6);
 
 /**
+ * @generated from message puzzled.v1.ImportPuzzlesRequest
+ */
+export type ImportPuzzlesRequest = Message<"puzzled.v1.ImportPuzzlesRequest"> & {
+  /**
+   * Only puzzle.spec is read, as in CreatePuzzle.
+   *
+   * @generated from field: puzzled.v1.Puzzle puzzle = 1;
+   */
+  puzzle?: Puzzle | undefined;
+
+  /**
+   * Required: this puzzle's idempotency key, at most 100 characters (as
+   * CreatePuzzleRequest.request_id, and shared with it).
+   *
+   * @generated from field: string request_id = 2;
+   */
+  requestId: string;
+};
+
+/**
+ * Describes the message puzzled.v1.ImportPuzzlesRequest.
+ * Use `create(ImportPuzzlesRequestSchema)` to create a new message.
+ */
+export const ImportPuzzlesRequestSchema: GenMessage<ImportPuzzlesRequest> = /*@__PURE__*/
+  messageDesc(file_puzzled_v1_puzzle_service, 7);
+
+/**
+ * @generated from message puzzled.v1.ImportPuzzlesResponse
+ */
+export type ImportPuzzlesResponse = Message<"puzzled.v1.ImportPuzzlesResponse"> & {
+  /**
+   * One a request message, in the order they arrived.
+   *
+   * @generated from field: repeated puzzled.v1.ImportResult results = 1;
+   */
+  results: ImportResult[];
+
+  /**
+   * How many results are IMPORT_OUTCOME_CREATED, _REPLAYED and _FAILED.
+   *
+   * @generated from field: uint32 created_count = 2;
+   */
+  createdCount: number;
+
+  /**
+   * @generated from field: uint32 replayed_count = 3;
+   */
+  replayedCount: number;
+
+  /**
+   * @generated from field: uint32 failed_count = 4;
+   */
+  failedCount: number;
+};
+
+/**
+ * Describes the message puzzled.v1.ImportPuzzlesResponse.
+ * Use `create(ImportPuzzlesResponseSchema)` to create a new message.
+ */
+export const ImportPuzzlesResponseSchema: GenMessage<ImportPuzzlesResponse> = /*@__PURE__*/
+  messageDesc(file_puzzled_v1_puzzle_service, 8);
+
+/**
+ * @generated from message puzzled.v1.ImportResult
+ */
+export type ImportResult = Message<"puzzled.v1.ImportResult"> & {
+  /**
+   * The message's position in the stream, from 0.
+   *
+   * @generated from field: uint32 index = 1;
+   */
+  index: number;
+
+  /**
+   * @generated from field: string request_id = 2;
+   */
+  requestId: string;
+
+  /**
+   * @generated from field: puzzled.v1.ImportOutcome outcome = 3;
+   */
+  outcome: ImportOutcome;
+
+  /**
+   * CREATED or REPLAYED: the stored puzzle, and the older puzzle with the
+   * same canonical hash when there is one (as Puzzle.duplicate_of).
+   *
+   * @generated from field: string name = 4;
+   */
+  name: string;
+
+  /**
+   * @generated from field: string duplicate_of = 5;
+   */
+  duplicateOf: string;
+
+  /**
+   * FAILED: what CreatePuzzle would have answered: the gRPC code's name
+   * (INVALID_ARGUMENT), the ErrorInfo reason (VERTEX_OUT_OF_RANGE),
+   * the field (puzzle.spec.edges[3]) when one is at fault, and the message.
+   *
+   * @generated from field: string code = 6;
+   */
+  code: string;
+
+  /**
+   * @generated from field: string reason = 7;
+   */
+  reason: string;
+
+  /**
+   * @generated from field: string field = 8;
+   */
+  field: string;
+
+  /**
+   * @generated from field: string message = 9;
+   */
+  message: string;
+};
+
+/**
+ * Describes the message puzzled.v1.ImportResult.
+ * Use `create(ImportResultSchema)` to create a new message.
+ */
+export const ImportResultSchema: GenMessage<ImportResult> = /*@__PURE__*/
+  messageDesc(file_puzzled_v1_puzzle_service, 9);
+
+/**
  * @generated from message puzzled.v1.SolvePuzzleRequest
  */
 export type SolvePuzzleRequest = Message<"puzzled.v1.SolvePuzzleRequest"> & {
@@ -248,7 +377,7 @@ export type SolvePuzzleRequest = Message<"puzzled.v1.SolvePuzzleRequest"> & {
  * Use `create(SolvePuzzleRequestSchema)` to create a new message.
  */
 export const SolvePuzzleRequestSchema: GenMessage<SolvePuzzleRequest> = /*@__PURE__*/
-  messageDesc(file_puzzled_v1_puzzle_service, 7);
+  messageDesc(file_puzzled_v1_puzzle_service, 10);
 
 /**
  * @generated from message puzzled.v1.SolveRequest
@@ -277,7 +406,7 @@ export type SolveRequest = Message<"puzzled.v1.SolveRequest"> & {
  * Use `create(SolveRequestSchema)` to create a new message.
  */
 export const SolveRequestSchema: GenMessage<SolveRequest> = /*@__PURE__*/
-  messageDesc(file_puzzled_v1_puzzle_service, 8);
+  messageDesc(file_puzzled_v1_puzzle_service, 11);
 
 /**
  * @generated from message puzzled.v1.AnalyzePositionRequest
@@ -319,7 +448,7 @@ export type AnalyzePositionRequest = Message<"puzzled.v1.AnalyzePositionRequest"
  * Use `create(AnalyzePositionRequestSchema)` to create a new message.
  */
 export const AnalyzePositionRequestSchema: GenMessage<AnalyzePositionRequest> = /*@__PURE__*/
-  messageDesc(file_puzzled_v1_puzzle_service, 9);
+  messageDesc(file_puzzled_v1_puzzle_service, 12);
 
 /**
  * A position: the puzzle after some moves.
@@ -428,7 +557,7 @@ export type PositionAnalysis = Message<"puzzled.v1.PositionAnalysis"> & {
  * Use `create(PositionAnalysisSchema)` to create a new message.
  */
 export const PositionAnalysisSchema: GenMessage<PositionAnalysis> = /*@__PURE__*/
-  messageDesc(file_puzzled_v1_puzzle_service, 10);
+  messageDesc(file_puzzled_v1_puzzle_service, 13);
 
 /**
  * @generated from message puzzled.v1.PlayRequest
@@ -461,7 +590,7 @@ export type PlayRequest = Message<"puzzled.v1.PlayRequest"> & {
  * Use `create(PlayRequestSchema)` to create a new message.
  */
 export const PlayRequestSchema: GenMessage<PlayRequest> = /*@__PURE__*/
-  messageDesc(file_puzzled_v1_puzzle_service, 11);
+  messageDesc(file_puzzled_v1_puzzle_service, 14);
 
 /**
  * @generated from message puzzled.v1.PlayStart
@@ -498,7 +627,7 @@ export type PlayStart = Message<"puzzled.v1.PlayStart"> & {
  * Use `create(PlayStartSchema)` to create a new message.
  */
 export const PlayStartSchema: GenMessage<PlayStart> = /*@__PURE__*/
-  messageDesc(file_puzzled_v1_puzzle_service, 12);
+  messageDesc(file_puzzled_v1_puzzle_service, 15);
 
 /**
  * @generated from message puzzled.v1.PlayResponse
@@ -537,7 +666,7 @@ export type PlayResponse = Message<"puzzled.v1.PlayResponse"> & {
  * Use `create(PlayResponseSchema)` to create a new message.
  */
 export const PlayResponseSchema: GenMessage<PlayResponse> = /*@__PURE__*/
-  messageDesc(file_puzzled_v1_puzzle_service, 13);
+  messageDesc(file_puzzled_v1_puzzle_service, 16);
 
 /**
  * Why a move was refused.
@@ -569,7 +698,45 @@ export type MoveRejection = Message<"puzzled.v1.MoveRejection"> & {
  * Use `create(MoveRejectionSchema)` to create a new message.
  */
 export const MoveRejectionSchema: GenMessage<MoveRejection> = /*@__PURE__*/
-  messageDesc(file_puzzled_v1_puzzle_service, 14);
+  messageDesc(file_puzzled_v1_puzzle_service, 17);
+
+/**
+ * @generated from enum puzzled.v1.ImportOutcome
+ */
+export enum ImportOutcome {
+  /**
+   * @generated from enum value: IMPORT_OUTCOME_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * Stored by this call.
+   *
+   * @generated from enum value: IMPORT_OUTCOME_CREATED = 1;
+   */
+  CREATED = 1,
+
+  /**
+   * Its request_id had stored this same puzzle before: nothing was stored,
+   * and name is the puzzle stored then.
+   *
+   * @generated from enum value: IMPORT_OUTCOME_REPLAYED = 2;
+   */
+  REPLAYED = 2,
+
+  /**
+   * Not stored; code, reason, field and message say why.
+   *
+   * @generated from enum value: IMPORT_OUTCOME_FAILED = 3;
+   */
+  FAILED = 3,
+}
+
+/**
+ * Describes the enum puzzled.v1.ImportOutcome.
+ */
+export const ImportOutcomeSchema: GenEnum<ImportOutcome> = /*@__PURE__*/
+  enumDesc(file_puzzled_v1_puzzle_service, 0);
 
 /**
  * Stores graph-game puzzles and solves them exactly, with evidence.
@@ -620,6 +787,25 @@ export const PuzzleService: GenService<{
     methodKind: "server_streaming";
     input: typeof ExportPuzzlesRequestSchema;
     output: typeof ExportedPuzzleSchema;
+  },
+  /**
+   * Stores the puzzles of a client stream, each exactly as CreatePuzzle
+   * stores one: validated, hashed and stored on its own, so that one bad
+   * puzzle fails alone and the rest are kept (atomic per puzzle, not per
+   * stream). Every message needs its request_id: a retried import, whole
+   * or in part, stores nothing twice and reports the first results as
+   * REPLAYED. One response, after the client closes the stream, has a
+   * result per message in order. At most 1000 messages a call: the next
+   * one ends the call with RESOURCE_EXHAUSTED, reason TOO_MANY_PUZZLES
+   * (those before it are stored). Needs a writer's token where
+   * CreatePuzzle does, and each puzzle counts against the writer's limit.
+   *
+   * @generated from rpc puzzled.v1.PuzzleService.ImportPuzzles
+   */
+  importPuzzles: {
+    methodKind: "client_streaming";
+    input: typeof ImportPuzzlesRequestSchema;
+    output: typeof ImportPuzzlesResponseSchema;
   },
   /**
    * Deletes a puzzle; needs the admin token when one is configured.
