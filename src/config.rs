@@ -6,6 +6,9 @@ use std::time::Duration;
 
 /// Default listen address.
 pub const DEFAULT_LISTEN: &str = "127.0.0.1:50051";
+/// Where clients (`puzzled client`, `puzzled healthcheck`) look for the
+/// server by default: [`DEFAULT_LISTEN`], in cleartext.
+pub const DEFAULT_SERVER: &str = "http://127.0.0.1:50051";
 /// Default store: a SQLite file in the working directory.
 pub const DEFAULT_DATABASE_URL: &str = "sqlite://puzzled.db";
 /// Default number of connections the store keeps to its database: a few,
@@ -452,6 +455,12 @@ mod tests {
         let matches = command.get_matches_from(["puzzled"]);
         let from_flags = Config::from_arg_matches(&matches).unwrap();
         assert_eq!(from_flags, Config::default());
+    }
+
+    /// Clients find a server started with no flags.
+    #[test]
+    fn the_default_server_is_the_default_listen_address() {
+        assert_eq!(DEFAULT_SERVER, format!("http://{DEFAULT_LISTEN}"));
     }
 
     #[test]

@@ -4,7 +4,7 @@
 use clap::Parser as _;
 
 use puzzled::cli::args::{Cli, Command};
-use puzzled::cli::{play, serve, solve};
+use puzzled::cli::{causes, client, completions, play, serve, solve};
 
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -17,6 +17,12 @@ fn main() -> std::process::ExitCode {
         Command::Serve(config) => serve::serve(*config),
         Command::Healthcheck(args) => serve::healthcheck(args),
         Command::Backup(args) => serve::backup(args),
+        // The client has exit codes of its own, one per gRPC status.
+        Command::Client(args) => return client::run(*args),
+        Command::Completions(args) => {
+            completions::completions(args);
+            Ok(())
+        }
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,
@@ -25,19 +31,4 @@ fn main() -> std::process::ExitCode {
             std::process::ExitCode::FAILURE
         }
     }
-}
-
-/// The error and its causes, `: `-separated, as `{:#}` prints them but
-/// with a cause that repeats the end of the message before it said once
-/// (hyper's connect errors wrap one another under one message, and sqlx's
-/// database errors quote their cause).
-fn causes(error: &anyhow::Error) -> String {
-    let mut messages: Vec<String> = Vec::new();
-    for cause in error.chain() {
-        let message = cause.to_string();
-        if !messages.last().is_some_and(|last| last.ends_with(&message)) {
-            messages.push(message);
-        }
-    }
-    messages.join(": ")
 }

@@ -1,9 +1,11 @@
 //! The command line's arguments: `puzzled solve | analyze | play | serve |
-//! healthcheck | backup`, parsed by clap.
+//! healthcheck | backup | client | completions`, parsed by clap.
 
 use std::path::PathBuf;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Parser, Subcommand};
+
+pub use super::choices::{FileFormat, Game, Side};
 
 #[derive(Parser)]
 #[command(
@@ -35,6 +37,18 @@ pub enum Command {
     /// Copy the SQLite store into a new file, consistently, while servers
     /// keep using it (see docs/operations.md, backups and restores).
     Backup(BackupArgs),
+    /// Talk to a running service: list, get, create, delete, solve, analyze,
+    /// play, import and export puzzles (docs/client.md).
+    Client(Box<crate::cli::client::args::ClientArgs>),
+    /// Print a shell completion script for `puzzled` to standard output.
+    Completions(CompletionsArgs),
+}
+
+#[derive(clap::Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete for.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
 }
 
 #[derive(clap::Args)]
@@ -52,7 +66,7 @@ pub struct HealthcheckArgs {
     #[arg(
         long,
         env = "PUZZLED_HEALTHCHECK_ADDR",
-        default_value = "http://127.0.0.1:50051"
+        default_value = crate::config::DEFAULT_SERVER
     )]
     pub addr: String,
     /// Give up after this many seconds.
@@ -63,41 +77,6 @@ pub struct HealthcheckArgs {
     /// when it is self-signed).
     #[arg(long, env = "PUZZLED_HEALTHCHECK_CA_CERT")]
     pub ca_cert: Option<PathBuf>,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Game {
-    /// Undirected Vertex Geography.
-    Geography,
-    /// The bipartite edge-adding game (AtCoder ABC398 G).
-    BipartiteEdge,
-    /// The tree painting game (AtCoder ABC067 D).
-    TreePaint,
-    /// Directed vertex Geography, by search: the file's pairs are arcs
-    /// `u v` = u → v.
-    DirectedVertexGeography,
-    /// Undirected edge Geography, by search.
-    UndirectedEdgeGeography,
-    /// Directed edge Geography, by search: the file's pairs are arcs.
-    DirectedEdgeGeography,
-}
-
-/// The layout of the input file.
-#[derive(Clone, Copy, ValueEnum)]
-pub enum FileFormat {
-    /// The source problem's layout, 1-based: `N M` then `M` lines `u v`
-    /// (tree paint: `N` then `N − 1` lines `a b`).
-    Contest,
-    /// `n m` then `m` lines `u v`, 0-based (the benchmark families' edge lists).
-    ZeroBased,
-    /// graph6, one graph a line (nauty's geng), 0-based; each graph is
-    /// solved in turn and gets one output line.
-    Graph6,
-    /// sparse6, one graph a line, 0-based; as graph6.
-    Sparse6,
-    /// digraph6, one digraph a line (`&`, nauty's directg), 0-based; for
-    /// the directed games, as graph6.
-    Digraph6,
 }
 
 /// The puzzle in a graph file, as `solve`, `analyze` and `play` read it.
@@ -154,12 +133,6 @@ pub struct AnalyzeArgs {
     /// Print the analysis and its evidence as JSON.
     #[arg(long)]
     pub json: bool,
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-pub enum Side {
-    First,
-    Second,
 }
 
 #[derive(clap::Args)]

@@ -96,7 +96,7 @@ pub fn player_name(p: Player) -> &'static str {
 }
 
 /// Shows at most a few items of a long list (vertices, moves).
-fn preview<T: std::fmt::Display>(items: &[T]) -> String {
+pub fn preview<T: std::fmt::Display>(items: &[T]) -> String {
     const SHOWN: usize = 10;
     let mut text = items
         .iter()
@@ -231,7 +231,7 @@ pub fn search_json(board: &Board, start: Vertex, s: &SearchSolution, labels: Lab
 }
 
 /// `1 edge`, `2 edges`: a count with its noun in the right number.
-fn counted(count: usize, one: &str, many: &str) -> String {
+pub fn counted(count: usize, one: &str, many: &str) -> String {
     format!("{count} {}", if count == 1 { one } else { many })
 }
 
@@ -443,24 +443,21 @@ fn game_over_line(to_move: Player, winner: Player) -> String {
     )
 }
 
-/// A position for people: whose turn, who wins, the winning and legal moves
-/// and the evidence in a line or two.
-pub fn position_text(analysis: &PositionAnalysis, labels: Labels) -> String {
+/// A position's verdict and moves for people (without its evidence): the
+/// lines `puzzled analyze` and `puzzled client analyze` share.
+pub fn position_lines(position: &PlayPosition, labels: Labels) -> String {
     let mut out = String::new();
-    if analysis.position.game_over {
-        out.push_str(&game_over_line(
-            analysis.position.to_move,
-            analysis.position.winner,
-        ));
+    if position.game_over {
+        out.push_str(&game_over_line(position.to_move, position.winner));
     } else {
         out.push_str(&format!(
             "to move: {} player; winner with perfect play: {} player\n",
-            player_name(analysis.position.to_move),
-            player_name(analysis.position.winner)
+            player_name(position.to_move),
+            player_name(position.winner)
         ));
     }
-    let winning = &analysis.position.winning;
-    if !analysis.position.game_over {
+    let winning = &position.winning;
+    if !position.game_over {
         if winning.count == 0 {
             out.push_str("winning moves: none (every move loses)\n");
         } else {
@@ -477,15 +474,22 @@ pub fn position_text(analysis: &PositionAnalysis, labels: Labels) -> String {
         }
         out.push_str(&format!(
             "legal moves ({}{}): {}\n",
-            analysis.position.legal_move_count,
-            if analysis.position.legal_move_count == analysis.position.legal_moves.len() as u64 {
+            position.legal_move_count,
+            if position.legal_move_count == position.legal_moves.len() as u64 {
                 ""
             } else {
                 " in all, one per class"
             },
-            move_list(&analysis.position.legal_moves, labels)
+            move_list(&position.legal_moves, labels)
         ));
     }
+    out
+}
+
+/// A position for people: whose turn, who wins, the winning and legal moves
+/// and the evidence in a line or two.
+pub fn position_text(analysis: &PositionAnalysis, labels: Labels) -> String {
+    let mut out = position_lines(&analysis.position, labels);
     match &analysis.evidence {
         PositionEvidence::Geography {
             current,

@@ -10,6 +10,7 @@ mod browser;
 mod cancel;
 mod canon;
 mod checker;
+mod client;
 mod cluster;
 mod crud;
 mod errors;

@@ -14,14 +14,14 @@ use crate::postgres::PgSchema;
 
 /// A certificate authority of the test's own, and a server certificate it
 /// signed for `localhost` and 127.0.0.1, written as PEM files.
-struct Certificates {
-    ca_pem: String,
-    cert: PathBuf,
-    key: PathBuf,
+pub struct Certificates {
+    pub ca_pem: String,
+    pub cert: PathBuf,
+    pub key: PathBuf,
 }
 
 impl Certificates {
-    fn make(dir: &Path, name: &str) -> Certificates {
+    pub fn make(dir: &Path, name: &str) -> Certificates {
         let ca_key = rcgen::KeyPair::generate().unwrap();
         let mut ca_params = rcgen::CertificateParams::new(Vec::<String>::new()).unwrap();
         ca_params.is_ca = rcgen::IsCa::Ca(rcgen::BasicConstraints::Unconstrained);
