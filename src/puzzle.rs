@@ -409,6 +409,33 @@ pub struct SolveOptions {
 
 pub use crate::solver::position::{Move, WinningMoves};
 
+/// How hard a puzzle is, from the solver's answers along its main line
+/// (docs/games.md, "Difficulty", defines each number).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Difficulty {
+    /// Consecutive turns of the winning side, from its first, on which
+    /// exactly one of at least two legal moves wins.
+    pub only_move_depth: u32,
+    /// The first player's first moves that lose.
+    pub losing_first_moves: u64,
+    /// The first player's legal first moves.
+    pub first_move_count: u64,
+    /// Tree painting: black's final count minus white's with perfect play.
+    pub margin: Option<i64>,
+}
+
+impl Difficulty {
+    /// `losing_first_moves / first_move_count`, 0 when there is no first
+    /// move.
+    pub fn losing_first_move_fraction(&self) -> f64 {
+        if self.first_move_count == 0 {
+            0.0
+        } else {
+            self.losing_first_moves as f64 / self.first_move_count as f64
+        }
+    }
+}
+
 /// A class of winning edge-game moves: its name, size and one example.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EdgeClass {

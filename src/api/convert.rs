@@ -6,10 +6,14 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use super::proto;
 use crate::app::admission::search_table_units;
+use crate::app::generate::{
+    self, Delivery, Family, Found, GenerateRequest, Generated, WinnerWanted,
+};
 use crate::app::{AppError, Solved};
 use crate::graph::Vertex;
 use crate::puzzle::{
-    EdgeClass, Evidence, Game, Limits, Move, RawSpec, Spec, Verdict, WinningMoves,
+    Difficulty, EdgeClass, Evidence, Game, Limits, MAX_AUTHOR_CHARS, Move, RawSpec, Spec, Verdict,
+    WinningMoves,
 };
 use crate::solver::Player;
 use crate::solver::bipartite_edge::LegalMoveClass;
@@ -150,6 +154,7 @@ pub fn puzzle_to_proto(record: PuzzleRecord) -> proto::Puzzle {
         duplicate_of,
         edge_count,
         canonical_labels,
+        difficulty,
     } = record;
     // Edges read (the FULL view): the canonical graph for export.
     let canonical_sparse6 = if edges.len() as u64 == 2 * edge_count {
@@ -168,18 +173,16 @@ pub fn puzzle_to_proto(record: PuzzleRecord) -> proto::Puzzle {
     };
     proto::Puzzle {
         name: format!("puzzles/{id}"),
-        spec: Some(proto::PuzzleSpec {
-            game: game_to_proto(game) as i32,
-            graph: Some(proto::Graph {
-                vertex_count: vertex_count as u32,
-                edges,
-            }),
+        spec: Some(spec_to_proto(RawSpec {
+            game,
+            vertex_count,
+            edges,
             start,
             black,
             white,
             title,
             author,
-        }),
+        })),
         canonicaliser: crate::canon::canonicaliser_of(&canonical_hash).to_owned(),
         canonical_hash,
         canonical_sparse6,
@@ -190,6 +193,231 @@ pub fn puzzle_to_proto(record: PuzzleRecord) -> proto::Puzzle {
             .unwrap_or_default(),
         create_time: Some(timestamp(create_time)),
         edge_count,
+        difficulty: difficulty.map(difficulty_to_proto),
+    }
+}
+
+pub fn spec_to_proto(raw: RawSpec) -> proto::PuzzleSpec {
+    let RawSpec {
+        game,
+        vertex_count,
+        edges,
+        start,
+        black,
+        white,
+        title,
+        author,
+    } = raw;
+    proto::PuzzleSpec {
+        game: game_to_proto(game) as i32,
+        graph: Some(proto::Graph {
+            vertex_count: vertex_count as u32,
+            edges,
+        }),
+        start,
+        black,
+        white,
+        title,
+        author,
+    }
+}
+
+pub fn difficulty_to_proto(difficulty: Difficulty) -> proto::Difficulty {
+    proto::Difficulty {
+        only_move_depth: difficulty.only_move_depth,
+        first_move_count: difficulty.first_move_count,
+        losing_first_moves: difficulty.losing_first_moves,
+        margin: difficulty.margin,
+    }
+}
+
+/// A GeneratePuzzles request as the generator takes it, and what to deliver.
+/// Fields a family does not use are refused rather than ignored.
+pub fn generate_request_from_proto(
+    request: proto::GeneratePuzzlesRequest,
+    limits: Limits,
+    search_budget_states: u64,
+) -> Result<(GenerateRequest, Delivery), AppError> {
+    let proto::GeneratePuzzlesRequest {
+        game,
+        family,
+        min_vertices,
+        max_vertices,
+        winner,
+        seed,
+        min_only_move_depth,
+        count,
+        store,
+        graph6_lines,
+        average_degree,
+        hole_fraction,
+        spine_fraction,
+        max_rejected_in_a_row,
+        first_candidate,
+        author,
+    } = request;
+    let game = game_from_proto(game, "game")?;
+    let unused = |field: &str, family: &str| {
+        AppError::invalid(
+            field,
+            "FIELD_NOT_FOR_FAMILY",
+            format!("{field}: the {family} family does not use it"),
+        )
+    };
+    let family_value = proto::GraphFamily::try_from(family).map_err(|_| {
+        AppError::invalid(
+            "family",
+            "UNKNOWN_FAMILY",
+            format!("family: {family} is not a graph family this server knows"),
+        )
+    })?;
+    let family_value = match family_value {
+        proto::GraphFamily::Unspecified => match game {
+            Game::TreePaint => proto::GraphFamily::Tree,
+            Game::BipartiteEdge => proto::GraphFamily::Bipartite,
+            _ => proto::GraphFamily::Gnm,
+        },
+        chosen => chosen,
+    };
+    let family_name = family_value.as_str_name();
+    if average_degree.is_some()
+        && !matches!(
+            family_value,
+            proto::GraphFamily::Gnm | proto::GraphFamily::Bipartite
+        )
+    {
+        return Err(unused("average_degree", family_name));
+    }
+    if hole_fraction.is_some() && family_value != proto::GraphFamily::GridWithHoles {
+        return Err(unused("hole_fraction", family_name));
+    }
+    if spine_fraction.is_some() && family_value != proto::GraphFamily::Caterpillar {
+        return Err(unused("spine_fraction", family_name));
+    }
+    if !graph6_lines.is_empty() && family_value != proto::GraphFamily::Graph6 {
+        return Err(unused("graph6_lines", family_name));
+    }
+    let family = match family_value {
+        proto::GraphFamily::Gnm => Family::Gnm {
+            average_degree: average_degree.unwrap_or(generate::DEFAULT_AVERAGE_DEGREE),
+        },
+        proto::GraphFamily::Bipartite => Family::Bipartite {
+            average_degree: average_degree.unwrap_or(generate::DEFAULT_AVERAGE_DEGREE),
+        },
+        proto::GraphFamily::Tree => Family::Tree,
+        proto::GraphFamily::GridWithHoles => Family::GridWithHoles {
+            hole_fraction: hole_fraction.unwrap_or(generate::DEFAULT_HOLE_FRACTION),
+        },
+        proto::GraphFamily::Caterpillar => Family::Caterpillar {
+            spine_fraction: spine_fraction.unwrap_or(generate::DEFAULT_SPINE_FRACTION),
+        },
+        proto::GraphFamily::Graph6 | proto::GraphFamily::Unspecified => Family::Graph6 {
+            lines: graph6_lines,
+        },
+    };
+    let max_vertices = if max_vertices == 0 {
+        min_vertices
+    } else {
+        max_vertices
+    };
+    if u64::from(max_vertices) > limits.max_vertices {
+        return Err(AppError::OverLimit {
+            field: "max_vertices".into(),
+            message: format!(
+                "max_vertices: {max_vertices} is over the server's limit of {} vertices \
+                 (max_vertices)",
+                limits.max_vertices
+            ),
+        });
+    }
+    let winner = match proto::Player::try_from(winner) {
+        Ok(proto::Player::Unspecified) => WinnerWanted::Either,
+        Ok(proto::Player::First) => WinnerWanted::First,
+        Ok(proto::Player::Second) => WinnerWanted::Second,
+        Err(_) => {
+            return Err(AppError::invalid(
+                "winner",
+                "UNKNOWN_PLAYER",
+                format!("winner: {winner} is not PLAYER_FIRST or PLAYER_SECOND"),
+            ));
+        }
+    };
+    let count = match count {
+        0 => 1,
+        n if n > generate::MAX_COUNT => {
+            return Err(AppError::invalid(
+                "count",
+                "COUNT_TOO_LARGE",
+                format!(
+                    "count: {n} is more than the {} puzzles a call sends; ask again with \
+                     first_candidate after the last one received",
+                    generate::MAX_COUNT
+                ),
+            ));
+        }
+        n => n,
+    };
+    if author.chars().count() > MAX_AUTHOR_CHARS {
+        return Err(AppError::invalid(
+            "author",
+            "TEXT_TOO_LONG",
+            format!("author: more than {MAX_AUTHOR_CHARS} characters"),
+        ));
+    }
+    let request = GenerateRequest {
+        winner,
+        min_only_move_depth,
+        max_rejected_in_a_row: match max_rejected_in_a_row {
+            0 => generate::DEFAULT_MAX_REJECTED_IN_A_ROW,
+            n => u64::from(n),
+        },
+        search_budget_states,
+        ..GenerateRequest::new(game, family, min_vertices, max_vertices, seed)
+    };
+    let delivery = Delivery {
+        count,
+        first_candidate,
+        store,
+        author,
+    };
+    Ok((request, delivery))
+}
+
+/// A generated puzzle as GeneratePuzzles sends it.
+pub fn generated_to_proto(found: Found) -> proto::GeneratedPuzzle {
+    let Found {
+        generated:
+            Generated {
+                index,
+                spec,
+                verdict,
+                difficulty,
+                main_line,
+            },
+        canonical_hash,
+        canonicaliser,
+        stored,
+        duplicate_of,
+    } = found;
+    proto::GeneratedPuzzle {
+        spec: Some(spec_to_proto(spec.raw().clone())),
+        solution: Some(solved_to_proto(Solved {
+            verdict,
+            canonical_hash,
+            canonicaliser: canonicaliser.to_owned(),
+            cached: false,
+        })),
+        difficulty: Some(difficulty_to_proto(difficulty)),
+        main_line: main_line.into_iter().map(move_to_proto).collect(),
+        candidate: index,
+        puzzle: stored.map(|mut record| {
+            // The BASIC view: the spec above has the edges.
+            record.spec.edges.clear();
+            puzzle_to_proto(record)
+        }),
+        duplicate_of: duplicate_of
+            .map(|id| format!("puzzles/{id}"))
+            .unwrap_or_default(),
     }
 }
 

@@ -24,7 +24,7 @@ use crate::app::access::{Access, Caller};
 use crate::app::admission::{Admission, Admitted, search_table_units};
 use crate::app::deadline::{check_deadline, within};
 use crate::app::pool::{INLINE_UNITS, off_runtime_if_large};
-use crate::app::{AppError, Solver, StoredPuzzle};
+use crate::app::{AppError, Solver, StoredPuzzle, generate};
 use crate::puzzle::{Limits, SolveOptions, Spec};
 use crate::solver::SOLVER_VERSION;
 use crate::store::{Created, ListFilter, NewPuzzle, PuzzleRead, PuzzleRecord, Store};
@@ -356,6 +356,7 @@ impl PuzzleApi {
             edge_count: _,
             create_time: _,
             cached_winner: _,
+            difficulty: _,
         } = puzzle;
         if request_id.chars().count() > MAX_REQUEST_ID_CHARS {
             return Err(AppError::invalid(
@@ -392,6 +393,7 @@ impl PuzzleApi {
                 canonical_hash: &canonical.hash,
                 canonical_labels: canonical.labelling.canonical_labels(),
                 request_id: Some(request_id).filter(|r| !r.is_empty()),
+                difficulty: None,
             })
             .await
             .map_err(AppError::from)
@@ -790,6 +792,58 @@ impl PuzzleService for PuzzleApi {
             "the import's summary",
             "; import fewer puzzles a call",
         )
+    }
+
+    type GeneratePuzzlesStream =
+        Pin<Box<dyn Stream<Item = Result<proto::GeneratedPuzzle, Status>> + Send>>;
+
+    async fn generate_puzzles(
+        &self,
+        request: Request<proto::GeneratePuzzlesRequest>,
+    ) -> Result<Response<Self::GeneratePuzzlesStream>, Status> {
+        let deadline = deadline(&request);
+        let storing = request.get_ref().store;
+        let caller = self.caller(&request, storing && self.access.writes_need_a_token())?;
+        // Every field is checked before the stream starts.
+        let (generate, delivery) = convert::generate_request_from_proto(
+            request.into_inner(),
+            self.limits,
+            self.solver.search_budget_states(),
+        )?;
+        let generator = generate::Generator::new(generate).map_err(AppError::from)?;
+        // One puzzle ahead of the client, no more: the stream is paced by
+        // its reader, and a client that leaves stops the search.
+        let (outbound, puzzles) = mpsc::channel(1);
+        let api = self.clone();
+        tokio::spawn(async move {
+            let charge = || api.access.charge_write(&caller);
+            let deliver = |found: generate::Found| {
+                let sent = outbound.clone();
+                async move {
+                    let puzzle = convert::generated_to_proto(found);
+                    sent.send(Ok(puzzle)).await.is_ok()
+                }
+            };
+            let outcome = generate::generate(
+                &api.solver,
+                &api.store,
+                &api.admission,
+                generator,
+                delivery,
+                deadline,
+                &charge,
+                deliver,
+            );
+            // A client that leaves closes the channel: the search stops.
+            let outcome = tokio::select! {
+                outcome = outcome => outcome,
+                () = outbound.closed() => return,
+            };
+            if let Err(error) = outcome {
+                let _ = outbound.send(Err(error.into())).await;
+            }
+        });
+        Ok(Response::new(Box::pin(ReceiverStream::new(puzzles))))
     }
 
     type PlayStream = Pin<Box<dyn Stream<Item = Result<proto::PlayResponse, Status>> + Send>>;

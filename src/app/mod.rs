@@ -8,6 +8,7 @@
 //! - `claims`: one computation per verdict across replicas;
 //! - `pool`: where CPU work runs, and the live gauges;
 //! - `games`: the one place that calls the solvers;
+//! - `generate`: puzzles drawn from graph families, solved and rated;
 //! - `admission`: the memory budget requests draw from by size;
 //! - `access`: writer tokens, and rate limits on writes and solves;
 //! - `deadline`: a caller's deadline around the work it waits for;
@@ -20,6 +21,7 @@ pub mod deadline;
 pub mod error;
 mod flights;
 pub mod games;
+pub mod generate;
 pub mod pool;
 pub mod solving;
 

@@ -12,7 +12,7 @@ use sqlx::any::AnyRow;
 use super::StoreVersion;
 use super::db::{Store, from_micros, new_id};
 use super::error::{StoreError, is_unique_violation};
-use crate::puzzle::{Game, Limits, RawSpec, Spec, SpecError};
+use crate::puzzle::{Difficulty, Game, Limits, RawSpec, Spec, SpecError};
 
 /// A puzzle to insert.
 #[derive(Debug, Clone)]
@@ -29,6 +29,8 @@ pub struct NewPuzzle<'a> {
     /// Each vertex's canonical label, when the hash does not keep labels.
     pub canonical_labels: Option<&'a [u32]>,
     pub request_id: Option<&'a str>,
+    /// Its rating, when it was generated.
+    pub difficulty: Option<Difficulty>,
 }
 
 /// A stored puzzle.
@@ -48,6 +50,8 @@ pub struct PuzzleRecord {
     /// Each vertex's canonical label (read with the edges only); `None`
     /// when the hash keeps the submitted labels.
     pub canonical_labels: Option<Vec<u32>>,
+    /// Its rating, when it was generated (and stored with it).
+    pub difficulty: Option<Difficulty>,
 }
 
 impl PuzzleRecord {
@@ -97,6 +101,7 @@ pub struct Page {
 /// (PostgreSQL: from the value's header, without decompressing it).
 pub(super) const SUMMARY_COLUMNS: &str = "p.seq, p.id, p.game, p.vertex_count, p.start_vertex, \
      p.black, p.white, p.title, p.author, p.canonical_hash, p.create_time_us, \
+     p.only_move_depth, p.losing_first_moves, p.first_move_count, p.margin, \
      CAST(length(p.edges) / 8 AS BIGINT) AS edge_count, \
      (SELECT d.id FROM puzzles d WHERE d.canonical_hash = p.canonical_hash AND d.seq < p.seq \
       ORDER BY d.seq LIMIT 1) AS duplicate_of";
@@ -139,8 +144,10 @@ impl Store {
                 sqlx::query(
                     "INSERT INTO puzzles (id, game, vertex_count, edges, start_vertex, black, white, \
                      title, author, canonical_hash, canonical_labels, create_time_us, request_id, \
-                     request_fingerprint) \
-                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
+                     request_fingerprint, only_move_depth, losing_first_moves, first_move_count, \
+                     margin) \
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, \
+                     $16, $17, $18)",
                 )
                 .bind(&id)
                 .bind(new.game.as_str())
@@ -156,6 +163,10 @@ impl Store {
                 .bind(self.clock.now_us())
                 .bind(new.request_id)
                 .bind(new.request_id.map(|_| &fingerprint))
+                .bind(new.difficulty.map(|d| i64::from(d.only_move_depth)))
+                .bind(new.difficulty.map(|d| d.losing_first_moves as i64))
+                .bind(new.difficulty.map(|d| d.first_move_count as i64))
+                .bind(new.difficulty.and_then(|d| d.margin))
                 .execute(&mut *conn)
                 .await?;
                 // Read inside the transaction: a delete committed right after
@@ -438,6 +449,7 @@ fn summary_of(record: &PuzzleRecord) -> PuzzleRecord {
         duplicate_of: record.duplicate_of.clone(),
         edge_count: record.edge_count,
         canonical_labels: None,
+        difficulty: record.difficulty,
     }
 }
 
@@ -479,7 +491,29 @@ pub(super) fn puzzle_from_row(row: &AnyRow) -> Result<PuzzleRecord, StoreError> 
         duplicate_of: row.try_get("duplicate_of")?,
         edge_count: row.try_get::<i64, _>("edge_count")?.max(0) as u64,
         canonical_labels: None,
+        difficulty: difficulty_from_row(row)?,
     })
+}
+
+/// The rating columns of `row`: none when the puzzle was never rated.
+fn difficulty_from_row(row: &AnyRow) -> Result<Option<Difficulty>, StoreError> {
+    let depth: Option<i64> = row.try_get("only_move_depth")?;
+    let Some(depth) = depth else {
+        return Ok(None);
+    };
+    let count = |name: &str| -> Result<u64, StoreError> {
+        let value: Option<i64> = row.try_get(name)?;
+        value
+            .and_then(|v| u64::try_from(v).ok())
+            .ok_or_else(|| StoreError::Corrupt(format!("{name} {value:?}")))
+    };
+    Ok(Some(Difficulty {
+        only_move_depth: u32::try_from(depth)
+            .map_err(|_| StoreError::Corrupt(format!("only_move_depth {depth}")))?,
+        losing_first_moves: count("losing_first_moves")?,
+        first_move_count: count("first_move_count")?,
+        margin: row.try_get("margin")?,
+    }))
 }
 
 pub(super) fn encode_words(words: &[u32]) -> Vec<u8> {

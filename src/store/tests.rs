@@ -14,7 +14,7 @@ use sqlx::{Connection as _, Row as _};
 use super::db::{Backend, Clock, micros};
 use super::puzzles::list_sql;
 use super::*;
-use crate::puzzle::{Evidence, Game, Move, Verdict, WinningMoves};
+use crate::puzzle::{Difficulty, Evidence, Game, Move, Verdict, WinningMoves};
 use crate::solver::Player;
 use crate::solver::search_geography::{Certificate, Strategy};
 
@@ -148,6 +148,7 @@ on_both_backends!(
     rehashing_moves_a_puzzle_to_its_new_hash_once,
     winning_moves_keep_their_game_and_their_column_format,
     the_search_games_store_arcs_and_certificates,
+    a_rated_puzzle_keeps_its_difficulty_in_every_read,
     verdicts_past_the_budget_are_evicted_least_recently_used_first,
     a_read_records_its_use_without_writing_it,
     a_verdict_of_another_solver_version_or_shape_is_a_miss,
@@ -175,7 +176,43 @@ fn puzzle<'a>(game: Game, edges: &'a [u32], canonical_hash: &'a str) -> NewPuzzl
         canonical_hash,
         canonical_labels: None,
         request_id: None,
+        difficulty: None,
     }
+}
+
+async fn a_rated_puzzle_keeps_its_difficulty_in_every_read(db: TestDb) {
+    let store = db.open().await;
+    let rated = Difficulty {
+        only_move_depth: 3,
+        losing_first_moves: 4,
+        first_move_count: 5,
+        margin: Some(-2),
+    };
+    let tree = store
+        .create_puzzle(NewPuzzle {
+            difficulty: Some(rated),
+            ..puzzle(Game::TreePaint, &[0, 1, 1, 2], "t")
+        })
+        .await
+        .unwrap();
+    let unrated = store
+        .create_puzzle(puzzle(Game::Geography, &[0, 1], "g"))
+        .await
+        .unwrap();
+    assert_eq!(tree.difficulty, Some(rated));
+    assert_eq!(unrated.difficulty, None);
+    assert_eq!(
+        store.get_puzzle(&tree.id).await.unwrap().difficulty,
+        Some(rated)
+    );
+    let summary = store.get_puzzle_summary(&tree.id).await.unwrap();
+    assert_eq!(summary.difficulty, Some(rated));
+    let page = store
+        .list_puzzles(ListFilter::default(), None, 10)
+        .await
+        .unwrap();
+    let listed: Vec<_> = page.puzzles.iter().map(|p| p.difficulty).collect();
+    assert_eq!(listed, [None, Some(rated)]);
 }
 
 fn verdict(version: &str) -> Verdict {

@@ -164,6 +164,7 @@ async fn the_api_doc_recipes_work_with_grpcurl() {
         "/DeletePuzzle",
         "/ExportPuzzles",
         "/ImportPuzzles",
+        "/GeneratePuzzles",
         "/AnalyzePosition",
         "/Play",
         "grpc.health.v1.Health/Check",
@@ -241,6 +242,20 @@ async fn the_api_doc_recipes_work_with_grpcurl() {
             assert_eq!(failed["outcome"], "IMPORT_OUTCOME_FAILED", "{out}");
             assert_eq!(failed["reason"], "VERTEX_OUT_OF_RANGE", "{out}");
             assert_eq!(failed["field"], "puzzle.spec.graph.edges[3]", "{out}");
+        }
+        if command.contains("/GeneratePuzzles") {
+            // Three first-player wins with only-move depth at least 2, as
+            // the prose says.
+            let puzzles: Vec<serde_json::Value> = serde_json::Deserializer::from_str(&out)
+                .into_iter::<serde_json::Value>()
+                .collect::<Result<_, _>>()
+                .unwrap_or_else(|e| panic!("grpcurl printed no JSON stream ({e}): {out}"));
+            assert_eq!(puzzles.len(), 3, "{out}");
+            for puzzle in &puzzles {
+                assert_eq!(puzzle["solution"]["winner"], "PLAYER_FIRST", "{out}");
+                let depth = puzzle["difficulty"]["onlyMoveDepth"].as_u64();
+                assert!(depth.is_some_and(|d| d >= 2), "{out}");
+            }
         }
         if command.contains("Health/Check") {
             assert!(out.contains("SERVING"), "{out}");

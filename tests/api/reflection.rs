@@ -71,6 +71,7 @@ macro_rules! reflection_checks {
                     "ListPuzzles",
                     "ExportPuzzles",
                     "ImportPuzzles",
+                    "GeneratePuzzles",
                     "DeletePuzzle",
                     "SolvePuzzle",
                     "Solve",

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file puzzled/v1/puzzle.proto.
  */
 export const file_puzzled_v1_puzzle: GenFile = /*@__PURE__*/
-  fileDesc("ChdwdXp6bGVkL3YxL3B1enpsZS5wcm90bxIKcHV6emxlZC52MSIwCgVHcmFwaBIUCgx2ZXJ0ZXhfY291bnQYASABKA0SEQoFZWRnZXMYAiADKA1CAhABIhwKBEVkZ2USCQoBdRgBIAEoDRIJCgF2GAIgASgNIkIKBE1vdmUSEAoGdmVydGV4GAEgASgNSAASIAoEZWRnZRgCIAEoCzIQLnB1enpsZWQudjEuRWRnZUgAQgYKBG1vdmUiuAEKClB1enpsZVNwZWMSHgoEZ2FtZRgBIAEoDjIQLnB1enpsZWQudjEuR2FtZRIgCgVncmFwaBgCIAEoCzIRLnB1enpsZWQudjEuR3JhcGgSDQoFc3RhcnQYAyABKA0SEgoFYmxhY2sYBCABKA1IAIgBARISCgV3aGl0ZRgFIAEoDUgBiAEBEg0KBXRpdGxlGAYgASgJEg4KBmF1dGhvchgHIAEoCUIICgZfYmxhY2tCCAoGX3doaXRlIowCCgZQdXp6bGUSDAoEbmFtZRgBIAEoCRIkCgRzcGVjGAIgASgLMhYucHV6emxlZC52MS5QdXp6bGVTcGVjEhYKDmNhbm9uaWNhbF9oYXNoGAMgASgJEhQKDGR1cGxpY2F0ZV9vZhgEIAEoCRIvCgtjcmVhdGVfdGltZRgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEgoKZWRnZV9jb3VudBgGIAEoBBIVCg1jYW5vbmljYWxpc2VyGAcgASgJEhkKEWNhbm9uaWNhbF9zcGFyc2U2GAggASgJEikKDWNhY2hlZF93aW5uZXIYCSABKA4yEi5wdXp6bGVkLnYxLlBsYXllciIhCglWZXJ0ZXhTZXQSFAoIdmVydGljZXMYASADKA1CAhABIrgBChFHZW9ncmFwaHlFdmlkZW5jZRIUCghtYXRjaGluZxgBIAMoDUICEAESFQoNbWF0Y2hpbmdfc2l6ZRgCIAEoDRITCgdiYXJyaWVyGAMgAygNQgIQARIsCg1zdGFydF9iYXJyaWVyGAQgASgLMhUucHV6emxlZC52MS5WZXJ0ZXhTZXQSMwoUc2Vjb25kX3BsYXllcl9zdGFydHMYBSABKAsyFS5wdXp6bGVkLnYxLlZlcnRleFNldCKbAgoVQmlwYXJ0aXRlRWRnZUV2aWRlbmNlEhQKDHZlcnRleF9jb3VudBgBIAEoBBISCgplZGdlX2NvdW50GAIgASgEEgkKAXgYAyABKAQSCwoDaXNvGAQgASgEEgoKAm9vGAUgASgEEgoKAmVvGAYgASgEEgoKAmVlGAcgASgEEiYKDHdpbm5pbmdfbW92ZRgIIAEoCzIQLnB1enpsZWQudjEuRWRnZRI6ChR3aW5uaW5nX21vdmVfY2xhc3NlcxgJIAMoCzIcLnB1enpsZWQudjEuV2lubmluZ0VkZ2VDbGFzcxI4ChJsZWdhbF9tb3ZlX2NsYXNzZXMYCiADKAsyHC5wdXp6bGVkLnYxLldpbm5pbmdFZGdlQ2xhc3MiWAoQV2lubmluZ0VkZ2VDbGFzcxINCgVjbGFzcxgBIAEoCRISCgplZGdlX2NvdW50GAIgASgEEiEKB2V4YW1wbGUYAyABKAsyEC5wdXp6bGVkLnYxLkVkZ2UiaQoRVHJlZVBhaW50RXZpZGVuY2USEwoLYmxhY2tfY291bnQYASABKAQSEwoLd2hpdGVfY291bnQYAiABKAQSGQoMd2lubmluZ19tb3ZlGAMgASgNSACIAQFCDwoNX3dpbm5pbmdfbW92ZSJvCg5TZWFyY2hFdmlkZW5jZRIXCg9zdGF0ZXNfc2VhcmNoZWQYASABKAQSKgoIc3RyYXRlZ3kYAiABKAsyGC5wdXp6bGVkLnYxLlN0cmF0ZWd5VHJlZRIYChBzdHJhdGVneV9vbWl0dGVkGAMgASgJIjYKDFN0cmF0ZWd5VHJlZRIRCgVtb3ZlcxgBIAMoDUICEAESEwoHcmVwbGllcxgCIAMoDUICEAEiYAoMV2lubmluZ01vdmVzEh8KBW1vdmVzGAEgAygLMhAucHV6emxlZC52MS5Nb3ZlEg4KBnVuaXF1ZRgCIAEoCBINCgVjb3VudBgDIAEoBBIQCghjb21wbGV0ZRgEIAEoCCL3AwoIU29sdXRpb24SIgoGd2lubmVyGAEgASgOMhIucHV6emxlZC52MS5QbGF5ZXISFgoOY2Fub25pY2FsX2hhc2gYAiABKAkSDgoGY2FjaGVkGAMgASgIEhYKDnNvbHZlcl92ZXJzaW9uGAQgASgJEi4KCnNvbHZlX3RpbWUYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjEKDnNvbHZlX2R1cmF0aW9uGAYgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uEjIKCWdlb2dyYXBoeRgKIAEoCzIdLnB1enpsZWQudjEuR2VvZ3JhcGh5RXZpZGVuY2VIABI7Cg5iaXBhcnRpdGVfZWRnZRgLIAEoCzIhLnB1enpsZWQudjEuQmlwYXJ0aXRlRWRnZUV2aWRlbmNlSAASMwoKdHJlZV9wYWludBgMIAEoCzIdLnB1enpsZWQudjEuVHJlZVBhaW50RXZpZGVuY2VIABIsCgZzZWFyY2gYDSABKAsyGi5wdXp6bGVkLnYxLlNlYXJjaEV2aWRlbmNlSAASLwoNd2lubmluZ19tb3ZlcxgHIAEoCzIYLnB1enpsZWQudjEuV2lubmluZ01vdmVzEhUKDWNhbm9uaWNhbGlzZXIYCCABKAlCCAoGZGV0YWlsKsgBCgRHYW1lEhQKEEdBTUVfVU5TUEVDSUZJRUQQABISCg5HQU1FX0dFT0dSQVBIWRABEhcKE0dBTUVfQklQQVJUSVRFX0VER0UQAhITCg9HQU1FX1RSRUVfUEFJTlQQAxIiCh5HQU1FX0RJUkVDVEVEX1ZFUlRFWF9HRU9HUkFQSFkQBBIiCh5HQU1FX1VORElSRUNURURfRURHRV9HRU9HUkFQSFkQBRIgChxHQU1FX0RJUkVDVEVEX0VER0VfR0VPR1JBUEhZEAYqRQoGUGxheWVyEhYKElBMQVlFUl9VTlNQRUNJRklFRBAAEhAKDFBMQVlFUl9GSVJTVBABEhEKDVBMQVlFUl9TRUNPTkQQAipWCgpQdXp6bGVWaWV3EhsKF1BVWlpMRV9WSUVXX1VOU1BFQ0lGSUVEEAASFQoRUFVaWkxFX1ZJRVdfQkFTSUMQARIUChBQVVpaTEVfVklFV19GVUxMEAJCAlABYgZwcm90bzM", [file_google_protobuf_duration, file_google_protobuf_timestamp]);
+  fileDesc("ChdwdXp6bGVkL3YxL3B1enpsZS5wcm90bxIKcHV6emxlZC52MSIwCgVHcmFwaBIUCgx2ZXJ0ZXhfY291bnQYASABKA0SEQoFZWRnZXMYAiADKA1CAhABIhwKBEVkZ2USCQoBdRgBIAEoDRIJCgF2GAIgASgNIkIKBE1vdmUSEAoGdmVydGV4GAEgASgNSAASIAoEZWRnZRgCIAEoCzIQLnB1enpsZWQudjEuRWRnZUgAQgYKBG1vdmUiuAEKClB1enpsZVNwZWMSHgoEZ2FtZRgBIAEoDjIQLnB1enpsZWQudjEuR2FtZRIgCgVncmFwaBgCIAEoCzIRLnB1enpsZWQudjEuR3JhcGgSDQoFc3RhcnQYAyABKA0SEgoFYmxhY2sYBCABKA1IAIgBARISCgV3aGl0ZRgFIAEoDUgBiAEBEg0KBXRpdGxlGAYgASgJEg4KBmF1dGhvchgHIAEoCUIICgZfYmxhY2tCCAoGX3doaXRlIrgCCgZQdXp6bGUSDAoEbmFtZRgBIAEoCRIkCgRzcGVjGAIgASgLMhYucHV6emxlZC52MS5QdXp6bGVTcGVjEhYKDmNhbm9uaWNhbF9oYXNoGAMgASgJEhQKDGR1cGxpY2F0ZV9vZhgEIAEoCRIvCgtjcmVhdGVfdGltZRgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEgoKZWRnZV9jb3VudBgGIAEoBBIVCg1jYW5vbmljYWxpc2VyGAcgASgJEhkKEWNhbm9uaWNhbF9zcGFyc2U2GAggASgJEikKDWNhY2hlZF93aW5uZXIYCSABKA4yEi5wdXp6bGVkLnYxLlBsYXllchIqCgpkaWZmaWN1bHR5GAogASgLMhYucHV6emxlZC52MS5EaWZmaWN1bHR5InsKCkRpZmZpY3VsdHkSFwoPb25seV9tb3ZlX2RlcHRoGAEgASgNEhgKEGZpcnN0X21vdmVfY291bnQYAiABKAQSGgoSbG9zaW5nX2ZpcnN0X21vdmVzGAMgASgEEhMKBm1hcmdpbhgEIAEoA0gAiAEBQgkKB19tYXJnaW4iIQoJVmVydGV4U2V0EhQKCHZlcnRpY2VzGAEgAygNQgIQASK4AQoRR2VvZ3JhcGh5RXZpZGVuY2USFAoIbWF0Y2hpbmcYASADKA1CAhABEhUKDW1hdGNoaW5nX3NpemUYAiABKA0SEwoHYmFycmllchgDIAMoDUICEAESLAoNc3RhcnRfYmFycmllchgEIAEoCzIVLnB1enpsZWQudjEuVmVydGV4U2V0EjMKFHNlY29uZF9wbGF5ZXJfc3RhcnRzGAUgASgLMhUucHV6emxlZC52MS5WZXJ0ZXhTZXQimwIKFUJpcGFydGl0ZUVkZ2VFdmlkZW5jZRIUCgx2ZXJ0ZXhfY291bnQYASABKAQSEgoKZWRnZV9jb3VudBgCIAEoBBIJCgF4GAMgASgEEgsKA2lzbxgEIAEoBBIKCgJvbxgFIAEoBBIKCgJlbxgGIAEoBBIKCgJlZRgHIAEoBBImCgx3aW5uaW5nX21vdmUYCCABKAsyEC5wdXp6bGVkLnYxLkVkZ2USOgoUd2lubmluZ19tb3ZlX2NsYXNzZXMYCSADKAsyHC5wdXp6bGVkLnYxLldpbm5pbmdFZGdlQ2xhc3MSOAoSbGVnYWxfbW92ZV9jbGFzc2VzGAogAygLMhwucHV6emxlZC52MS5XaW5uaW5nRWRnZUNsYXNzIlgKEFdpbm5pbmdFZGdlQ2xhc3MSDQoFY2xhc3MYASABKAkSEgoKZWRnZV9jb3VudBgCIAEoBBIhCgdleGFtcGxlGAMgASgLMhAucHV6emxlZC52MS5FZGdlImkKEVRyZWVQYWludEV2aWRlbmNlEhMKC2JsYWNrX2NvdW50GAEgASgEEhMKC3doaXRlX2NvdW50GAIgASgEEhkKDHdpbm5pbmdfbW92ZRgDIAEoDUgAiAEBQg8KDV93aW5uaW5nX21vdmUibwoOU2VhcmNoRXZpZGVuY2USFwoPc3RhdGVzX3NlYXJjaGVkGAEgASgEEioKCHN0cmF0ZWd5GAIgASgLMhgucHV6emxlZC52MS5TdHJhdGVneVRyZWUSGAoQc3RyYXRlZ3lfb21pdHRlZBgDIAEoCSI2CgxTdHJhdGVneVRyZWUSEQoFbW92ZXMYASADKA1CAhABEhMKB3JlcGxpZXMYAiADKA1CAhABImAKDFdpbm5pbmdNb3ZlcxIfCgVtb3ZlcxgBIAMoCzIQLnB1enpsZWQudjEuTW92ZRIOCgZ1bmlxdWUYAiABKAgSDQoFY291bnQYAyABKAQSEAoIY29tcGxldGUYBCABKAgi9wMKCFNvbHV0aW9uEiIKBndpbm5lchgBIAEoDjISLnB1enpsZWQudjEuUGxheWVyEhYKDmNhbm9uaWNhbF9oYXNoGAIgASgJEg4KBmNhY2hlZBgDIAEoCBIWCg5zb2x2ZXJfdmVyc2lvbhgEIAEoCRIuCgpzb2x2ZV90aW1lGAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIxCg5zb2x2ZV9kdXJhdGlvbhgGIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhIyCglnZW9ncmFwaHkYCiABKAsyHS5wdXp6bGVkLnYxLkdlb2dyYXBoeUV2aWRlbmNlSAASOwoOYmlwYXJ0aXRlX2VkZ2UYCyABKAsyIS5wdXp6bGVkLnYxLkJpcGFydGl0ZUVkZ2VFdmlkZW5jZUgAEjMKCnRyZWVfcGFpbnQYDCABKAsyHS5wdXp6bGVkLnYxLlRyZWVQYWludEV2aWRlbmNlSAASLAoGc2VhcmNoGA0gASgLMhoucHV6emxlZC52MS5TZWFyY2hFdmlkZW5jZUgAEi8KDXdpbm5pbmdfbW92ZXMYByABKAsyGC5wdXp6bGVkLnYxLldpbm5pbmdNb3ZlcxIVCg1jYW5vbmljYWxpc2VyGAggASgJQggKBmRldGFpbCrIAQoER2FtZRIUChBHQU1FX1VOU1BFQ0lGSUVEEAASEgoOR0FNRV9HRU9HUkFQSFkQARIXChNHQU1FX0JJUEFSVElURV9FREdFEAISEwoPR0FNRV9UUkVFX1BBSU5UEAMSIgoeR0FNRV9ESVJFQ1RFRF9WRVJURVhfR0VPR1JBUEhZEAQSIgoeR0FNRV9VTkRJUkVDVEVEX0VER0VfR0VPR1JBUEhZEAUSIAocR0FNRV9ESVJFQ1RFRF9FREdFX0dFT0dSQVBIWRAGKkUKBlBsYXllchIWChJQTEFZRVJfVU5TUEVDSUZJRUQQABIQCgxQTEFZRVJfRklSU1QQARIRCg1QTEFZRVJfU0VDT05EEAIqVgoKUHV6emxlVmlldxIbChdQVVpaTEVfVklFV19VTlNQRUNJRklFRBAAEhUKEVBVWlpMRV9WSUVXX0JBU0lDEAESFAoQUFVaWkxFX1ZJRVdfRlVMTBACQgJQAWIGcHJvdG8z", [file_google_protobuf_duration, file_google_protobuf_timestamp]);
 
 /**
  * A simple graph on the vertices 0..vertex_count-1: undirected, or for
@@ -242,6 +242,14 @@ export type Puzzle = Message<"puzzled.v1.Puzzle"> & {
    * @generated from field: puzzled.v1.Player cached_winner = 9;
    */
   cachedWinner: Player;
+
+  /**
+   * How hard the puzzle is, when GeneratePuzzles rated it as it stored it;
+   * unset for a puzzle nobody rated. In every view.
+   *
+   * @generated from field: puzzled.v1.Difficulty difficulty = 10;
+   */
+  difficulty?: Difficulty | undefined;
 };
 
 /**
@@ -250,6 +258,51 @@ export type Puzzle = Message<"puzzled.v1.Puzzle"> & {
  */
 export const PuzzleSchema: GenMessage<Puzzle> = /*@__PURE__*/
   messageDesc(file_puzzled_v1_puzzle, 4);
+
+/**
+ * How hard a puzzle is, from the solver's own answers along its main line
+ * (docs/games.md, "Difficulty", defines each number).
+ *
+ * @generated from message puzzled.v1.Difficulty
+ */
+export type Difficulty = Message<"puzzled.v1.Difficulty"> & {
+  /**
+   * The number of consecutive turns of the winning side, from its first,
+   * on which exactly one of its (at least two) legal moves wins; a turn
+   * with a single legal move is passed over, neither counted nor ending
+   * the run. Chess puzzle sites rate puzzles by this "only-move depth".
+   *
+   * @generated from field: uint32 only_move_depth = 1;
+   */
+  onlyMoveDepth: number;
+
+  /**
+   * The first player's legal first moves, and how many of them lose (all
+   * of them when the second player wins).
+   *
+   * @generated from field: uint64 first_move_count = 2;
+   */
+  firstMoveCount: bigint;
+
+  /**
+   * @generated from field: uint64 losing_first_moves = 3;
+   */
+  losingFirstMoves: bigint;
+
+  /**
+   * Tree painting: black's final count minus white's with perfect play.
+   *
+   * @generated from field: optional int64 margin = 4;
+   */
+  margin?: bigint | undefined;
+};
+
+/**
+ * Describes the message puzzled.v1.Difficulty.
+ * Use `create(DifficultySchema)` to create a new message.
+ */
+export const DifficultySchema: GenMessage<Difficulty> = /*@__PURE__*/
+  messageDesc(file_puzzled_v1_puzzle, 5);
 
 /**
  * A set of vertices, ascending.
@@ -268,7 +321,7 @@ export type VertexSet = Message<"puzzled.v1.VertexSet"> & {
  * Use `create(VertexSetSchema)` to create a new message.
  */
 export const VertexSetSchema: GenMessage<VertexSet> = /*@__PURE__*/
-  messageDesc(file_puzzled_v1_puzzle, 5);
+  messageDesc(file_puzzled_v1_puzzle, 6);
 
 /**
  * Evidence for a geography verdict (docs/games.md, Geography), in the request's labels.
@@ -318,7 +371,7 @@ export type GeographyEvidence = Message<"puzzled.v1.GeographyEvidence"> & {
  * Use `create(GeographyEvidenceSchema)` to create a new message.
  */
 export const GeographyEvidenceSchema: GenMessage<GeographyEvidence> = /*@__PURE__*/
-  messageDesc(file_puzzled_v1_puzzle, 6);
+  messageDesc(file_puzzled_v1_puzzle, 7);
 
 /**
  * Evidence for an edge-game verdict (docs/games.md, the edge-adding game).
@@ -394,7 +447,7 @@ export type BipartiteEdgeEvidence = Message<"puzzled.v1.BipartiteEdgeEvidence"> 
  * Use `create(BipartiteEdgeEvidenceSchema)` to create a new message.
  */
 export const BipartiteEdgeEvidenceSchema: GenMessage<BipartiteEdgeEvidence> = /*@__PURE__*/
-  messageDesc(file_puzzled_v1_puzzle, 7);
+  messageDesc(file_puzzled_v1_puzzle, 8);
 
 /**
  * A class of edge-game moves that all win.
@@ -431,7 +484,7 @@ export type WinningEdgeClass = Message<"puzzled.v1.WinningEdgeClass"> & {
  * Use `create(WinningEdgeClassSchema)` to create a new message.
  */
 export const WinningEdgeClassSchema: GenMessage<WinningEdgeClass> = /*@__PURE__*/
-  messageDesc(file_puzzled_v1_puzzle, 8);
+  messageDesc(file_puzzled_v1_puzzle, 9);
 
 /**
  * Evidence for a tree-painting verdict (docs/games.md, tree painting).
@@ -462,7 +515,7 @@ export type TreePaintEvidence = Message<"puzzled.v1.TreePaintEvidence"> & {
  * Use `create(TreePaintEvidenceSchema)` to create a new message.
  */
 export const TreePaintEvidenceSchema: GenMessage<TreePaintEvidence> = /*@__PURE__*/
-  messageDesc(file_puzzled_v1_puzzle, 9);
+  messageDesc(file_puzzled_v1_puzzle, 10);
 
 /**
  * Evidence for a verdict of a Geography solved by search (directed vertex,
@@ -501,7 +554,7 @@ export type SearchEvidence = Message<"puzzled.v1.SearchEvidence"> & {
  * Use `create(SearchEvidenceSchema)` to create a new message.
  */
 export const SearchEvidenceSchema: GenMessage<SearchEvidence> = /*@__PURE__*/
-  messageDesc(file_puzzled_v1_puzzle, 10);
+  messageDesc(file_puzzled_v1_puzzle, 11);
 
 /**
  * A winning strategy as a tree in preorder. Node 0 is the start; every
@@ -529,7 +582,7 @@ export type StrategyTree = Message<"puzzled.v1.StrategyTree"> & {
  * Use `create(StrategyTreeSchema)` to create a new message.
  */
 export const StrategyTreeSchema: GenMessage<StrategyTree> = /*@__PURE__*/
-  messageDesc(file_puzzled_v1_puzzle, 11);
+  messageDesc(file_puzzled_v1_puzzle, 12);
 
 /**
  * Every winning first move, and whether there is exactly one.
@@ -568,7 +621,7 @@ export type WinningMoves = Message<"puzzled.v1.WinningMoves"> & {
  * Use `create(WinningMovesSchema)` to create a new message.
  */
 export const WinningMovesSchema: GenMessage<WinningMoves> = /*@__PURE__*/
-  messageDesc(file_puzzled_v1_puzzle, 12);
+  messageDesc(file_puzzled_v1_puzzle, 13);
 
 /**
  * A verdict with its evidence.
@@ -664,7 +717,7 @@ export type Solution = Message<"puzzled.v1.Solution"> & {
  * Use `create(SolutionSchema)` to create a new message.
  */
 export const SolutionSchema: GenMessage<Solution> = /*@__PURE__*/
-  messageDesc(file_puzzled_v1_puzzle, 13);
+  messageDesc(file_puzzled_v1_puzzle, 14);
 
 /**
  * The game a puzzle is played in (docs/games.md).

@@ -6,7 +6,7 @@ import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobu
 import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import type { EmptySchema } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_empty } from "@bufbuild/protobuf/wkt";
-import type { BipartiteEdgeEvidence, Game, GeographyEvidence, Move, Player, Puzzle, PuzzleSchema, PuzzleSpec, PuzzleView, SearchEvidence, SolutionSchema, TreePaintEvidence, WinningMoves } from "./puzzle_pb";
+import type { BipartiteEdgeEvidence, Difficulty, Game, GeographyEvidence, Move, Player, Puzzle, PuzzleSchema, PuzzleSpec, PuzzleView, SearchEvidence, Solution, SolutionSchema, TreePaintEvidence, WinningMoves } from "./puzzle_pb";
 import { file_puzzled_v1_puzzle } from "./puzzle_pb";
 import type { Message } from "@bufbuild/protobuf";
 
@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file puzzled/v1/puzzle_service.proto.
  */
 export const file_puzzled_v1_puzzle_service: GenFile = /*@__PURE__*/
-  fileDesc("Ch9wdXp6bGVkL3YxL3B1enpsZV9zZXJ2aWNlLnByb3RvEgpwdXp6bGVkLnYxIk0KE0NyZWF0ZVB1enpsZVJlcXVlc3QSIgoGcHV6emxlGAEgASgLMhIucHV6emxlZC52MS5QdXp6bGUSEgoKcmVxdWVzdF9pZBgCIAEoCSJGChBHZXRQdXp6bGVSZXF1ZXN0EgwKBG5hbWUYASABKAkSJAoEdmlldxgCIAEoDjIWLnB1enpsZWQudjEuUHV6emxlVmlldyIjChNEZWxldGVQdXp6bGVSZXF1ZXN0EgwKBG5hbWUYASABKAkimQEKEkxpc3RQdXp6bGVzUmVxdWVzdBIRCglwYWdlX3NpemUYASABKAUSEgoKcGFnZV90b2tlbhgCIAEoCRIeCgRnYW1lGAMgASgOMhAucHV6emxlZC52MS5HYW1lEiQKBHZpZXcYBCABKA4yFi5wdXp6bGVkLnYxLlB1enpsZVZpZXcSFgoOY2Fub25pY2FsX2hhc2gYBSABKAkiUwoTTGlzdFB1enpsZXNSZXNwb25zZRIjCgdwdXp6bGVzGAEgAygLMhIucHV6emxlZC52MS5QdXp6bGUSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJImIKFEV4cG9ydFB1enpsZXNSZXF1ZXN0Eh4KBGdhbWUYASABKA4yEC5wdXp6bGVkLnYxLkdhbWUSFgoOY2Fub25pY2FsX2hhc2gYAiABKAkSEgoKcGFnZV90b2tlbhgDIAEoCSJKCg5FeHBvcnRlZFB1enpsZRIiCgZwdXp6bGUYASABKAsyEi5wdXp6bGVkLnYxLlB1enpsZRIUCgxyZXN1bWVfdG9rZW4YAiABKAkiTgoUSW1wb3J0UHV6emxlc1JlcXVlc3QSIgoGcHV6emxlGAEgASgLMhIucHV6emxlZC52MS5QdXp6bGUSEgoKcmVxdWVzdF9pZBgCIAEoCSKHAQoVSW1wb3J0UHV6emxlc1Jlc3BvbnNlEikKB3Jlc3VsdHMYASADKAsyGC5wdXp6bGVkLnYxLkltcG9ydFJlc3VsdBIVCg1jcmVhdGVkX2NvdW50GAIgASgNEhYKDnJlcGxheWVkX2NvdW50GAMgASgNEhQKDGZhaWxlZF9jb3VudBgEIAEoDSK/AQoMSW1wb3J0UmVzdWx0Eg0KBWluZGV4GAEgASgNEhIKCnJlcXVlc3RfaWQYAiABKAkSKgoHb3V0Y29tZRgDIAEoDjIZLnB1enpsZWQudjEuSW1wb3J0T3V0Y29tZRIMCgRuYW1lGAQgASgJEhQKDGR1cGxpY2F0ZV9vZhgFIAEoCRIMCgRjb2RlGAYgASgJEg4KBnJlYXNvbhgHIAEoCRINCgVmaWVsZBgIIAEoCRIPCgdtZXNzYWdlGAkgASgJIl0KElNvbHZlUHV6emxlUmVxdWVzdBIMCgRuYW1lGAEgASgJEhoKEmluY2x1ZGVfYWxsX3N0YXJ0cxgCIAEoCBIdChVpbmNsdWRlX3dpbm5pbmdfbW92ZXMYAyABKAgibwoMU29sdmVSZXF1ZXN0EiQKBHNwZWMYASABKAsyFi5wdXp6bGVkLnYxLlB1enpsZVNwZWMSGgoSaW5jbHVkZV9hbGxfc3RhcnRzGAIgASgIEh0KFWluY2x1ZGVfd2lubmluZ19tb3ZlcxgDIAEoCCJ7ChZBbmFseXplUG9zaXRpb25SZXF1ZXN0Eg4KBG5hbWUYASABKAlIABImCgRzcGVjGAIgASgLMhYucHV6emxlZC52MS5QdXp6bGVTcGVjSAASHwoFbW92ZXMYAyADKAsyEC5wdXp6bGVkLnYxLk1vdmVCCAoGcHV6emxlIuEDChBQb3NpdGlvbkFuYWx5c2lzEhEKCWdhbWVfb3ZlchgBIAEoCBIjCgd0b19tb3ZlGAIgASgOMhIucHV6emxlZC52MS5QbGF5ZXISIgoGd2lubmVyGAMgASgOMhIucHV6emxlZC52MS5QbGF5ZXISJwoNd2lubmluZ19tb3ZlcxgEIAMoCzIQLnB1enpsZWQudjEuTW92ZRIpCgd3aW5uaW5nGAUgASgLMhgucHV6emxlZC52MS5XaW5uaW5nTW92ZXMSJQoLbGVnYWxfbW92ZXMYBiADKAsyEC5wdXp6bGVkLnYxLk1vdmUSGAoQbGVnYWxfbW92ZV9jb3VudBgHIAEoBBIyCglnZW9ncmFwaHkYCiABKAsyHS5wdXp6bGVkLnYxLkdlb2dyYXBoeUV2aWRlbmNlSAASOwoOYmlwYXJ0aXRlX2VkZ2UYCyABKAsyIS5wdXp6bGVkLnYxLkJpcGFydGl0ZUVkZ2VFdmlkZW5jZUgAEjMKCnRyZWVfcGFpbnQYDCABKAsyHS5wdXp6bGVkLnYxLlRyZWVQYWludEV2aWRlbmNlSAASLAoGc2VhcmNoGA0gASgLMhoucHV6emxlZC52MS5TZWFyY2hFdmlkZW5jZUgAQggKBmRldGFpbCJiCgtQbGF5UmVxdWVzdBImCgVzdGFydBgBIAEoCzIVLnB1enpsZWQudjEuUGxheVN0YXJ0SAASIAoEbW92ZRgCIAEoCzIQLnB1enpsZWQudjEuTW92ZUgAQgkKB3JlcXVlc3QidQoJUGxheVN0YXJ0Eg4KBG5hbWUYASABKAlIABImCgRzcGVjGAIgASgLMhYucHV6emxlZC52MS5QdXp6bGVTcGVjSAASJgoKaHVtYW5fc2lkZRgDIAEoDjISLnB1enpsZWQudjEuUGxheWVyQggKBnB1enpsZSKSAQoMUGxheVJlc3BvbnNlEiUKC3NlcnZlcl9tb3ZlGAEgASgLMhAucHV6emxlZC52MS5Nb3ZlEi4KCHBvc2l0aW9uGAIgASgLMhwucHV6emxlZC52MS5Qb3NpdGlvbkFuYWx5c2lzEisKCHJlamVjdGVkGAMgASgLMhkucHV6emxlZC52MS5Nb3ZlUmVqZWN0aW9uIjAKDU1vdmVSZWplY3Rpb24SDgoGcmVhc29uGAEgASgJEg8KB21lc3NhZ2UYAiABKAkqgwEKDUltcG9ydE91dGNvbWUSHgoaSU1QT1JUX09VVENPTUVfVU5TUEVDSUZJRUQQABIaChZJTVBPUlRfT1VUQ09NRV9DUkVBVEVEEAESGwoXSU1QT1JUX09VVENPTUVfUkVQTEFZRUQQAhIZChVJTVBPUlRfT1VUQ09NRV9GQUlMRUQQAzLnBQoNUHV6emxlU2VydmljZRJDCgxDcmVhdGVQdXp6bGUSHy5wdXp6bGVkLnYxLkNyZWF0ZVB1enpsZVJlcXVlc3QaEi5wdXp6bGVkLnYxLlB1enpsZRI9CglHZXRQdXp6bGUSHC5wdXp6bGVkLnYxLkdldFB1enpsZVJlcXVlc3QaEi5wdXp6bGVkLnYxLlB1enpsZRJOCgtMaXN0UHV6emxlcxIeLnB1enpsZWQudjEuTGlzdFB1enpsZXNSZXF1ZXN0Gh8ucHV6emxlZC52MS5MaXN0UHV6emxlc1Jlc3BvbnNlEk8KDUV4cG9ydFB1enpsZXMSIC5wdXp6bGVkLnYxLkV4cG9ydFB1enpsZXNSZXF1ZXN0GhoucHV6emxlZC52MS5FeHBvcnRlZFB1enpsZTABElYKDUltcG9ydFB1enpsZXMSIC5wdXp6bGVkLnYxLkltcG9ydFB1enpsZXNSZXF1ZXN0GiEucHV6emxlZC52MS5JbXBvcnRQdXp6bGVzUmVzcG9uc2UoARJHCgxEZWxldGVQdXp6bGUSHy5wdXp6bGVkLnYxLkRlbGV0ZVB1enpsZVJlcXVlc3QaFi5nb29nbGUucHJvdG9idWYuRW1wdHkSQwoLU29sdmVQdXp6bGUSHi5wdXp6bGVkLnYxLlNvbHZlUHV6emxlUmVxdWVzdBoULnB1enpsZWQudjEuU29sdXRpb24SNwoFU29sdmUSGC5wdXp6bGVkLnYxLlNvbHZlUmVxdWVzdBoULnB1enpsZWQudjEuU29sdXRpb24SUwoPQW5hbHl6ZVBvc2l0aW9uEiIucHV6emxlZC52MS5BbmFseXplUG9zaXRpb25SZXF1ZXN0GhwucHV6emxlZC52MS5Qb3NpdGlvbkFuYWx5c2lzEj0KBFBsYXkSFy5wdXp6bGVkLnYxLlBsYXlSZXF1ZXN0GhgucHV6emxlZC52MS5QbGF5UmVzcG9uc2UoATABQgJQAWIGcHJvdG8z", [file_google_protobuf_empty, file_puzzled_v1_puzzle]);
+  fileDesc("Ch9wdXp6bGVkL3YxL3B1enpsZV9zZXJ2aWNlLnByb3RvEgpwdXp6bGVkLnYxIk0KE0NyZWF0ZVB1enpsZVJlcXVlc3QSIgoGcHV6emxlGAEgASgLMhIucHV6emxlZC52MS5QdXp6bGUSEgoKcmVxdWVzdF9pZBgCIAEoCSJGChBHZXRQdXp6bGVSZXF1ZXN0EgwKBG5hbWUYASABKAkSJAoEdmlldxgCIAEoDjIWLnB1enpsZWQudjEuUHV6emxlVmlldyIjChNEZWxldGVQdXp6bGVSZXF1ZXN0EgwKBG5hbWUYASABKAkimQEKEkxpc3RQdXp6bGVzUmVxdWVzdBIRCglwYWdlX3NpemUYASABKAUSEgoKcGFnZV90b2tlbhgCIAEoCRIeCgRnYW1lGAMgASgOMhAucHV6emxlZC52MS5HYW1lEiQKBHZpZXcYBCABKA4yFi5wdXp6bGVkLnYxLlB1enpsZVZpZXcSFgoOY2Fub25pY2FsX2hhc2gYBSABKAkiUwoTTGlzdFB1enpsZXNSZXNwb25zZRIjCgdwdXp6bGVzGAEgAygLMhIucHV6emxlZC52MS5QdXp6bGUSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJImIKFEV4cG9ydFB1enpsZXNSZXF1ZXN0Eh4KBGdhbWUYASABKA4yEC5wdXp6bGVkLnYxLkdhbWUSFgoOY2Fub25pY2FsX2hhc2gYAiABKAkSEgoKcGFnZV90b2tlbhgDIAEoCSJKCg5FeHBvcnRlZFB1enpsZRIiCgZwdXp6bGUYASABKAsyEi5wdXp6bGVkLnYxLlB1enpsZRIUCgxyZXN1bWVfdG9rZW4YAiABKAkiTgoUSW1wb3J0UHV6emxlc1JlcXVlc3QSIgoGcHV6emxlGAEgASgLMhIucHV6emxlZC52MS5QdXp6bGUSEgoKcmVxdWVzdF9pZBgCIAEoCSKHAQoVSW1wb3J0UHV6emxlc1Jlc3BvbnNlEikKB3Jlc3VsdHMYASADKAsyGC5wdXp6bGVkLnYxLkltcG9ydFJlc3VsdBIVCg1jcmVhdGVkX2NvdW50GAIgASgNEhYKDnJlcGxheWVkX2NvdW50GAMgASgNEhQKDGZhaWxlZF9jb3VudBgEIAEoDSK/AQoMSW1wb3J0UmVzdWx0Eg0KBWluZGV4GAEgASgNEhIKCnJlcXVlc3RfaWQYAiABKAkSKgoHb3V0Y29tZRgDIAEoDjIZLnB1enpsZWQudjEuSW1wb3J0T3V0Y29tZRIMCgRuYW1lGAQgASgJEhQKDGR1cGxpY2F0ZV9vZhgFIAEoCRIMCgRjb2RlGAYgASgJEg4KBnJlYXNvbhgHIAEoCRINCgVmaWVsZBgIIAEoCRIPCgdtZXNzYWdlGAkgASgJIuYDChZHZW5lcmF0ZVB1enpsZXNSZXF1ZXN0Eh4KBGdhbWUYASABKA4yEC5wdXp6bGVkLnYxLkdhbWUSJwoGZmFtaWx5GAIgASgOMhcucHV6emxlZC52MS5HcmFwaEZhbWlseRIUCgxtaW5fdmVydGljZXMYAyABKA0SFAoMbWF4X3ZlcnRpY2VzGAQgASgNEiIKBndpbm5lchgFIAEoDjISLnB1enpsZWQudjEuUGxheWVyEgwKBHNlZWQYBiABKAQSGwoTbWluX29ubHlfbW92ZV9kZXB0aBgHIAEoDRINCgVjb3VudBgIIAEoDRINCgVzdG9yZRgJIAEoCBIUCgxncmFwaDZfbGluZXMYCiADKAkSGwoOYXZlcmFnZV9kZWdyZWUYCyABKAFIAIgBARIaCg1ob2xlX2ZyYWN0aW9uGAwgASgBSAGIAQESGwoOc3BpbmVfZnJhY3Rpb24YDSABKAFIAogBARIdChVtYXhfcmVqZWN0ZWRfaW5fYV9yb3cYDiABKA0SFwoPZmlyc3RfY2FuZGlkYXRlGA8gASgEEg4KBmF1dGhvchgQIAEoCUIRCg9fYXZlcmFnZV9kZWdyZWVCEAoOX2hvbGVfZnJhY3Rpb25CEQoPX3NwaW5lX2ZyYWN0aW9uIv0BCg9HZW5lcmF0ZWRQdXp6bGUSJAoEc3BlYxgBIAEoCzIWLnB1enpsZWQudjEuUHV6emxlU3BlYxImCghzb2x1dGlvbhgCIAEoCzIULnB1enpsZWQudjEuU29sdXRpb24SKgoKZGlmZmljdWx0eRgDIAEoCzIWLnB1enpsZWQudjEuRGlmZmljdWx0eRIjCgltYWluX2xpbmUYBCADKAsyEC5wdXp6bGVkLnYxLk1vdmUSEQoJY2FuZGlkYXRlGAUgASgEEiIKBnB1enpsZRgGIAEoCzISLnB1enpsZWQudjEuUHV6emxlEhQKDGR1cGxpY2F0ZV9vZhgHIAEoCSJdChJTb2x2ZVB1enpsZVJlcXVlc3QSDAoEbmFtZRgBIAEoCRIaChJpbmNsdWRlX2FsbF9zdGFydHMYAiABKAgSHQoVaW5jbHVkZV93aW5uaW5nX21vdmVzGAMgASgIIm8KDFNvbHZlUmVxdWVzdBIkCgRzcGVjGAEgASgLMhYucHV6emxlZC52MS5QdXp6bGVTcGVjEhoKEmluY2x1ZGVfYWxsX3N0YXJ0cxgCIAEoCBIdChVpbmNsdWRlX3dpbm5pbmdfbW92ZXMYAyABKAgiewoWQW5hbHl6ZVBvc2l0aW9uUmVxdWVzdBIOCgRuYW1lGAEgASgJSAASJgoEc3BlYxgCIAEoCzIWLnB1enpsZWQudjEuUHV6emxlU3BlY0gAEh8KBW1vdmVzGAMgAygLMhAucHV6emxlZC52MS5Nb3ZlQggKBnB1enpsZSLhAwoQUG9zaXRpb25BbmFseXNpcxIRCglnYW1lX292ZXIYASABKAgSIwoHdG9fbW92ZRgCIAEoDjISLnB1enpsZWQudjEuUGxheWVyEiIKBndpbm5lchgDIAEoDjISLnB1enpsZWQudjEuUGxheWVyEicKDXdpbm5pbmdfbW92ZXMYBCADKAsyEC5wdXp6bGVkLnYxLk1vdmUSKQoHd2lubmluZxgFIAEoCzIYLnB1enpsZWQudjEuV2lubmluZ01vdmVzEiUKC2xlZ2FsX21vdmVzGAYgAygLMhAucHV6emxlZC52MS5Nb3ZlEhgKEGxlZ2FsX21vdmVfY291bnQYByABKAQSMgoJZ2VvZ3JhcGh5GAogASgLMh0ucHV6emxlZC52MS5HZW9ncmFwaHlFdmlkZW5jZUgAEjsKDmJpcGFydGl0ZV9lZGdlGAsgASgLMiEucHV6emxlZC52MS5CaXBhcnRpdGVFZGdlRXZpZGVuY2VIABIzCgp0cmVlX3BhaW50GAwgASgLMh0ucHV6emxlZC52MS5UcmVlUGFpbnRFdmlkZW5jZUgAEiwKBnNlYXJjaBgNIAEoCzIaLnB1enpsZWQudjEuU2VhcmNoRXZpZGVuY2VIAEIICgZkZXRhaWwiYgoLUGxheVJlcXVlc3QSJgoFc3RhcnQYASABKAsyFS5wdXp6bGVkLnYxLlBsYXlTdGFydEgAEiAKBG1vdmUYAiABKAsyEC5wdXp6bGVkLnYxLk1vdmVIAEIJCgdyZXF1ZXN0InUKCVBsYXlTdGFydBIOCgRuYW1lGAEgASgJSAASJgoEc3BlYxgCIAEoCzIWLnB1enpsZWQudjEuUHV6emxlU3BlY0gAEiYKCmh1bWFuX3NpZGUYAyABKA4yEi5wdXp6bGVkLnYxLlBsYXllckIICgZwdXp6bGUikgEKDFBsYXlSZXNwb25zZRIlCgtzZXJ2ZXJfbW92ZRgBIAEoCzIQLnB1enpsZWQudjEuTW92ZRIuCghwb3NpdGlvbhgCIAEoCzIcLnB1enpsZWQudjEuUG9zaXRpb25BbmFseXNpcxIrCghyZWplY3RlZBgDIAEoCzIZLnB1enpsZWQudjEuTW92ZVJlamVjdGlvbiIwCg1Nb3ZlUmVqZWN0aW9uEg4KBnJlYXNvbhgBIAEoCRIPCgdtZXNzYWdlGAIgASgJKoMBCg1JbXBvcnRPdXRjb21lEh4KGklNUE9SVF9PVVRDT01FX1VOU1BFQ0lGSUVEEAASGgoWSU1QT1JUX09VVENPTUVfQ1JFQVRFRBABEhsKF0lNUE9SVF9PVVRDT01FX1JFUExBWUVEEAISGQoVSU1QT1JUX09VVENPTUVfRkFJTEVEEAMqzQEKC0dyYXBoRmFtaWx5EhwKGEdSQVBIX0ZBTUlMWV9VTlNQRUNJRklFRBAAEhQKEEdSQVBIX0ZBTUlMWV9HTk0QARIVChFHUkFQSF9GQU1JTFlfVFJFRRACEiAKHEdSQVBIX0ZBTUlMWV9HUklEX1dJVEhfSE9MRVMQAxIaChZHUkFQSF9GQU1JTFlfQklQQVJUSVRFEAQSHAoYR1JBUEhfRkFNSUxZX0NBVEVSUElMTEFSEAUSFwoTR1JBUEhfRkFNSUxZX0dSQVBINhAGMr0GCg1QdXp6bGVTZXJ2aWNlEkMKDENyZWF0ZVB1enpsZRIfLnB1enpsZWQudjEuQ3JlYXRlUHV6emxlUmVxdWVzdBoSLnB1enpsZWQudjEuUHV6emxlEj0KCUdldFB1enpsZRIcLnB1enpsZWQudjEuR2V0UHV6emxlUmVxdWVzdBoSLnB1enpsZWQudjEuUHV6emxlEk4KC0xpc3RQdXp6bGVzEh4ucHV6emxlZC52MS5MaXN0UHV6emxlc1JlcXVlc3QaHy5wdXp6bGVkLnYxLkxpc3RQdXp6bGVzUmVzcG9uc2USTwoNRXhwb3J0UHV6emxlcxIgLnB1enpsZWQudjEuRXhwb3J0UHV6emxlc1JlcXVlc3QaGi5wdXp6bGVkLnYxLkV4cG9ydGVkUHV6emxlMAESVgoNSW1wb3J0UHV6emxlcxIgLnB1enpsZWQudjEuSW1wb3J0UHV6emxlc1JlcXVlc3QaIS5wdXp6bGVkLnYxLkltcG9ydFB1enpsZXNSZXNwb25zZSgBElQKD0dlbmVyYXRlUHV6emxlcxIiLnB1enpsZWQudjEuR2VuZXJhdGVQdXp6bGVzUmVxdWVzdBobLnB1enpsZWQudjEuR2VuZXJhdGVkUHV6emxlMAESRwoMRGVsZXRlUHV6emxlEh8ucHV6emxlZC52MS5EZWxldGVQdXp6bGVSZXF1ZXN0GhYuZ29vZ2xlLnByb3RvYnVmLkVtcHR5EkMKC1NvbHZlUHV6emxlEh4ucHV6emxlZC52MS5Tb2x2ZVB1enpsZVJlcXVlc3QaFC5wdXp6bGVkLnYxLlNvbHV0aW9uEjcKBVNvbHZlEhgucHV6emxlZC52MS5Tb2x2ZVJlcXVlc3QaFC5wdXp6bGVkLnYxLlNvbHV0aW9uElMKD0FuYWx5emVQb3NpdGlvbhIiLnB1enpsZWQudjEuQW5hbHl6ZVBvc2l0aW9uUmVxdWVzdBocLnB1enpsZWQudjEuUG9zaXRpb25BbmFseXNpcxI9CgRQbGF5EhcucHV6emxlZC52MS5QbGF5UmVxdWVzdBoYLnB1enpsZWQudjEuUGxheVJlc3BvbnNlKAEwAUICUAFiBnByb3RvMw", [file_google_protobuf_empty, file_puzzled_v1_puzzle]);
 
 /**
  * @generated from message puzzled.v1.CreatePuzzleRequest
@@ -348,6 +348,185 @@ export const ImportResultSchema: GenMessage<ImportResult> = /*@__PURE__*/
   messageDesc(file_puzzled_v1_puzzle_service, 9);
 
 /**
+ * @generated from message puzzled.v1.GeneratePuzzlesRequest
+ */
+export type GeneratePuzzlesRequest = Message<"puzzled.v1.GeneratePuzzlesRequest"> & {
+  /**
+   * @generated from field: puzzled.v1.Game game = 1;
+   */
+  game: Game;
+
+  /**
+   * @generated from field: puzzled.v1.GraphFamily family = 2;
+   */
+  family: GraphFamily;
+
+  /**
+   * Vertex counts are drawn from min_vertices..max_vertices (0: the same
+   * as min_vertices).
+   *
+   * @generated from field: uint32 min_vertices = 3;
+   */
+  minVertices: number;
+
+  /**
+   * @generated from field: uint32 max_vertices = 4;
+   */
+  maxVertices: number;
+
+  /**
+   * The winner every puzzle must have; PLAYER_UNSPECIFIED takes either.
+   *
+   * @generated from field: puzzled.v1.Player winner = 5;
+   */
+  winner: Player;
+
+  /**
+   * The same seed (and the rest of the request) gives the same puzzles.
+   *
+   * @generated from field: uint64 seed = 6;
+   */
+  seed: bigint;
+
+  /**
+   * The least Difficulty.only_move_depth a puzzle may have.
+   *
+   * @generated from field: uint32 min_only_move_depth = 7;
+   */
+  minOnlyMoveDepth: number;
+
+  /**
+   * How many puzzles to send (default 1, at most 100).
+   *
+   * @generated from field: uint32 count = 8;
+   */
+  count: number;
+
+  /**
+   * Also store each puzzle, with its difficulty.
+   *
+   * @generated from field: bool store = 9;
+   */
+  store: boolean;
+
+  /**
+   * GRAPH_FAMILY_GRAPH6: the graphs, one graph6, sparse6 or (for the
+   * directed games) digraph6 line each.
+   *
+   * @generated from field: repeated string graph6_lines = 10;
+   */
+  graph6Lines: string[];
+
+  /**
+   * The family's shape, when not its default: GNM and BIPARTITE's average
+   * degree (default 3), GRID_WITH_HOLES's hole fraction (default 0.2, at
+   * most 0.9), CATERPILLAR's spine fraction (default 0.5).
+   *
+   * @generated from field: optional double average_degree = 11;
+   */
+  averageDegree?: number | undefined;
+
+  /**
+   * @generated from field: optional double hole_fraction = 12;
+   */
+  holeFraction?: number | undefined;
+
+  /**
+   * @generated from field: optional double spine_fraction = 13;
+   */
+  spineFraction?: number | undefined;
+
+  /**
+   * Candidates rejected in a row before the call gives up (default 2000).
+   *
+   * @generated from field: uint32 max_rejected_in_a_row = 14;
+   */
+  maxRejectedInARow: number;
+
+  /**
+   * The first candidate to draw: a GeneratedPuzzle's candidate + 1 goes on
+   * after it, so a cut-off stream resumes where it stopped.
+   *
+   * @generated from field: uint64 first_candidate = 15;
+   */
+  firstCandidate: bigint;
+
+  /**
+   * With `store`: the stored puzzles' author (their title names the game,
+   * family, seed and candidate).
+   *
+   * @generated from field: string author = 16;
+   */
+  author: string;
+};
+
+/**
+ * Describes the message puzzled.v1.GeneratePuzzlesRequest.
+ * Use `create(GeneratePuzzlesRequestSchema)` to create a new message.
+ */
+export const GeneratePuzzlesRequestSchema: GenMessage<GeneratePuzzlesRequest> = /*@__PURE__*/
+  messageDesc(file_puzzled_v1_puzzle_service, 10);
+
+/**
+ * @generated from message puzzled.v1.GeneratedPuzzle
+ */
+export type GeneratedPuzzle = Message<"puzzled.v1.GeneratedPuzzle"> & {
+  /**
+   * @generated from field: puzzled.v1.PuzzleSpec spec = 1;
+   */
+  spec?: PuzzleSpec | undefined;
+
+  /**
+   * The verdict and its evidence, from the solve that rated the puzzle,
+   * with every winning first move.
+   *
+   * @generated from field: puzzled.v1.Solution solution = 2;
+   */
+  solution?: Solution | undefined;
+
+  /**
+   * @generated from field: puzzled.v1.Difficulty difficulty = 3;
+   */
+  difficulty?: Difficulty | undefined;
+
+  /**
+   * The line the rating walked (docs/games.md, "Difficulty"): the winner's
+   * winning moves against the engine's best defence.
+   *
+   * @generated from field: repeated puzzled.v1.Move main_line = 4;
+   */
+  mainLine: Move[];
+
+  /**
+   * The candidate index it was drawn as.
+   *
+   * @generated from field: uint64 candidate = 5;
+   */
+  candidate: bigint;
+
+  /**
+   * With `store`: the stored puzzle (BASIC view), or, when a copy was
+   * stored already and nothing was stored, unset with duplicate_of naming
+   * the oldest stored copy.
+   *
+   * @generated from field: puzzled.v1.Puzzle puzzle = 6;
+   */
+  puzzle?: Puzzle | undefined;
+
+  /**
+   * @generated from field: string duplicate_of = 7;
+   */
+  duplicateOf: string;
+};
+
+/**
+ * Describes the message puzzled.v1.GeneratedPuzzle.
+ * Use `create(GeneratedPuzzleSchema)` to create a new message.
+ */
+export const GeneratedPuzzleSchema: GenMessage<GeneratedPuzzle> = /*@__PURE__*/
+  messageDesc(file_puzzled_v1_puzzle_service, 11);
+
+/**
  * @generated from message puzzled.v1.SolvePuzzleRequest
  */
 export type SolvePuzzleRequest = Message<"puzzled.v1.SolvePuzzleRequest"> & {
@@ -377,7 +556,7 @@ export type SolvePuzzleRequest = Message<"puzzled.v1.SolvePuzzleRequest"> & {
  * Use `create(SolvePuzzleRequestSchema)` to create a new message.
  */
 export const SolvePuzzleRequestSchema: GenMessage<SolvePuzzleRequest> = /*@__PURE__*/
-  messageDesc(file_puzzled_v1_puzzle_service, 10);
+  messageDesc(file_puzzled_v1_puzzle_service, 12);
 
 /**
  * @generated from message puzzled.v1.SolveRequest
@@ -406,7 +585,7 @@ export type SolveRequest = Message<"puzzled.v1.SolveRequest"> & {
  * Use `create(SolveRequestSchema)` to create a new message.
  */
 export const SolveRequestSchema: GenMessage<SolveRequest> = /*@__PURE__*/
-  messageDesc(file_puzzled_v1_puzzle_service, 11);
+  messageDesc(file_puzzled_v1_puzzle_service, 13);
 
 /**
  * @generated from message puzzled.v1.AnalyzePositionRequest
@@ -448,7 +627,7 @@ export type AnalyzePositionRequest = Message<"puzzled.v1.AnalyzePositionRequest"
  * Use `create(AnalyzePositionRequestSchema)` to create a new message.
  */
 export const AnalyzePositionRequestSchema: GenMessage<AnalyzePositionRequest> = /*@__PURE__*/
-  messageDesc(file_puzzled_v1_puzzle_service, 12);
+  messageDesc(file_puzzled_v1_puzzle_service, 14);
 
 /**
  * A position: the puzzle after some moves.
@@ -557,7 +736,7 @@ export type PositionAnalysis = Message<"puzzled.v1.PositionAnalysis"> & {
  * Use `create(PositionAnalysisSchema)` to create a new message.
  */
 export const PositionAnalysisSchema: GenMessage<PositionAnalysis> = /*@__PURE__*/
-  messageDesc(file_puzzled_v1_puzzle_service, 13);
+  messageDesc(file_puzzled_v1_puzzle_service, 15);
 
 /**
  * @generated from message puzzled.v1.PlayRequest
@@ -590,7 +769,7 @@ export type PlayRequest = Message<"puzzled.v1.PlayRequest"> & {
  * Use `create(PlayRequestSchema)` to create a new message.
  */
 export const PlayRequestSchema: GenMessage<PlayRequest> = /*@__PURE__*/
-  messageDesc(file_puzzled_v1_puzzle_service, 14);
+  messageDesc(file_puzzled_v1_puzzle_service, 16);
 
 /**
  * @generated from message puzzled.v1.PlayStart
@@ -627,7 +806,7 @@ export type PlayStart = Message<"puzzled.v1.PlayStart"> & {
  * Use `create(PlayStartSchema)` to create a new message.
  */
 export const PlayStartSchema: GenMessage<PlayStart> = /*@__PURE__*/
-  messageDesc(file_puzzled_v1_puzzle_service, 15);
+  messageDesc(file_puzzled_v1_puzzle_service, 17);
 
 /**
  * @generated from message puzzled.v1.PlayResponse
@@ -666,7 +845,7 @@ export type PlayResponse = Message<"puzzled.v1.PlayResponse"> & {
  * Use `create(PlayResponseSchema)` to create a new message.
  */
 export const PlayResponseSchema: GenMessage<PlayResponse> = /*@__PURE__*/
-  messageDesc(file_puzzled_v1_puzzle_service, 16);
+  messageDesc(file_puzzled_v1_puzzle_service, 18);
 
 /**
  * Why a move was refused.
@@ -698,7 +877,7 @@ export type MoveRejection = Message<"puzzled.v1.MoveRejection"> & {
  * Use `create(MoveRejectionSchema)` to create a new message.
  */
 export const MoveRejectionSchema: GenMessage<MoveRejection> = /*@__PURE__*/
-  messageDesc(file_puzzled_v1_puzzle_service, 17);
+  messageDesc(file_puzzled_v1_puzzle_service, 19);
 
 /**
  * @generated from enum puzzled.v1.ImportOutcome
@@ -737,6 +916,71 @@ export enum ImportOutcome {
  */
 export const ImportOutcomeSchema: GenEnum<ImportOutcome> = /*@__PURE__*/
   enumDesc(file_puzzled_v1_puzzle_service, 0);
+
+/**
+ * The graphs GeneratePuzzles draws candidates from (docs/api.md,
+ * "Generating puzzles", has each one's parameters and defaults).
+ *
+ * @generated from enum puzzled.v1.GraphFamily
+ */
+export enum GraphFamily {
+  /**
+   * The game's own default: a random tree for tree painting, a random
+   * bipartite graph for the edge game, a random graph for the others.
+   *
+   * @generated from enum value: GRAPH_FAMILY_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * n vertices and m = n × average_degree / 2 edges (arcs for the
+   * directed games) drawn uniformly.
+   *
+   * @generated from enum value: GRAPH_FAMILY_GNM = 1;
+   */
+  GNM = 1,
+
+  /**
+   * A uniform random labelled tree.
+   *
+   * @generated from enum value: GRAPH_FAMILY_TREE = 2;
+   */
+  TREE = 2,
+
+  /**
+   * A grid of about n cells with a hole_fraction of them removed.
+   *
+   * @generated from enum value: GRAPH_FAMILY_GRID_WITH_HOLES = 3;
+   */
+  GRID_WITH_HOLES = 3,
+
+  /**
+   * Two random sides and random edges between them (average_degree).
+   *
+   * @generated from enum value: GRAPH_FAMILY_BIPARTITE = 4;
+   */
+  BIPARTITE = 4,
+
+  /**
+   * A spine path (spine_fraction of the vertices) with leaves hung on it.
+   *
+   * @generated from enum value: GRAPH_FAMILY_CATERPILLAR = 5;
+   */
+  CATERPILLAR = 5,
+
+  /**
+   * The graphs of graph6_lines, in order (nauty's geng output, say).
+   *
+   * @generated from enum value: GRAPH_FAMILY_GRAPH6 = 6;
+   */
+  GRAPH6 = 6,
+}
+
+/**
+ * Describes the enum puzzled.v1.GraphFamily.
+ */
+export const GraphFamilySchema: GenEnum<GraphFamily> = /*@__PURE__*/
+  enumDesc(file_puzzled_v1_puzzle_service, 1);
 
 /**
  * Stores graph-game puzzles and solves them exactly, with evidence.
@@ -806,6 +1050,29 @@ export const PuzzleService: GenService<{
     methodKind: "client_streaming";
     input: typeof ImportPuzzlesRequestSchema;
     output: typeof ImportPuzzlesResponseSchema;
+  },
+  /**
+   * Generates puzzles of a game from a graph family and streams them, each
+   * with its verdict and its Difficulty (docs/games.md, "Difficulty").
+   * Candidate k is drawn from the seed and k alone, solved and rated, and
+   * kept when it meets the request and is not a copy (same canonical
+   * hash) of one sent before: the same request gives the same puzzles.
+   * With `store`, each is stored with its difficulty at once (a writer's
+   * token where CreatePuzzle needs one; each stored puzzle counts against
+   * the writer's limit), unless a copy is stored already: then
+   * `duplicate_of` names it and nothing is stored. The work is bounded as
+   * a solve's: admitted by the largest candidate's size, run on the
+   * solvers' pool, stopped by the deadline or by a client that leaves. A
+   * request no candidate meets ends with RESOURCE_EXHAUSTED, reason
+   * NO_PUZZLE_FOUND, after max_rejected_in_a_row candidates in a row,
+   * counting why they were rejected and saying what to relax.
+   *
+   * @generated from rpc puzzled.v1.PuzzleService.GeneratePuzzles
+   */
+  generatePuzzles: {
+    methodKind: "server_streaming";
+    input: typeof GeneratePuzzlesRequestSchema;
+    output: typeof GeneratedPuzzleSchema;
   },
   /**
    * Deletes a puzzle; needs the admin token when one is configured.

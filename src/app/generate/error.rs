@@ -1,0 +1,178 @@
+//! What generating a puzzle can fail with, and why a candidate was passed
+//! over.
+
+use std::fmt;
+
+use crate::solver::cancel::Cancelled;
+use crate::solver::search_geography::BudgetExceeded;
+
+/// A request the generator refuses before drawing anything: the field it
+/// is about (a path in the request, such as `family` or
+/// `graph6_lines[3]`) and why.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{field}: {message}")]
+pub struct RequestError {
+    pub field: String,
+    pub message: String,
+}
+
+impl RequestError {
+    pub fn new(field: impl Into<String>, message: impl Into<String>) -> RequestError {
+        RequestError {
+            field: field.into(),
+            message: message.into(),
+        }
+    }
+}
+
+/// Why a candidate was not kept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Rejection {
+    /// A graph6 line whose graph does not suit the game (not a tree for
+    /// tree painting, not bipartite for the edge game, a digraph for an
+    /// undirected game, over the search's limits).
+    NotForTheGame,
+    /// A graph6 line outside the size range.
+    OutOfSizeRange,
+    /// The first player has no move at the start: no puzzle.
+    NoFirstMove,
+    /// The other player wins.
+    WrongWinner,
+    /// The only-move depth is below the minimum asked for.
+    TooShallow,
+}
+
+/// How many candidates were passed over, by reason.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Rejections {
+    pub not_for_the_game: u64,
+    pub out_of_size_range: u64,
+    pub no_first_move: u64,
+    pub wrong_winner: u64,
+    pub too_shallow: u64,
+}
+
+impl Rejections {
+    pub fn count(&mut self, rejection: Rejection) {
+        let counter = match rejection {
+            Rejection::NotForTheGame => &mut self.not_for_the_game,
+            Rejection::OutOfSizeRange => &mut self.out_of_size_range,
+            Rejection::NoFirstMove => &mut self.no_first_move,
+            Rejection::WrongWinner => &mut self.wrong_winner,
+            Rejection::TooShallow => &mut self.too_shallow,
+        };
+        *counter += 1;
+    }
+
+    pub fn total(&self) -> u64 {
+        self.not_for_the_game
+            + self.out_of_size_range
+            + self.no_first_move
+            + self.wrong_winner
+            + self.too_shallow
+    }
+}
+
+/// The bound on candidates rejected in a row was reached.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NoPuzzleFound {
+    /// Candidates tried and rejected in a row.
+    pub tried: u64,
+    /// The index of the first of them.
+    pub first_index: u64,
+    pub rejections: Rejections,
+}
+
+impl NoPuzzleFound {
+    /// What to change in the request, most frequent reason first.
+    pub fn advice(&self) -> Vec<&'static str> {
+        let r = &self.rejections;
+        let mut reasons = [
+            (
+                r.too_shallow,
+                "lower min_only_move_depth (or try another family or size)",
+            ),
+            (
+                r.wrong_winner,
+                "ask for winner Either (or try another family or size)",
+            ),
+            (
+                r.no_first_move,
+                "try a denser family or more vertices (the start had no move)",
+            ),
+            (
+                r.not_for_the_game,
+                "give graph6 lines of graphs that suit the game",
+            ),
+            (
+                r.out_of_size_range,
+                "widen min_vertices..max_vertices to the lines' sizes",
+            ),
+        ];
+        reasons.sort_by_key(|&(count, _)| std::cmp::Reverse(count));
+        reasons
+            .into_iter()
+            .filter(|&(count, _)| count > 0)
+            .map(|(_, advice)| advice)
+            .collect()
+    }
+}
+
+impl fmt::Display for NoPuzzleFound {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let r = &self.rejections;
+        write!(
+            f,
+            "no puzzle found: {} candidates in a row (from index {}) were rejected: \
+             {} too shallow, {} with the other winner, {} with no first move, \
+             {} not for the game, {} out of the size range; to relax: {}",
+            self.tried,
+            self.first_index,
+            r.too_shallow,
+            r.wrong_winner,
+            r.no_first_move,
+            r.not_for_the_game,
+            r.out_of_size_range,
+            self.advice().join("; ")
+        )
+    }
+}
+
+/// Why [`Generator::next`](super::Generator::next) returned no puzzle.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum GenerateError {
+    /// The request is refused as a whole, before any work.
+    #[error("{0}")]
+    InvalidRequest(#[from] RequestError),
+    /// The caller's handle fired.
+    #[error(transparent)]
+    Cancelled(#[from] Cancelled),
+    /// A candidate of a game solved by search passed the search budget.
+    /// The generator has moved past it: a next call goes on with the next
+    /// candidate.
+    #[error(
+        "candidate {index}: {exceeded}; ask for fewer vertices or edges, or a larger search budget"
+    )]
+    SearchBudget {
+        index: u64,
+        exceeded: BudgetExceeded,
+    },
+    /// Too many candidates in a row were rejected. The generator has moved
+    /// past them: a next call goes on with the next candidate.
+    #[error("{0}")]
+    NoPuzzleFound(NoPuzzleFound),
+    /// The solver refused a puzzle that validation accepted: the two
+    /// disagree, which is a bug.
+    #[error("candidate {index}: the solver refused a valid puzzle: {message}")]
+    Inconsistent { index: u64, message: String },
+}
+
+impl GenerateError {
+    /// The request field an invalid request is about.
+    pub fn field(&self) -> Option<&str> {
+        match self {
+            GenerateError::InvalidRequest(e) => Some(&e.field),
+            _ => None,
+        }
+    }
+}

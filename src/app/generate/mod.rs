@@ -1,0 +1,394 @@
+//! Puzzle generation for a puzzle-sharing site: candidates drawn from a
+//! graph family, solved, rated, and kept when they meet the request.
+//! Pure and synchronous (no I/O); CPU-bound, so a server runs it off the
+//! async runtime.
+//!
+//! - `families`: the graph families, and each candidate's puzzle drawn from
+//!   the request's seed and the candidate's index;
+//! - `difficulty`: the rating (only-move depth, losing first moves, the
+//!   tree-painting margin) and the main line it walks;
+//! - `error`: what a request can fail with, and why candidates are passed
+//!   over.
+//!
+//! Candidate `k` (from 0) is drawn from a generator keyed by the seed and
+//! `k` alone, checked with [`Spec::validate`], solved by
+//! [`games::solve`](crate::app::games::solve) (the verdict a stored puzzle
+//! gets, in its own labels), and rated. It is kept when the start is not
+//! already over (the first player has a move), the winner is the one asked
+//! for, and the only-move depth is at least the minimum asked for. The
+//! puzzles of a request are the kept candidates in index order: the same
+//! request gives the same puzzles however many are asked for at a time, and
+//! [`Generator::resume_at`] takes up a sequence where an earlier run left
+//! it.
+//!
+//! [`GenerateRequest::max_rejected_in_a_row`] candidates rejected in a row
+//! ([`DEFAULT_MAX_REJECTED_IN_A_ROW`] unless given) end a call with
+//! [`GenerateError::NoPuzzleFound`], which counts the reasons and says what
+//! to relax; the next call goes on from the next candidate.
+
+mod difficulty;
+mod error;
+mod families;
+mod stream;
+
+pub use difficulty::{Difficulty, Rating, rate};
+pub use error::{GenerateError, NoPuzzleFound, Rejection, Rejections, RequestError};
+pub use families::{
+    DEFAULT_AVERAGE_DEGREE, DEFAULT_HOLE_FRACTION, DEFAULT_SPINE_FRACTION, DrawnGraph, Family,
+    MAX_HOLE_FRACTION, candidate_rng, parse_graph6_line,
+};
+pub use stream::{Delivery, Found, MAX_COUNT, generate};
+
+use crate::app::games::{self, GameError};
+use crate::config::DEFAULT_SEARCH_BUDGET_STATES;
+use crate::puzzle::{Evidence, Game, Limits, Move, SolveOptions, Spec, Verdict};
+use crate::solver::Player;
+use crate::solver::cancel::Cancel;
+use crate::solver::position::PositionError;
+
+/// Candidates rejected in a row before a call gives up, by default: room
+/// for filters that pass one candidate in several hundred, while a request
+/// that cannot be met is told so after bounded work.
+pub const DEFAULT_MAX_REJECTED_IN_A_ROW: u64 = 2000;
+
+/// Which winner the puzzles must have.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum WinnerWanted {
+    First,
+    Second,
+    Either,
+}
+
+impl WinnerWanted {
+    pub fn accepts(self, winner: Player) -> bool {
+        match self {
+            WinnerWanted::First => winner == Player::First,
+            WinnerWanted::Second => winner == Player::Second,
+            WinnerWanted::Either => true,
+        }
+    }
+}
+
+/// What to generate.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GenerateRequest {
+    pub game: Game,
+    pub family: Family,
+    /// Vertex counts are drawn uniformly from `min_vertices..=max_vertices`
+    /// (graph6 lines outside it are passed over).
+    pub min_vertices: u32,
+    pub max_vertices: u32,
+    pub winner: WinnerWanted,
+    pub seed: u64,
+    /// The least only-move depth a puzzle may have (see `difficulty`).
+    pub min_only_move_depth: u32,
+    /// Candidates rejected in a row before a call gives up.
+    pub max_rejected_in_a_row: u64,
+    /// The search budget of each solve and analysis of the games solved by
+    /// search, in states.
+    pub search_budget_states: u64,
+}
+
+impl GenerateRequest {
+    /// A request for puzzles of `game` from `family` on
+    /// `min_vertices..=max_vertices` vertices: either winner, any depth,
+    /// the default bounds.
+    pub fn new(
+        game: Game,
+        family: Family,
+        min_vertices: u32,
+        max_vertices: u32,
+        seed: u64,
+    ) -> GenerateRequest {
+        GenerateRequest {
+            game,
+            family,
+            min_vertices,
+            max_vertices,
+            winner: WinnerWanted::Either,
+            seed,
+            min_only_move_depth: 0,
+            max_rejected_in_a_row: DEFAULT_MAX_REJECTED_IN_A_ROW,
+            search_budget_states: DEFAULT_SEARCH_BUDGET_STATES,
+        }
+    }
+
+    /// Every check made before any candidate is drawn.
+    pub fn check(&self) -> Result<(), RequestError> {
+        families::check_family(self.game, &self.family)?;
+        families::check_size_range(
+            self.game,
+            &self.family,
+            self.min_vertices,
+            self.max_vertices,
+        )?;
+        // The winner has a turn at most every other move.
+        let most_moves = families::most_moves(self.game, &self.family, self.max_vertices.into());
+        let deepest = most_moves.div_ceil(2);
+        if u64::from(self.min_only_move_depth) > deepest {
+            return Err(RequestError::new(
+                "min_only_move_depth",
+                format!(
+                    "{} on at most {} vertices lasts at most {most_moves} moves, so the \
+                     winner has at most {deepest} turns; got {}",
+                    self.game.as_str(),
+                    self.max_vertices,
+                    self.min_only_move_depth
+                ),
+            ));
+        }
+        if self.max_rejected_in_a_row == 0 {
+            return Err(RequestError::new(
+                "max_rejected_in_a_row",
+                "must be at least 1",
+            ));
+        }
+        if self.game.search_variant().is_some() && self.search_budget_states == 0 {
+            return Err(RequestError::new(
+                "search_budget_states",
+                "must be at least 1",
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// A puzzle generated.
+#[derive(Debug, Clone)]
+pub struct Generated {
+    /// The candidate's index in the request's sequence.
+    pub index: u64,
+    pub spec: Spec,
+    /// The verdict as [`games::solve`] gives it, with the winning moves.
+    pub verdict: Verdict,
+    pub difficulty: Difficulty,
+    /// The moves the rating walked from the start (see `difficulty`).
+    pub main_line: Vec<Move>,
+}
+
+/// What became of one candidate.
+#[derive(Debug, Clone)]
+pub enum Candidate {
+    Kept(Box<Generated>),
+    Rejected(Rejection),
+}
+
+/// Yields the puzzles of one request, one at a time.
+#[derive(Debug, Clone)]
+pub struct Generator {
+    request: GenerateRequest,
+    /// The graph6 lines, parsed (for [`Family::Graph6`]).
+    lines: Option<Vec<DrawnGraph>>,
+    next_index: u64,
+}
+
+impl Generator {
+    /// Checks `request` (every field, every graph6 line) before any work.
+    pub fn new(request: GenerateRequest) -> Result<Generator, GenerateError> {
+        request.check()?;
+        let lines = match &request.family {
+            Family::Graph6 { lines } => Some(
+                lines
+                    .iter()
+                    .enumerate()
+                    .map(|(i, line)| {
+                        parse_graph6_line(line).map_err(|e| {
+                            RequestError::new(format!("graph6_lines[{i}]"), e.to_string())
+                        })
+                    })
+                    .collect::<Result<Vec<_>, _>>()?,
+            ),
+            _ => None,
+        };
+        Ok(Generator {
+            request,
+            lines,
+            next_index: 0,
+        })
+    }
+
+    pub fn request(&self) -> &GenerateRequest {
+        &self.request
+    }
+
+    /// The index of the next candidate to be tried.
+    pub fn next_index(&self) -> u64 {
+        self.next_index
+    }
+
+    /// Goes on from candidate `index`: after a puzzle of index `k`, from
+    /// `k + 1`, the sequence continues as if it had never stopped.
+    pub fn resume_at(&mut self, index: u64) {
+        self.next_index = index;
+    }
+
+    /// The next puzzle; `Ok(None)` once the graph6 lines are used up (the
+    /// random families never end). Candidates are tried in index order
+    /// until one is kept, the handle fires, or too many in a row are
+    /// rejected.
+    pub fn next(&mut self, cancel: &Cancel) -> Result<Option<Generated>, GenerateError> {
+        let first_index = self.next_index;
+        let mut rejections = Rejections::default();
+        loop {
+            if rejections.total() >= self.request.max_rejected_in_a_row {
+                return Err(GenerateError::NoPuzzleFound(NoPuzzleFound {
+                    tried: rejections.total(),
+                    first_index,
+                    rejections,
+                }));
+            }
+            if self
+                .lines
+                .as_ref()
+                .is_some_and(|lines| self.next_index >= lines.len() as u64)
+            {
+                return Ok(None);
+            }
+            cancel.check()?;
+            let index = self.next_index;
+            // Past the candidate whatever comes of it: an error leaves the
+            // generator ready for the next one.
+            self.next_index += 1;
+            match self.candidate(index, cancel)? {
+                Candidate::Kept(generated) => return Ok(Some(*generated)),
+                Candidate::Rejected(rejection) => rejections.count(rejection),
+            }
+        }
+    }
+
+    /// Candidate `index`, kept or rejected (it does not move the
+    /// generator).
+    pub fn candidate(&self, index: u64, cancel: &Cancel) -> Result<Candidate, GenerateError> {
+        let request = &self.request;
+        let game = request.game;
+        let mut rng = candidate_rng(request.seed, index);
+        let graph = match &self.lines {
+            Some(lines) => {
+                let Some(graph) = usize::try_from(index).ok().and_then(|i| lines.get(i)) else {
+                    return Err(RequestError::new(
+                        "graph6_lines",
+                        format!("there is no line {index}"),
+                    )
+                    .into());
+                };
+                let n = graph.vertex_count;
+                if !(request.min_vertices..=request.max_vertices).contains(&n) {
+                    return Ok(Candidate::Rejected(Rejection::OutOfSizeRange));
+                }
+                graph.clone()
+            }
+            None => families::draw_graph(
+                game,
+                &request.family,
+                request.min_vertices,
+                request.max_vertices,
+                &mut rng,
+            ),
+        };
+        let raw = match families::raw_spec(game, graph, &mut rng) {
+            Ok(raw) => raw,
+            Err(rejection) => return Ok(Candidate::Rejected(rejection)),
+        };
+        let spec = match Spec::validate(raw, Limits::NONE) {
+            Ok(spec) => spec,
+            // A line is whatever graph it is; a drawn graph has its game's
+            // shape by construction.
+            Err(_) if self.lines.is_some() => {
+                return Ok(Candidate::Rejected(Rejection::NotForTheGame));
+            }
+            Err(e) => {
+                return Err(GenerateError::Inconsistent {
+                    index,
+                    message: format!("the drawn puzzle is not valid: {e}"),
+                });
+            }
+        };
+        let options = games::effective_options(
+            game,
+            SolveOptions {
+                all_starts: false,
+                winning_moves: true,
+            },
+        );
+        let verdict = games::solve(&spec, options, request.search_budget_states, cancel).map_err(
+            |e| match e {
+                GameError::Cancelled(cancelled) => cancelled.into(),
+                GameError::SearchBudget(exceeded) => {
+                    GenerateError::SearchBudget { index, exceeded }
+                }
+                GameError::Rejected(message) => GenerateError::Inconsistent { index, message },
+            },
+        )?;
+        if !first_player_can_move(&spec, &verdict) {
+            return Ok(Candidate::Rejected(Rejection::NoFirstMove));
+        }
+        if !request.winner.accepts(verdict.winner) {
+            return Ok(Candidate::Rejected(Rejection::WrongWinner));
+        }
+        let setup = games::setup_of(&spec, request.search_budget_states);
+        let rating = rate(setup, cancel).map_err(|e| match e {
+            PositionError::Cancelled(cancelled) => cancelled.into(),
+            PositionError::SearchBudget(exceeded) => {
+                GenerateError::SearchBudget { index, exceeded }
+            }
+            other => GenerateError::Inconsistent {
+                index,
+                message: other.to_string(),
+            },
+        })?;
+        if rating.winner != verdict.winner {
+            return Err(GenerateError::Inconsistent {
+                index,
+                message: format!(
+                    "the verdict says {:?} wins, the position analysis {:?}",
+                    verdict.winner, rating.winner
+                ),
+            });
+        }
+        if rating.difficulty.first_move_count == 0 {
+            return Err(GenerateError::Inconsistent {
+                index,
+                message: "the start has a move, but its analysis lists none".into(),
+            });
+        }
+        if rating.difficulty.only_move_depth < request.min_only_move_depth {
+            return Ok(Candidate::Rejected(Rejection::TooShallow));
+        }
+        Ok(Candidate::Kept(Box::new(Generated {
+            index,
+            spec,
+            verdict,
+            difficulty: rating.difficulty,
+            main_line: rating.main_line,
+        })))
+    }
+}
+
+/// Whether the first player has a legal move at the start of `spec`,
+/// whose verdict is `verdict` (the edge game's counts tell: a move exists
+/// unless the graph is one complete bipartite component).
+fn first_player_can_move(spec: &Spec, verdict: &Verdict) -> bool {
+    let graph = spec.graph();
+    let distinguished = spec.distinguished();
+    if let Some(board) = spec.board() {
+        return !board.moves(board.start(distinguished[0])).is_empty();
+    }
+    match (spec.game(), &verdict.evidence) {
+        (Game::Geography, _) => graph.degree(distinguished[0]) > 0,
+        (Game::TreePaint, _) => graph
+            .neighbors(distinguished[0])
+            .iter()
+            .any(|&v| v != distinguished[1]),
+        (
+            Game::BipartiteEdge,
+            Evidence::BipartiteEdge {
+                x, iso, oo, eo, ee, ..
+            },
+        ) => *x > 0 || iso + oo + eo + ee > 1,
+        // Left to the rating, which counts the legal first moves.
+        _ => true,
+    }
+}
+
+#[cfg(test)]
+mod tests;

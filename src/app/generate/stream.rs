@@ -1,0 +1,229 @@
+//! GeneratePuzzles around the pure generator: each puzzle is searched for
+//! on the solvers' pool (admitted by the largest candidate's size, stopped
+//! when the caller leaves or its deadline passes), hashed, passed over when
+//! it copies one already sent, and stored with its difficulty when asked.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+use std::time::Instant;
+
+use super::{Family, GenerateError, GenerateRequest, Generated, Generator};
+use crate::app::AppError;
+use crate::app::admission::{Admission, search_table_units};
+use crate::app::deadline::{check_deadline, within};
+use crate::app::solving::{Charge, Solver};
+use crate::canon::Canonical;
+use crate::store::{ListFilter, NewPuzzle, PuzzleRecord, Store};
+
+/// The most puzzles one call sends.
+pub const MAX_COUNT: u32 = 100;
+
+/// What the caller wants besides the request's puzzles.
+#[derive(Debug, Clone)]
+pub struct Delivery {
+    /// How many puzzles, at most [`MAX_COUNT`].
+    pub count: u32,
+    /// The first candidate to draw (a puzzle's index + 1 goes on after it).
+    pub first_candidate: u64,
+    /// Store each puzzle, by `author`.
+    pub store: bool,
+    pub author: String,
+}
+
+/// One puzzle found, as the caller gets it.
+#[derive(Debug)]
+pub struct Found {
+    pub generated: Generated,
+    pub canonical_hash: String,
+    pub canonicaliser: &'static str,
+    /// With `store`: the puzzle stored now…
+    pub stored: Option<PuzzleRecord>,
+    /// …or the id of the oldest stored copy, when one was there already
+    /// (then nothing was stored).
+    pub duplicate_of: Option<String>,
+}
+
+/// Finds `delivery.count` puzzles for `request` and hands each to
+/// `deliver` as soon as it is found; stops early when `deliver` says the
+/// caller has gone (returns false), or when a graph6 family's lines are
+/// used up. `charge_write` is called before each puzzle is stored.
+#[allow(clippy::too_many_arguments)]
+pub async fn generate<Delivered>(
+    solver: &Solver,
+    store: &Store,
+    admission: &Admission,
+    mut generator: Generator,
+    delivery: Delivery,
+    deadline: Option<Instant>,
+    charge_write: Charge<'_>,
+    mut deliver: impl FnMut(Found) -> Delivered,
+) -> Result<(), AppError>
+where
+    Delivered: Future<Output = bool>,
+{
+    let request = generator.request();
+    let max_rejected = request.max_rejected_in_a_row;
+    let units = candidate_units(request).saturating_add(search_table_units(
+        request.game,
+        request.search_budget_states,
+    ));
+    generator.resume_at(delivery.first_candidate);
+    let _admitted = admission.admit(units, "the generated puzzles").await?;
+    // Canonical hashes sent: a copy of one (by relabelling) is no new puzzle.
+    let mut sent: HashSet<String> = HashSet::new();
+    let mut copies_in_a_row = 0u64;
+    let mut over_budget = 0u64;
+    let mut count = 0;
+    while count < delivery.count {
+        check_deadline(deadline)?;
+        let mut searching = generator;
+        let work = solver.run_position_work(move |cancel| {
+            let found = searching.next(cancel);
+            (searching, found)
+        });
+        let (searched, found) = within(deadline, work).await?;
+        generator = searched;
+        let generated = match found {
+            Ok(Some(generated)) => generated,
+            Ok(None) => return Ok(()),
+            // A candidate too hard to search within the budget is no
+            // puzzle for a site either: passed over, as a rejection.
+            Err(GenerateError::SearchBudget { .. }) if over_budget + 1 < max_rejected => {
+                over_budget += 1;
+                continue;
+            }
+            Err(error) => return Err(error.into()),
+        };
+        over_budget = 0;
+        let canonical = solver
+            .canonicalize(Arc::new(generated.spec.clone()))
+            .await?;
+        if !sent.insert(canonical.hash.clone()) {
+            copies_in_a_row += 1;
+            if copies_in_a_row >= max_rejected {
+                return Err(AppError::Busy {
+                    reason: "NO_PUZZLE_FOUND",
+                    message: format!(
+                        "no new puzzle found: {copies_in_a_row} puzzles in a row copied ones \
+                         already sent (relabelled); fewer distinct puzzles of these sizes meet \
+                         the request: widen the size range or ask for fewer; first_candidate \
+                         {} goes on from here",
+                        generator.next_index()
+                    ),
+                });
+            }
+            continue;
+        }
+        copies_in_a_row = 0;
+        let (stored, duplicate_of) = if delivery.store {
+            match oldest_copy(store, &canonical.hash).await? {
+                Some(oldest) => (None, Some(oldest)),
+                None => {
+                    charge_write()?;
+                    let record = store_generated(store, &generated, &canonical, &delivery).await?;
+                    (Some(record), None)
+                }
+            }
+        } else {
+            (None, None)
+        };
+        count += 1;
+        let found = Found {
+            generated,
+            canonical_hash: canonical.hash,
+            canonicaliser: canonical.canonicaliser,
+            stored,
+            duplicate_of,
+        };
+        if !deliver(found).await {
+            return Ok(());
+        }
+    }
+    Ok(())
+}
+
+/// The id of the oldest stored puzzle with `hash`, if any: the newest copy
+/// names it as its `duplicate_of`, unless it is the only one.
+async fn oldest_copy(store: &Store, hash: &str) -> Result<Option<String>, AppError> {
+    let filter = ListFilter {
+        game: None,
+        canonical_hash: Some(hash),
+    };
+    let page = store.list_puzzles(filter, None, 1).await?;
+    Ok(page
+        .puzzles
+        .into_iter()
+        .next()
+        .map(|newest| newest.duplicate_of.unwrap_or(newest.id)))
+}
+
+async fn store_generated(
+    store: &Store,
+    generated: &Generated,
+    canonical: &Canonical,
+    delivery: &Delivery,
+) -> Result<PuzzleRecord, AppError> {
+    let raw = generated.spec.raw();
+    let title = if raw.title.is_empty() {
+        format!("generated #{}", generated.index)
+    } else {
+        raw.title.clone()
+    };
+    let record = store
+        .create_puzzle(NewPuzzle {
+            game: raw.game,
+            vertex_count: raw.vertex_count,
+            edges: &raw.edges,
+            start: raw.start,
+            black: raw.black,
+            white: raw.white,
+            title: &title,
+            author: &delivery.author,
+            canonical_hash: &canonical.hash,
+            canonical_labels: canonical.labelling.canonical_labels(),
+            request_id: None,
+            difficulty: Some(generated.difficulty),
+        })
+        .await?;
+    Ok(record)
+}
+
+/// The admission units of the largest candidate `request` can draw:
+/// vertices plus edges, as a solve of it takes.
+fn candidate_units(request: &GenerateRequest) -> u64 {
+    let n = u64::from(request.max_vertices);
+    let edges = match &request.family {
+        Family::Gnm { average_degree } | Family::Bipartite { average_degree } => {
+            (n as f64 * average_degree / 2.0).ceil() as u64
+        }
+        Family::Tree | Family::Caterpillar { .. } => n,
+        Family::GridWithHoles { .. } => 2 * n,
+        Family::Graph6 { .. } => n * n.saturating_sub(1) / 2,
+    };
+    n.saturating_add(edges)
+}
+
+impl From<GenerateError> for AppError {
+    fn from(error: GenerateError) -> AppError {
+        match error {
+            GenerateError::InvalidRequest(e) => {
+                let message = e.to_string();
+                AppError::invalid(e.field, "INVALID_GENERATE_REQUEST", message)
+            }
+            // The handle fires when the caller left or its deadline passed.
+            GenerateError::Cancelled(_) => AppError::DeadlineExceeded,
+            GenerateError::SearchBudget { .. } => AppError::Busy {
+                reason: "SEARCH_BUDGET_EXCEEDED",
+                message: error.to_string(),
+            },
+            GenerateError::NoPuzzleFound(ref none) => AppError::Busy {
+                reason: "NO_PUZZLE_FOUND",
+                message: format!(
+                    "{error}; first_candidate {} goes on from here",
+                    none.first_index + none.tried
+                ),
+            },
+            GenerateError::Inconsistent { .. } => AppError::internal(error.to_string()),
+        }
+    }
+}
