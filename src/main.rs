@@ -4,7 +4,7 @@
 use clap::Parser as _;
 
 use puzzled::cli::args::{Cli, Command};
-use puzzled::cli::{causes, client, completions, play, serve, solve};
+use puzzled::cli::{causes, client, completions, generate, play, serve, solve};
 
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -17,8 +17,10 @@ fn main() -> std::process::ExitCode {
         Command::Serve(config) => serve::serve(*config),
         Command::Healthcheck(args) => serve::healthcheck(args),
         Command::Backup(args) => serve::backup(args),
-        // The client has exit codes of its own, one per gRPC status.
+        // The client has exit codes of its own, one per gRPC status, and
+        // local generation answers as the server would.
         Command::Client(args) => return client::run(*args),
+        Command::Generate(args) => return generate::generate(*args),
         Command::Completions(args) => {
             completions::completions(args);
             Ok(())

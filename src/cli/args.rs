@@ -29,6 +29,10 @@ pub enum Command {
     /// type a move a line (a vertex, or `u-v` for the edge game), `hint`
     /// for the winning moves, `quit` to stop.
     Play(PlayArgs),
+    /// Generate puzzles here, with the server's own generator and no
+    /// server: a game, a graph family, a size, the winner and the least
+    /// only-move depth; the same seed gives the same puzzles.
+    Generate(Box<crate::cli::generate::GenerateArgs>),
     /// Run the gRPC service.
     Serve(Box<crate::config::Config>),
     /// Ask a running service whether it is SERVING (exit 0) or not (exit 1),
@@ -38,7 +42,7 @@ pub enum Command {
     /// keep using it (see docs/operations.md, backups and restores).
     Backup(BackupArgs),
     /// Talk to a running service: list, get, create, delete, solve, analyze,
-    /// play, import and export puzzles (docs/client.md).
+    /// play, generate, import and export puzzles (docs/client.md).
     Client(Box<crate::cli::client::args::ClientArgs>),
     /// Print a shell completion script for `puzzled` to standard output.
     Completions(CompletionsArgs),

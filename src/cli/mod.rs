@@ -7,6 +7,8 @@
 //! - `play`: `puzzled analyze` and `puzzled play`;
 //! - `serve`: `puzzled serve`, `puzzled healthcheck` and `puzzled backup`;
 //! - `client`: `puzzled client`, the command line of a running server;
+//! - `generate`: `puzzled generate`, and the flags and output that
+//!   `puzzled client generate` shares with it;
 //! - `completions`: `puzzled completions`, shell completion scripts;
 //! - `choices`: the values flags choose from (game, file layout, side);
 //! - `input`: reading a puzzle file, shared by the three above and the client;
@@ -16,6 +18,7 @@ pub mod args;
 mod choices;
 pub mod client;
 pub mod completions;
+pub mod generate;
 mod input;
 pub mod play;
 pub mod report;

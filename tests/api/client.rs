@@ -1346,3 +1346,170 @@ async fn the_json_is_what_grpcurl_prints() {
         assert_eq!(ours, theirs, "{args:?}");
     }
 }
+
+/// The flags of one generation request, as both commands take them.
+const TREES: [&str; 10] = [
+    "--game",
+    "tree-paint",
+    "--vertices",
+    "10..14",
+    "--winner",
+    "first",
+    "--min-only-move-depth",
+    "2",
+    "--seed",
+    "1",
+];
+
+#[tokio::test]
+async fn generate_gives_the_same_puzzles_here_and_from_a_server_and_stores_them_once() {
+    let app = spawn_app().await;
+    let mut args = TREES.to_vec();
+    args.extend(["--count", "3"]);
+    let here = local(&[&["generate"], &args[..]].concat(), None).await;
+    assert_eq!(here.code, 0, "{here}");
+    let there = client(&app, &[&["generate"], &args[..]].concat()).await;
+    assert_eq!(there.code, 0, "{there}");
+    assert_eq!(here.stdout, there.stdout);
+    let lines: Vec<&str> = here.stdout.lines().collect();
+    assert_eq!(lines.len(), 3, "{here}");
+    for line in &lines {
+        assert!(
+            line.contains("tree paint") && line.contains("first player wins"),
+            "{line}"
+        );
+        let depth: u32 = line
+            .split("only-move depth ")
+            .nth(1)
+            .and_then(|rest| rest.split(',').next())
+            .and_then(|d| d.parse().ok())
+            .unwrap_or_else(|| panic!("{line}"));
+        assert!(depth >= 2, "{line}");
+    }
+    // --json prints the API's GeneratedPuzzle, a line each.
+    let json = client(&app, &[&["generate", "--json"], &args[..]].concat()).await;
+    let puzzles = json.json_lines();
+    assert_eq!(puzzles.len(), 3, "{json}");
+    assert!(
+        puzzles
+            .iter()
+            .all(|p| p["solution"]["winner"] == "PLAYER_FIRST")
+    );
+    // Stored, with the difficulty; the same again is named, not stored.
+    let store = [&["generate", "--store", "--author", "gen"], &args[..]].concat();
+    let first = client(&app, &store).await;
+    assert_eq!(first.code, 0, "{first}");
+    assert_eq!(
+        first.stdout.matches("; stored as puzzles/").count(),
+        3,
+        "{first}"
+    );
+    let again = client(&app, &store).await;
+    assert_eq!(
+        again.stdout.matches("; stored already as puzzles/").count(),
+        3,
+        "{again}"
+    );
+    let kept = stored(&app).await;
+    assert_eq!(kept.len(), 3);
+    assert!(kept.iter().all(|p| p.difficulty.is_some()));
+    assert!(
+        kept.iter()
+            .all(|p| p.spec.as_ref().unwrap().author == "gen")
+    );
+}
+
+#[tokio::test]
+async fn generated_puzzles_written_to_a_file_import_elsewhere() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("generated.jsonl");
+    let file = file.to_str().unwrap();
+    // More than one call's worth: the client asks again after 100.
+    let made = local(
+        &[
+            "generate",
+            "--game",
+            "geography",
+            "--vertices",
+            "12..20",
+            "--count",
+            "120",
+            "--output",
+            file,
+        ],
+        None,
+    )
+    .await;
+    assert_eq!(made.code, 0, "{made}");
+    let app = spawn_app().await;
+    let from_server = client(
+        &app,
+        &[
+            "generate",
+            "--game",
+            "geography",
+            "--vertices",
+            "12..20",
+            "--count",
+            "120",
+        ],
+    )
+    .await;
+    assert_eq!(
+        from_server.stdout, made.stdout,
+        "the turns of 100 change nothing"
+    );
+    let imported = client(&app, &["import", file]).await;
+    assert_eq!(imported.code, 0, "{imported}");
+    let mut expected: Vec<String> = std::fs::read_to_string(file)
+        .unwrap()
+        .lines()
+        .map(|line| {
+            serde_json::from_str::<Value>(line).unwrap()["canonicalHash"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        })
+        .collect();
+    expected.sort();
+    assert_eq!(expected.len(), 120);
+    assert_eq!(hashes(&app).await, expected);
+}
+
+#[tokio::test]
+async fn a_generation_that_cannot_be_met_says_why_with_its_status_exit_code() {
+    let app = spawn_app().await;
+    let unmet = [
+        "generate",
+        "--game",
+        "bipartite-edge",
+        "--vertices",
+        "20",
+        "--min-only-move-depth",
+        "3",
+        "--max-rejected-in-a-row",
+        "50",
+    ];
+    for run in [local(&unmet, None).await, client(&app, &unmet).await] {
+        assert_eq!(run.code, 18, "RESOURCE_EXHAUSTED: {run}");
+        assert!(run.stderr.contains("NO_PUZZLE_FOUND"), "{run}");
+        assert!(run.stderr.contains("first_candidate 50"), "{run}");
+    }
+    let wrong_family = [
+        "generate",
+        "--game",
+        "tree-paint",
+        "--vertices",
+        "9",
+        "--family",
+        "gnm",
+    ];
+    for run in [
+        local(&wrong_family, None).await,
+        client(&app, &wrong_family).await,
+    ] {
+        assert_eq!(run.code, 13, "INVALID_ARGUMENT: {run}");
+        assert!(run.stderr.contains("INVALID_GENERATE_REQUEST"), "{run}");
+        assert!(run.stderr.contains("family"), "{run}");
+    }
+}

@@ -65,9 +65,23 @@ pub enum ClientCommand {
     /// Write every stored puzzle (or a game's, or a hash's) to a file or
     /// standard output; an interrupted export resumes with --resume-token.
     Export(ExportArgs),
-    // `generate` belongs here once the server has GeneratePuzzles: a
-    // subcommand streaming generated puzzles like `export` (same writers in
-    // `records.rs`, same progress in `progress.rs`).
+    /// Generate puzzles on the server (GeneratePuzzles): a game, a graph
+    /// family, a size, the winner and the least only-move depth; the same
+    /// seed gives the same puzzles; --store keeps them.
+    Generate(GenerateArgs),
+}
+
+#[derive(Args)]
+pub struct GenerateArgs {
+    #[command(flatten)]
+    pub generation: crate::cli::generate::GenerationArgs,
+    /// Store each puzzle with its difficulty (a writer's token where
+    /// creating needs one); a puzzle stored already is named, not stored.
+    #[arg(long)]
+    pub store: bool,
+    /// With --store: the puzzles' author.
+    #[arg(long)]
+    pub author: Option<String>,
 }
 
 #[derive(Args)]

@@ -19,7 +19,7 @@ use super::source::proto_game;
 use crate::api::proto;
 
 /// Where the puzzles go.
-enum Sink {
+pub enum Sink {
     /// One puzzle a line.
     Lines(Box<dyn std::io::Write>, String),
     /// One contest file a puzzle, in this directory.
@@ -27,14 +27,16 @@ enum Sink {
 }
 
 impl Sink {
-    fn open(args: &ExportArgs) -> Result<Sink> {
+    /// Where `format` puzzles go: `file` (a directory for contest files,
+    /// appended to when `append`), or standard output.
+    pub fn open(file: Option<&Path>, format: BulkFormat, append: bool) -> Result<Sink> {
         let cannot = |path: &Path, error: std::io::Error| {
             ClientError::local(format!("cannot write {}: {error}", path.display()))
         };
-        match (&args.file, args.format) {
+        match (file, format) {
             (Some(dir), BulkFormat::Contest) => {
                 std::fs::create_dir_all(dir).map_err(|e| cannot(dir, e))?;
-                Ok(Sink::Directory(dir.clone()))
+                Ok(Sink::Directory(dir.to_owned()))
             }
             (None, BulkFormat::Contest) => Err(ClientError::usage(
                 "--format contest writes a file a puzzle: give the directory to write them in",
@@ -43,8 +45,8 @@ impl Sink {
                 let file = std::fs::OpenOptions::new()
                     .create(true)
                     .write(true)
-                    .append(args.resume_token.is_some())
-                    .truncate(args.resume_token.is_none())
+                    .append(append)
+                    .truncate(!append)
                     .open(path)
                     .map_err(|e| cannot(path, e))?;
                 Ok(Sink::Lines(
@@ -59,12 +61,14 @@ impl Sink {
         }
     }
 
-    /// Writes one puzzle through to the file; Err(None) for a puzzle the
-    /// format cannot hold (said, and skipped), Err(Some) when writing fails.
-    fn write(
+    /// Writes one puzzle through to the file (`stem.txt` in a directory of
+    /// contest files); Err(None) for a puzzle the format cannot hold (said,
+    /// and skipped), Err(Some) when writing fails.
+    pub fn write(
         &mut self,
         format: BulkFormat,
         puzzle: &proto::Puzzle,
+        stem: &str,
     ) -> std::result::Result<(), Option<ClientError>> {
         let failed = |target: &str, error: std::io::Error| {
             Some(ClientError::local(format!(
@@ -73,8 +77,7 @@ impl Sink {
         };
         match self {
             Sink::Directory(dir) => {
-                let id = puzzle.name.strip_prefix("puzzles/").unwrap_or(&puzzle.name);
-                let path = dir.join(format!("{id}.txt"));
+                let path = dir.join(format!("{stem}.txt"));
                 std::fs::write(&path, records::contest_text(puzzle))
                     .map_err(|e| failed(&path.display().to_string(), e))
             }
@@ -84,7 +87,12 @@ impl Sink {
                     _ => match records::graph_line(format, puzzle) {
                         Ok(line) => line,
                         Err(why) => {
-                            eprintln!("{}: skipped: {why}", puzzle.name);
+                            let what = if puzzle.name.is_empty() {
+                                stem
+                            } else {
+                                &puzzle.name
+                            };
+                            eprintln!("{what}: skipped: {why}");
                             return Err(None);
                         }
                     },
@@ -113,7 +121,11 @@ fn check_flags(args: &ExportArgs) -> Result<()> {
 
 pub async fn export(connection: &Connection, output: Output, args: ExportArgs) -> Result<()> {
     check_flags(&args)?;
-    let mut sink = Sink::open(&args)?;
+    let mut sink = Sink::open(
+        args.file.as_deref(),
+        args.format,
+        args.resume_token.is_some(),
+    )?;
     let mut stream = connection
         .puzzles()
         .await?
@@ -165,7 +177,8 @@ pub async fn export(connection: &Connection, output: Output, args: ExportArgs) -
             Err(status) => return Err(cut(status.into(), written, &last_token)),
         };
         let puzzle = exported.puzzle.unwrap_or_default();
-        match sink.write(args.format, &puzzle) {
+        let id = puzzle.name.strip_prefix("puzzles/").unwrap_or(&puzzle.name);
+        match sink.write(args.format, &puzzle, id) {
             Ok(()) => written += 1,
             Err(None) => skipped += 1,
             Err(Some(error)) => return Err(cut(error, written, &last_token)),

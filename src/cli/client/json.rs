@@ -47,6 +47,7 @@ api_messages! {
     proto::PlayResponse => "puzzled.v1.PlayResponse",
     proto::ImportResult => "puzzled.v1.ImportResult",
     proto::ImportPuzzlesResponse => "puzzled.v1.ImportPuzzlesResponse",
+    proto::GeneratedPuzzle => "puzzled.v1.GeneratedPuzzle",
     () => "google.protobuf.Empty",
     tonic_health::pb::HealthCheckResponse => "grpc.health.v1.HealthCheckResponse",
 }

@@ -11,6 +11,7 @@
 //! - `commands`: the single-call subcommands;
 //! - `play`: the Play stream in the terminal;
 //! - `import`, `export`, `records`: bulk files both ways;
+//! - `generate`: GeneratePuzzles, printed as `puzzled generate` prints;
 //! - `progress`: progress bars on a terminal;
 //! - `show`: text for people; `json`: the API's JSON for programs;
 //! - `error`: failures, their messages and exit codes.
@@ -19,14 +20,15 @@ pub mod args;
 mod commands;
 mod connect;
 pub mod error;
-mod export;
+pub(crate) mod export;
+mod generate;
 mod import;
-mod json;
+pub(crate) mod json;
 mod play;
-mod progress;
-mod records;
-mod show;
-mod source;
+pub(crate) mod progress;
+pub(crate) mod records;
+pub(crate) mod show;
+pub(crate) mod source;
 
 use std::process::ExitCode;
 
@@ -64,5 +66,8 @@ async fn dispatch(args: ClientArgs) -> error::Result<()> {
         ClientCommand::Play(play) => play::play(&connection, output, play).await,
         ClientCommand::Import(import) => import::import(&connection, output, import).await,
         ClientCommand::Export(export) => export::export(&connection, output, export).await,
+        ClientCommand::Generate(generate) => {
+            generate::generate(&connection, output, generate).await
+        }
     }
 }

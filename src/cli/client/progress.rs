@@ -1,4 +1,4 @@
-//! Progress of the long commands (import, export; generate once it comes)
+//! Progress of the long commands (import, export, generate)
 //! on standard error: a bar with its rate and time left when the total is
 //! known, a spinner with the count and rate when it is not, and nothing at
 //! all when standard error is not a terminal, so that logs and scripts get
@@ -57,6 +57,14 @@ impl Progress {
         match &self.bar {
             Some(bar) => bar.suspend(|| eprintln!("{line}")),
             None => eprintln!("{line}"),
+        }
+    }
+
+    /// A line on standard output, the bar kept clear of it.
+    pub fn println(&self, line: &str) {
+        match &self.bar {
+            Some(bar) => bar.suspend(|| println!("{line}")),
+            None => println!("{line}"),
         }
     }
 

@@ -1,0 +1,381 @@
+//! `puzzled generate`: puzzles made on this machine by the server's own
+//! generator, with no server (docs/client.md, "Generating puzzles"); and
+//! what `puzzled client generate` shares with it: the flags, the request
+//! they make, and how each puzzle is printed and written. Both go through
+//! the API's request and reply (`GeneratePuzzlesRequest`,
+//! `GeneratedPuzzle`), so a request means, and prints, the same locally
+//! and from a server.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::ValueEnum;
+
+use super::choices::Game;
+use super::client::args::BulkFormat;
+use super::client::error::{ClientError, Result};
+use super::client::export::Sink;
+use super::client::json::to_json;
+use super::client::progress::Progress;
+use super::client::show;
+use super::client::source::proto_game;
+use crate::api::{convert, proto};
+use crate::app::generate::{Found, Generator, MAX_COUNT};
+use crate::config::{
+    DEFAULT_CANON_BUDGET_MS, DEFAULT_MAX_EDGES, DEFAULT_MAX_VERTICES, DEFAULT_SEARCH_BUDGET_STATES,
+};
+use crate::puzzle::Limits;
+use crate::solver::cancel::Cancel;
+
+/// Canonical labelling's time budget, as the server's default.
+const CANON_BUDGET: std::time::Duration = std::time::Duration::from_millis(DEFAULT_CANON_BUDGET_MS);
+
+/// The graph families (docs/api.md, "Generate puzzles").
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Family {
+    /// n vertices and n × d / 2 edges drawn uniformly (--average-degree d).
+    Gnm,
+    /// Uniform random labelled trees.
+    Tree,
+    /// A grid with cells removed, kept connected (--hole-fraction).
+    GridWithHoles,
+    /// Two random sides and edges between them (--average-degree).
+    Bipartite,
+    /// A spine path with leaves hung on it (--spine-fraction).
+    Caterpillar,
+    /// The graphs of a graph6, sparse6 or digraph6 file (--graph6), in order.
+    Graph6,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Winner {
+    First,
+    Second,
+    Either,
+}
+
+/// The flags of a generation request, local or from a server.
+#[derive(clap::Args, Clone)]
+pub struct GenerationArgs {
+    /// The game of the puzzles.
+    #[arg(long, value_enum)]
+    pub game: Game,
+    /// Where candidates come from (default: trees for tree paint, bipartite
+    /// graphs for the edge game, gnm for the others).
+    #[arg(long, value_enum)]
+    pub family: Option<Family>,
+    /// Vertices: a number (`20`) or a range (`20..30`).
+    #[arg(long, value_parser = parse_range)]
+    pub vertices: (u32, u32),
+    /// The winner every puzzle must have.
+    #[arg(long, value_enum, default_value = "either")]
+    pub winner: Winner,
+    /// The same seed (and flags) gives the same puzzles.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// The least only-move depth: winner turns in a row with exactly one
+    /// winning move (docs/games.md, "Difficulty").
+    #[arg(long, default_value_t = 0)]
+    pub min_only_move_depth: u32,
+    /// How many puzzles.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    pub count: u32,
+    /// gnm and bipartite: the average degree (default 3).
+    #[arg(long)]
+    pub average_degree: Option<f64>,
+    /// grid-with-holes: the share of cells removed (default 0.2).
+    #[arg(long)]
+    pub hole_fraction: Option<f64>,
+    /// caterpillar: the share of vertices on the spine (default 0.5).
+    #[arg(long)]
+    pub spine_fraction: Option<f64>,
+    /// --family graph6: the file of graph lines (`-` reads standard input).
+    #[arg(long)]
+    pub graph6: Option<PathBuf>,
+    /// Candidates rejected in a row before giving up (default 2000).
+    #[arg(long)]
+    pub max_rejected_in_a_row: Option<u32>,
+    /// The first candidate to draw (an earlier puzzle's candidate + 1 goes
+    /// on after it).
+    #[arg(long, default_value_t = 0)]
+    pub first_candidate: u64,
+    /// Also write the puzzles to FILE (a directory for contest files), in
+    /// --format, ready for `puzzled client import`.
+    #[arg(long)]
+    pub output: Option<PathBuf>,
+    /// The layout of --output.
+    #[arg(long, value_enum, default_value = "jsonl")]
+    pub format: BulkFormat,
+}
+
+/// `20` or `20..30`, as (min, max).
+fn parse_range(text: &str) -> std::result::Result<(u32, u32), String> {
+    let number = |part: &str| {
+        part.trim()
+            .parse::<u32>()
+            .map_err(|_| format!("{part:?} is not a number of vertices"))
+    };
+    match text.split_once("..") {
+        Some((min, max)) => Ok((number(min)?, number(max)?)),
+        None => number(text).map(|n| (n, n)),
+    }
+}
+
+impl GenerationArgs {
+    /// The API's request for `count` puzzles from candidate `first_candidate`.
+    pub fn request(
+        &self,
+        count: u32,
+        first_candidate: u64,
+    ) -> Result<proto::GeneratePuzzlesRequest> {
+        let graph6_lines = match &self.graph6 {
+            Some(path) => read_lines(path)?,
+            None => Vec::new(),
+        };
+        if self.family == Some(Family::Graph6) && self.graph6.is_none() {
+            return Err(ClientError::usage(
+                "--family graph6 reads its graphs from --graph6 FILE",
+            ));
+        }
+        if let Some(why) = self
+            .output
+            .as_ref()
+            .and(super::client::records::unfit(self.format, self.game))
+        {
+            return Err(ClientError::usage(why));
+        }
+        let family = match self.family {
+            None if self.graph6.is_some() => proto::GraphFamily::Graph6,
+            None => proto::GraphFamily::Unspecified,
+            Some(Family::Gnm) => proto::GraphFamily::Gnm,
+            Some(Family::Tree) => proto::GraphFamily::Tree,
+            Some(Family::GridWithHoles) => proto::GraphFamily::GridWithHoles,
+            Some(Family::Bipartite) => proto::GraphFamily::Bipartite,
+            Some(Family::Caterpillar) => proto::GraphFamily::Caterpillar,
+            Some(Family::Graph6) => proto::GraphFamily::Graph6,
+        };
+        Ok(proto::GeneratePuzzlesRequest {
+            game: proto_game(self.game) as i32,
+            family: family as i32,
+            min_vertices: self.vertices.0,
+            max_vertices: self.vertices.1,
+            winner: match self.winner {
+                Winner::First => proto::Player::First,
+                Winner::Second => proto::Player::Second,
+                Winner::Either => proto::Player::Unspecified,
+            } as i32,
+            seed: self.seed,
+            min_only_move_depth: self.min_only_move_depth,
+            count,
+            store: false,
+            graph6_lines,
+            average_degree: self.average_degree,
+            hole_fraction: self.hole_fraction,
+            spine_fraction: self.spine_fraction,
+            max_rejected_in_a_row: self.max_rejected_in_a_row.unwrap_or(0),
+            first_candidate,
+            author: String::new(),
+        })
+    }
+}
+
+fn read_lines(path: &Path) -> Result<Vec<String>> {
+    let text = if path.as_os_str() == "-" {
+        std::io::read_to_string(std::io::stdin())
+    } else {
+        std::fs::read_to_string(path)
+    }
+    .map_err(|e| ClientError::local(format!("cannot read {}: {e}", path.display())))?;
+    Ok(text
+        .lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty())
+        .map(str::to_owned)
+        .collect())
+}
+
+/// Where generated puzzles go: a line each on standard output (for people,
+/// or the GeneratedPuzzle as JSON), and with --output a record each in the
+/// bulk layout asked for.
+pub struct Delivered {
+    json: bool,
+    format: BulkFormat,
+    file: Option<Sink>,
+    progress: Progress,
+    pub count: u32,
+}
+
+impl Delivered {
+    pub fn open(args: &GenerationArgs, json: bool) -> Result<Delivered> {
+        let file = match &args.output {
+            Some(path) => Some(Sink::open(Some(path), args.format, false)?),
+            None => None,
+        };
+        Ok(Delivered {
+            json,
+            format: args.format,
+            file,
+            progress: Progress::new(Some(u64::from(args.count)), "puzzles"),
+            count: 0,
+        })
+    }
+
+    pub fn put(&mut self, generated: &proto::GeneratedPuzzle) -> Result<()> {
+        let line = if self.json {
+            to_json(generated)
+        } else {
+            describe(generated)
+        };
+        self.progress.println(&line);
+        if let Some(file) = &mut self.file {
+            let puzzle = match &generated.puzzle {
+                Some(stored) => proto::Puzzle {
+                    spec: generated.spec.clone(),
+                    ..stored.clone()
+                },
+                None => proto::Puzzle {
+                    spec: generated.spec.clone(),
+                    difficulty: generated.difficulty,
+                    canonical_hash: generated
+                        .solution
+                        .as_ref()
+                        .map(|s| s.canonical_hash.clone())
+                        .unwrap_or_default(),
+                    ..Default::default()
+                },
+            };
+            let stem = format!("candidate-{}", generated.candidate);
+            match file.write(self.format, &puzzle, &stem) {
+                Ok(()) | Err(None) => {}
+                Err(Some(error)) => return Err(error),
+            }
+        }
+        self.count += 1;
+        self.progress.inc();
+        Ok(())
+    }
+
+    pub fn finish(&self) {
+        self.progress.finish();
+    }
+}
+
+/// One line for people: the candidate, the puzzle's size, its winner and
+/// difficulty, and where it was stored.
+pub fn describe(generated: &proto::GeneratedPuzzle) -> String {
+    let spec = generated.spec.clone().unwrap_or_default();
+    let graph = spec.graph.unwrap_or_default();
+    let pairs = graph.edges.len() / 2;
+    let game = proto::Game::try_from(spec.game).unwrap_or_default();
+    let directed = matches!(
+        game,
+        proto::Game::DirectedVertexGeography | proto::Game::DirectedEdgeGeography
+    );
+    let winner = generated
+        .solution
+        .as_ref()
+        .map_or("unknown", |s| show::player(s.winner));
+    let mut line = format!(
+        "#{} {}: {} vertices, {pairs} {}; {winner} player wins",
+        generated.candidate,
+        game.as_str_name()
+            .trim_start_matches("GAME_")
+            .to_lowercase()
+            .replace('_', " "),
+        graph.vertex_count,
+        if directed { "arcs" } else { "edges" },
+    );
+    if let Some(difficulty) = &generated.difficulty {
+        line.push_str(&format!(
+            "; only-move depth {}, {} of {} first moves lose",
+            difficulty.only_move_depth, difficulty.losing_first_moves, difficulty.first_move_count
+        ));
+        if let Some(margin) = difficulty.margin {
+            line.push_str(&format!(", margin {margin:+}"));
+        }
+    }
+    if let Some(stored) = &generated.puzzle {
+        line.push_str(&format!("; stored as {}", stored.name));
+    } else if !generated.duplicate_of.is_empty() {
+        line.push_str(&format!("; stored already as {}", generated.duplicate_of));
+    }
+    line
+}
+
+/// The flags of `puzzled generate`.
+#[derive(clap::Args)]
+pub struct GenerateArgs {
+    #[command(flatten)]
+    pub generation: GenerationArgs,
+    /// Print each puzzle as the API's GeneratedPuzzle in JSON, a line each.
+    #[arg(long)]
+    pub json: bool,
+    /// The games solved by search: the most states a search may explore.
+    #[arg(long, default_value_t = DEFAULT_SEARCH_BUDGET_STATES,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub search_budget_states: u64,
+}
+
+/// `puzzled generate`: the generator run here, puzzle by puzzle, each one
+/// that copies an earlier one (by canonical hash) passed over, as the
+/// server passes them over.
+pub fn generate(args: GenerateArgs) -> ExitCode {
+    match generate_here(args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => error.report(),
+    }
+}
+
+fn generate_here(args: GenerateArgs) -> Result<()> {
+    // The server's bound on one call's puzzles does not apply here: the
+    // request is checked with it, and the generator runs on to the count.
+    let wanted = args.generation.count;
+    let request = args
+        .generation
+        .request(wanted.min(MAX_COUNT), args.generation.first_candidate)?;
+    let limits = Limits {
+        max_vertices: DEFAULT_MAX_VERTICES,
+        max_edges: DEFAULT_MAX_EDGES,
+    };
+    // The server's own message, code and reason, as from a server.
+    let refused = |error: crate::app::AppError| ClientError::from(tonic::Status::from(error));
+    let (request, delivery) =
+        convert::generate_request_from_proto(request, limits, args.search_budget_states)
+            .map_err(refused)?;
+    let max_rejected = request.max_rejected_in_a_row;
+    let mut generator = Generator::new(request).map_err(|e| refused(e.into()))?;
+    generator.resume_at(delivery.first_candidate);
+    let mut delivered = Delivered::open(&args.generation, args.json)?;
+    let mut sent = HashSet::new();
+    let mut copies_in_a_row = 0;
+    let cancel = Cancel::new();
+    while delivered.count < wanted {
+        let Some(generated) = generator.next(&cancel).map_err(|e| refused(e.into()))? else {
+            break;
+        };
+        let canonical = crate::canon::canonicalize(&generated.spec, CANON_BUDGET);
+        if !sent.insert(canonical.hash.clone()) {
+            copies_in_a_row += 1;
+            if copies_in_a_row >= max_rejected {
+                return Err(ClientError::local(format!(
+                    "no new puzzle found: {copies_in_a_row} puzzles in a row copied ones already \
+                     printed (relabelled); widen the vertex range or ask for fewer; \
+                     first_candidate {} goes on from here",
+                    generator.next_index()
+                )));
+            }
+            continue;
+        }
+        copies_in_a_row = 0;
+        delivered.put(&convert::generated_to_proto(Found {
+            generated,
+            canonical_hash: canonical.hash,
+            canonicaliser: canonical.canonicaliser,
+            stored: None,
+            duplicate_of: None,
+        }))?;
+    }
+    delivered.finish();
+    Ok(())
+}
