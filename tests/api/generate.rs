@@ -438,3 +438,35 @@ async fn storing_needs_a_writers_token_where_creating_does() {
     assert_eq!(error_reason(&refused), "WRITER_TOKEN_MISSING");
     assert!(app.listed().await.is_empty());
 }
+
+/// A request that takes long: depth 3 in the edge game is almost never
+/// met, so the search runs through its whole bound of candidates.
+fn endless() -> proto::GeneratePuzzlesRequest {
+    proto::GeneratePuzzlesRequest {
+        min_only_move_depth: 3,
+        max_rejected_in_a_row: 1_000_000_000,
+        ..request(proto::Game::BipartiteEdge, (200, 200), 1)
+    }
+}
+
+#[tokio::test]
+async fn a_client_that_leaves_or_a_deadline_that_passes_stops_the_search() {
+    let app = spawn_app().await;
+    let stream = app.client.clone().generate_puzzles(endless()).await.unwrap();
+    app.until_a_solve_runs().await;
+    drop(stream);
+    until(|| app.solves_running.get() == 0).await;
+    let mut timed = tonic::Request::new(endless());
+    timed.set_timeout(std::time::Duration::from_millis(300));
+    let mut stream = app
+        .client
+        .clone()
+        .generate_puzzles(timed)
+        .await
+        .unwrap()
+        .into_inner();
+    let ended = stream.next().await.expect("the stream ends with an error");
+    let status = ended.unwrap_err();
+    assert_eq!(status.code(), Code::DeadlineExceeded, "{status:?}");
+    until(|| app.solves_running.get() == 0).await;
+}
