@@ -138,17 +138,7 @@ pub fn puzzle_to_proto(record: PuzzleRecord) -> proto::Puzzle {
     let PuzzleRecord {
         seq: _,
         id,
-        spec:
-            RawSpec {
-                game,
-                vertex_count,
-                edges,
-                start,
-                black,
-                white,
-                title,
-                author,
-            },
+        spec,
         canonical_hash,
         create_time,
         duplicate_of,
@@ -156,6 +146,7 @@ pub fn puzzle_to_proto(record: PuzzleRecord) -> proto::Puzzle {
         canonical_labels,
         difficulty,
     } = record;
+    let (game, vertex_count, edges) = (spec.game, spec.vertex_count, &spec.edges);
     // Edges read (the FULL view): the canonical graph for export.
     let canonical_sparse6 = if edges.len() as u64 == 2 * edge_count {
         let label = |v: u32| match &canonical_labels {
@@ -173,16 +164,7 @@ pub fn puzzle_to_proto(record: PuzzleRecord) -> proto::Puzzle {
     };
     proto::Puzzle {
         name: format!("puzzles/{id}"),
-        spec: Some(spec_to_proto(RawSpec {
-            game,
-            vertex_count,
-            edges,
-            start,
-            black,
-            white,
-            title,
-            author,
-        })),
+        spec: Some(spec_to_proto(spec)),
         canonicaliser: crate::canon::canonicaliser_of(&canonical_hash).to_owned(),
         canonical_hash,
         canonical_sparse6,

@@ -452,7 +452,12 @@ fn endless() -> proto::GeneratePuzzlesRequest {
 #[tokio::test]
 async fn a_client_that_leaves_or_a_deadline_that_passes_stops_the_search() {
     let app = spawn_app().await;
-    let stream = app.client.clone().generate_puzzles(endless()).await.unwrap();
+    let stream = app
+        .client
+        .clone()
+        .generate_puzzles(endless())
+        .await
+        .unwrap();
     app.until_a_solve_runs().await;
     drop(stream);
     until(|| app.solves_running.get() == 0).await;
