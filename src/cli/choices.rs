@@ -1,5 +1,6 @@
 //! The values the command line's flags choose from (the game, a file's
-//! layout, a side), shared by the local commands and `puzzled client`.
+//! layout, a bulk file's layout, a side), shared by the local commands and
+//! `puzzled client`.
 
 use clap::ValueEnum;
 
@@ -42,4 +43,22 @@ pub enum FileFormat {
 pub enum Side {
     First,
     Second,
+}
+
+/// The layouts of bulk files.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum BulkFormat {
+    /// JSON Lines: one puzzle a line in the API's JSON (export writes the
+    /// whole `Puzzle`; import reads a `Puzzle`, of which only `spec`, or a
+    /// `PuzzleSpec`).
+    Jsonl,
+    /// The source problem's layout, 1-based, one puzzle a file (export
+    /// writes a directory of them).
+    Contest,
+    /// graph6, one graph a line, 0-based; the undirected games.
+    Graph6,
+    /// sparse6, one graph a line, 0-based; the undirected games.
+    Sparse6,
+    /// digraph6, one digraph a line, 0-based; the directed games.
+    Digraph6,
 }

@@ -12,8 +12,7 @@ use std::process::ExitCode;
 
 use clap::ValueEnum;
 
-use super::choices::Game;
-use super::client::args::BulkFormat;
+use super::choices::{BulkFormat, Game};
 use super::client::error::{ClientError, Result};
 use super::client::export::Sink;
 use super::client::json::to_json;

@@ -3,8 +3,9 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, Subcommand, ValueEnum};
+use clap::{Args, Subcommand};
 
+pub use crate::cli::choices::BulkFormat;
 use crate::cli::choices::{FileFormat, Game, Side};
 
 /// Where `--help` lists the flags every client subcommand takes.
@@ -192,24 +193,6 @@ pub struct PlayArgs {
     /// The side you play; the engine plays the other.
     #[arg(long, value_enum, default_value = "first")]
     pub side: Side,
-}
-
-/// The layouts of bulk files.
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum BulkFormat {
-    /// JSON Lines: one puzzle a line in the API's JSON (export writes the
-    /// whole `Puzzle`; import reads a `Puzzle`, of which only `spec`, or a
-    /// `PuzzleSpec`).
-    Jsonl,
-    /// The source problem's layout, 1-based, one puzzle a file (export
-    /// writes a directory of them).
-    Contest,
-    /// graph6, one graph a line, 0-based; the undirected games.
-    Graph6,
-    /// sparse6, one graph a line, 0-based; the undirected games.
-    Sparse6,
-    /// digraph6, one digraph a line, 0-based; the directed games.
-    Digraph6,
 }
 
 #[derive(Args)]
