@@ -4,8 +4,12 @@
 //! message, a puzzle submitted through the form opens with its verdict, a
 //! game against the engine is played to the end, and the list shows the
 //! verdict; then a directed edge Geography the same way (its arcs drawn as
-//! arrows, its search evidence, a game played by clicking the drawing); a
-//! screenshot of each step lands in `target/tmp/browser-screenshots/`.
+//! arrows, its search evidence, a game played by clicking the drawing); then
+//! the Generate form: a request no puzzle meets shows the server's advice, a
+//! tree painting puzzle generated from a fixed seed opens with its verdict
+//! and difficulty, the list shows the difficulty, and the same request again
+//! opens the stored copy; a screenshot of each step lands in
+//! `target/tmp/browser-screenshots/`.
 //!
 //! Needs Node, `npm ci` run in `web/` (for puppeteer-core) and Chromium
 //! (`apt-get install chromium`, or `PUZZLED_CHROMIUM=PATH`); skipped with
@@ -55,7 +59,7 @@ fn browser_available() -> bool {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_page_submits_shows_and_plays_a_puzzle_in_chromium() {
+async fn the_page_submits_generates_shows_and_plays_puzzles_in_chromium() {
     if !browser_available() {
         return;
     }
@@ -89,7 +93,7 @@ async fn the_page_submits_shows_and_plays_a_puzzle_in_chromium() {
         "the browser script failed:\n{said}"
     );
     let shots = std::fs::read_dir(&out).unwrap().count();
-    assert!(shots >= 12, "screenshots of each step: {shots}\n{said}");
+    assert!(shots >= 16, "screenshots of each step: {shots}\n{said}");
     app.stop().await;
 }
 

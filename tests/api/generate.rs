@@ -271,6 +271,13 @@ async fn stored_puzzles_keep_their_difficulty_and_copies_are_named_not_stored() 
         let stored = puzzle.puzzle.as_ref().expect("stored");
         assert!(puzzle.duplicate_of.is_empty());
         assert_eq!(stored.spec.as_ref().unwrap().author, "generator");
+        assert_eq!(
+            stored.spec.as_ref().unwrap().title,
+            format!(
+                "tree_paint from Tree, seed 5, candidate {}",
+                puzzle.candidate
+            )
+        );
         assert_eq!(stored.difficulty, puzzle.difficulty);
         assert_eq!(
             stored.canonical_hash,

@@ -2,7 +2,7 @@
 
 import { ConnectError, createClient } from "@connectrpc/connect";
 import { createGrpcWebTransport } from "@connectrpc/connect-web";
-import { Game, Player } from "./gen/puzzled/v1/puzzle_pb";
+import { type Difficulty, Game, Player } from "./gen/puzzled/v1/puzzle_pb";
 import { PuzzleService } from "./gen/puzzled/v1/puzzle_service_pb";
 
 export const client = createClient(
@@ -67,4 +67,20 @@ export function playerName(player: Player): string {
 /** The id of a puzzle name "puzzles/{id}". */
 export function idOf(name: string): string {
   return name.startsWith("puzzles/") ? name.slice("puzzles/".length) : name;
+}
+
+/**
+ * A rated puzzle's difficulty in one line, e.g. "only-move depth 3 · 4/5
+ * first moves lose · margin +2" (docs/games.md, "Difficulty"); "unrated"
+ * for a puzzle GeneratePuzzles did not rate.
+ */
+export function difficultyText(difficulty: Difficulty | undefined): string {
+  if (!difficulty) return "unrated";
+  const parts = [
+    `only-move depth ${difficulty.onlyMoveDepth}`,
+    `${difficulty.losingFirstMoves}/${difficulty.firstMoveCount} first moves lose`,
+  ];
+  const margin = difficulty.margin;
+  if (margin !== undefined) parts.push(`margin ${margin > 0n ? "+" : ""}${margin}`);
+  return parts.join(" · ");
 }

@@ -1,5 +1,12 @@
 // A few helpers to build the page with plain DOM calls.
 
+/**
+ * Moves the page to `path` without reloading it; `notice` is a line the
+ * next view shows on top (kept in the history entry, so Back and Forward
+ * show it again).
+ */
+export type Navigate = (path: string, notice?: string) => void;
+
 type Child = Node | string | null | undefined | false;
 
 export function h<K extends keyof HTMLElementTagNameMap>(
@@ -30,6 +37,11 @@ export function svg<K extends keyof SVGElementTagNameMap>(
     element.setAttribute(name, String(value));
   }
   return element;
+}
+
+/** A form control inside its label, with an optional hint under it. */
+export function labelled(text: string, control: HTMLElement, hint?: string): HTMLElement {
+  return h("label", {}, h("span", {}, text), control, hint ? h("small", {}, hint) : null);
 }
 
 /** An element that announces errors to assistive technology too. */

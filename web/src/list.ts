@@ -1,14 +1,16 @@
-// "/": the recent puzzles, and the form to submit one (an edge list typed
-// or pasted in the contest format, or drawn by clicking).
+// "/": the recent puzzles with their verdicts and difficulties, the form to
+// submit one (an edge list typed or pasted in the contest format, or drawn
+// by clicking), and the form to generate one (generate.ts).
 
 import { timestampDate } from "@bufbuild/protobuf/wkt";
-import { GAME_NAMES, client, errorText, idOf, isDirected, movesToken, verdictText } from "./api";
-import { alertBox, h, showError, svg } from "./dom";
+import { GAME_NAMES, client, difficultyText, errorText, idOf, isDirected, movesToken, verdictText } from "./api";
+import { type Navigate, alertBox, h, labelled, showError, svg } from "./dom";
 import { arcPath, arrowMarker } from "./drawing";
 import { formatEdgeList, parseEdgeList } from "./edgelist";
+import { generateForm } from "./generate";
 import { Game, Player, type Puzzle } from "./gen/puzzled/v1/puzzle_pb";
 
-export async function listView(root: HTMLElement, navigate: (path: string) => void): Promise<void> {
+export async function listView(root: HTMLElement, navigate: Navigate): Promise<void> {
   document.title = "puzzled: puzzles";
   const table = h("table", { class: "puzzles" });
   const listError = alertBox();
@@ -18,9 +20,10 @@ export async function listView(root: HTMLElement, navigate: (path: string) => vo
       "p",
       {},
       "Two-player games on graphs, solved exactly: every verdict comes with evidence you can check. ",
-      "Submit a puzzle below, or open one to see who wins and to play it against the engine.",
+      "Submit a puzzle or generate one below, or open one to see who wins and to play it against the engine.",
     ),
     submitForm(navigate),
+    generateForm(navigate),
     h("h2", {}, "Recent puzzles"),
     listError,
     table,
@@ -37,7 +40,7 @@ function fillTable(table: HTMLTableElement, puzzles: Puzzle[]): void {
   const head = h(
     "tr",
     {},
-    ...["Puzzle", "Game", "Vertices", "Edges", "Verdict", "Submitted"].map((title) => h("th", { scope: "col" }, title)),
+    ...["Puzzle", "Game", "Vertices", "Edges", "Verdict", "Difficulty", "Submitted"].map((title) => h("th", { scope: "col" }, title)),
   );
   const rows = puzzles.map((puzzle) => {
     const spec = puzzle.spec;
@@ -50,6 +53,7 @@ function fillTable(table: HTMLTableElement, puzzles: Puzzle[]): void {
       h("td", { class: "number" }, String(spec?.graph?.vertexCount ?? 0)),
       h("td", { class: "number" }, String(puzzle.edgeCount)),
       h("td", {}, puzzle.cachedWinner === Player.UNSPECIFIED ? "not solved yet" : verdictText(puzzle.cachedWinner)),
+      h("td", { class: puzzle.difficulty ? undefined : "unrated" }, difficultyText(puzzle.difficulty)),
       h("td", {}, puzzle.createTime ? timestampDate(puzzle.createTime).toLocaleString() : ""),
     );
   });
@@ -60,11 +64,7 @@ function fillTable(table: HTMLTableElement, puzzles: Puzzle[]): void {
   }
 }
 
-function labelled(text: string, control: HTMLElement, hint?: string): HTMLElement {
-  return h("label", {}, h("span", {}, text), control, hint ? h("small", {}, hint) : null);
-}
-
-function submitForm(navigate: (path: string) => void): HTMLElement {
+function submitForm(navigate: Navigate): HTMLElement {
   const game = h(
     "select",
     { name: "game" },

@@ -1,18 +1,20 @@
-// "/puzzles/{id}": one puzzle drawn, its verdict in words with the evidence
-// on the drawing, and a game against the engine: the person's moves are
-// checked and answered through AnalyzePosition (gRPC-Web has no client
-// streaming, so the page does not use Play).
+// "/puzzles/{id}": one puzzle drawn, its difficulty when GeneratePuzzles
+// rated it, its verdict in words with the evidence on the drawing, and a
+// game against the engine: the person's moves are checked and answered
+// through AnalyzePosition (gRPC-Web has no client streaming, so the page
+// does not use Play).
 
 import type { MessageInitShape } from "@bufbuild/protobuf";
-import { GAME_NAMES, client, errorText, isDirected, movesToken, playerName, usesEdges, verdictText } from "./api";
+import { GAME_NAMES, client, difficultyText, errorText, isDirected, movesToken, playerName, usesEdges, verdictText } from "./api";
 import { alertBox, h, showError } from "./dom";
 import { Drawing, MAX_DRAWN_VERTICES } from "./drawing";
-import { Game, type Move, type MoveSchema, Player, type Puzzle, type Solution } from "./gen/puzzled/v1/puzzle_pb";
+import { type Difficulty, Game, type Move, type MoveSchema, Player, type Puzzle, type Solution } from "./gen/puzzled/v1/puzzle_pb";
 import type { PositionAnalysis } from "./gen/puzzled/v1/puzzle_service_pb";
 
 type MoveInit = MessageInitShape<typeof MoveSchema>;
 
-export async function puzzleView(root: HTMLElement, id: string): Promise<void> {
+/** `notice`: a line to show on top, such as how a generated puzzle came. */
+export async function puzzleView(root: HTMLElement, id: string, notice?: string): Promise<void> {
   const name = `puzzles/${id}`;
   const error = alertBox();
   root.replaceChildren(h("p", {}, "Loading the puzzle…"), error);
@@ -44,6 +46,7 @@ export async function puzzleView(root: HTMLElement, id: string): Promise<void> {
   const setting = describeSetting(game, spec.start, black, white);
   root.replaceChildren(
     h("p", {}, h("a", { href: "/" }, "← All puzzles")),
+    ...(notice ? [h("p", { class: "notice", role: "status", "data-testid": "notice" }, notice)] : []),
     h("h1", {}, title),
     h(
       "p",
@@ -51,6 +54,7 @@ export async function puzzleView(root: HTMLElement, id: string): Promise<void> {
       `${GAME_NAMES[game]} · ${n} vertices · ${edges.length / 2} ${arcs}`,
       spec.author ? ` · by ${spec.author}` : "",
     ),
+    ...(puzzle.difficulty ? [difficultyLine(puzzle.difficulty)] : []),
     h("p", {}, setting),
     drawing
       ? h("figure", {}, drawing.element, h("figcaption", {}, legend(game)))
@@ -70,6 +74,22 @@ export async function puzzleView(root: HTMLElement, id: string): Promise<void> {
   }
   root.append(playSection(name, game, n, spec.start, black, white, drawing));
   root.append(h("p", { class: "hint" }, `Canonical hash: ${puzzle.canonicalHash}`));
+}
+
+/** A generated puzzle's rating (the others have none, and say nothing). */
+function difficultyLine(difficulty: Difficulty): HTMLElement {
+  return h(
+    "p",
+    { class: "difficulty", "data-testid": "difficulty" },
+    h("strong", {}, "Difficulty: "),
+    h("span", { class: "rating" }, difficultyText(difficulty)),
+    h(
+      "small",
+      {},
+      "Only-move depth: the winner's turns in a row, from its first, on which exactly one of several moves wins.",
+      difficulty.margin !== undefined ? " Margin: black's vertices minus white's with perfect play." : "",
+    ),
+  );
 }
 
 function describeSetting(game: Game, start: number, black: number, white: number): string {

@@ -4,8 +4,11 @@
 // form opens on its page with its verdict, a game against the engine is
 // played to the end, and the list shows the verdict; then the same for a
 // directed edge Geography (arrows, search evidence, a game played by
-// clicking the drawing in which the token comes back to a vertex). A
-// screenshot of each step goes to OUTDIR.
+// clicking the drawing in which the token comes back to a vertex); then the
+// Generate form: a request no puzzle meets gets the server's advice, a tree
+// painting puzzle generated from a fixed seed opens with its verdict and
+// difficulty, the list shows the difficulty, and the same request again
+// opens the stored copy. A screenshot of each step goes to OUTDIR.
 //
 // node tests/browser.mjs BASE_URL OUTDIR   (PUZZLED_CHROMIUM names the browser)
 
@@ -60,7 +63,7 @@ try {
   await page.click("details summary");
 
   // A self-loop: the server refuses it and the page says why.
-  await page.select("select[name=game]", "1");
+  await page.select("form.submit select[name=game]", "1");
   await page.type("input[name=title]", "Not a simple graph");
   await page.$eval("textarea[name=edges]", (area) => (area.value = ""));
   await page.type("textarea[name=edges]", "3 2\n1 1\n2 3");
@@ -133,12 +136,13 @@ try {
     rows.map((r) => r.textContent).find((t) => t.includes("Path of four")),
   );
   check(row && row.includes("The first player wins."), `the listed verdict: ${row}`);
+  check(row.includes("unrated"), `a submitted puzzle is unrated: ${row}`);
   await shot("list-after");
 
   // Directed edge Geography on three vertices, arcs 1⇄2, 1⇄3 and 2→3, the
   // token on 1: the second player wins (whichever arc the first takes, the
   // second brings the token back to 1 in the end, every arc out of it used).
-  await page.select("select[name=game]", "6");
+  await page.select("form.submit select[name=game]", "6");
   check(!(await page.$eval("input[name=start]", (input) => input.closest("label").hidden)), "the start field is offered");
   await page.type("input[name=title]", "Directed triangle");
   await page.type("textarea[name=edges]", "3 5\n1 2\n2 1\n2 3\n3 1\n1 3");
@@ -220,6 +224,89 @@ try {
     `the listed directed puzzle: ${directedRow}`,
   );
   await shot("list-directed");
+
+  // Generating. Tree painting on two vertices: the first player never has a
+  // move, so no candidate is a puzzle; the server gives up and the page
+  // passes on its advice.
+  const setField = (selector, value) =>
+    page.$eval(selector, (input, value) => (input.value = value), value);
+  await page.select("form.generate select[name=game]", String(3));
+  check(
+    (await page.$eval("form.generate input[name=min-vertices]", (input) => input.max)) === "100",
+    "the size bounds follow the game",
+  );
+  await setField("form.generate input[name=min-vertices]", "2");
+  await setField("form.generate input[name=max-vertices]", "2");
+  await page.select("form.generate select[name=depth]", "0");
+  await page.click("form.generate button[type=submit]");
+  await page.waitForFunction(() => {
+    const alert = document.querySelector("form.generate .error");
+    return alert && !alert.hidden && alert.textContent.length > 0;
+  });
+  const fruitless = await text("form.generate .error");
+  check(
+    /^No puzzle meets these settings/.test(fruitless) && /no first move/.test(fruitless) && /more vertices/.test(fruitless),
+    `the server's reason and advice: ${fruitless}`,
+  );
+  check(!(await page.$eval("form.generate button[type=submit]", (b) => b.disabled)), "the form is ready again");
+  await shot("generate-none");
+
+  // Eight vertices, the only winning move to find at least once, seed 7:
+  // the stored puzzle opens with its verdict, difficulty and seed.
+  const generateSeven = async () => {
+    await page.select("form.generate select[name=game]", String(3));
+    await setField("form.generate input[name=min-vertices]", "8");
+    await setField("form.generate input[name=max-vertices]", "8");
+    await page.select("form.generate select[name=depth]", "1");
+    await page.select("form.generate select[name=winner]", "0");
+    await setField("form.generate input[name=seed]", "7");
+    await page.click("form.generate button[type=submit]");
+    // The puzzle opens, or the form says why not (which fails the test at once).
+    await page.waitForFunction(
+      () =>
+        /^\/puzzles\/[0-9a-f]{20}$/.test(window.location.pathname) ||
+        document.querySelector("form.generate .error")?.hidden === false,
+    );
+    const refused = await page.$("form.generate .error:not([hidden])");
+    check(!refused, `the generated puzzle opens: ${refused && (await text("form.generate .error"))}`);
+    await page.waitForFunction(() => {
+      const verdict = document.querySelector("[data-testid=verdict]");
+      return verdict && verdict.textContent !== "Solving…";
+    });
+  };
+  await generateSeven();
+  const generatedPath = await page.evaluate(() => window.location.pathname);
+  const generatedVerdict = await text("[data-testid=verdict]");
+  check(/^The (first|second) player wins\.$/.test(generatedVerdict), `generated verdict: ${generatedVerdict}`);
+  check(/paints \d+ vertices black/.test(await text(".evidence")), "the tree painting evidence");
+  const rated = await text("[data-testid=difficulty] .rating");
+  const rating = rated.match(/^only-move depth (\d+) · (\d+)\/(\d+) first moves lose · margin [+-]?\d+$/);
+  check(rating && Number(rating[1]) >= 1 && Number(rating[2]) <= Number(rating[3]), `the difficulty: ${rated}`);
+  const generatedFacts = await text(".facts");
+  check(generatedFacts.startsWith("Tree painting · 8 vertices · 7 edges"), `generated facts: ${generatedFacts}`);
+  const told = await text("[data-testid=notice]");
+  check(/^Generated from seed 7 \(candidate \d+\)/.test(told) && !/stored already/.test(told), `the notice: ${told}`);
+  check((await page.$$("svg.drawing .vertex")).length === 8, "eight vertices drawn");
+  await shot("generated-puzzle");
+
+  // The list shows the same difficulty.
+  await page.goto(base, { waitUntil: "networkidle0" });
+  await page.waitForSelector("table.puzzles tbody tr");
+  const generatedRow = await page.$$eval(
+    "table.puzzles tbody tr",
+    (rows, path) => rows.find((r) => r.querySelector(`a[href="${path}"]`))?.textContent,
+    generatedPath,
+  );
+  check(generatedRow && generatedRow.includes(rated), `the listed difficulty: ${generatedRow} (${rated})`);
+  await shot("list-generated");
+
+  // The same settings again: nothing new is stored, the stored copy opens and says so.
+  await generateSeven();
+  check((await page.evaluate(() => window.location.pathname)) === generatedPath, "the stored copy opens");
+  const again = await text("[data-testid=notice]");
+  check(/stored already/.test(again), `the notice says it was stored already: ${again}`);
+  await shot("generated-again");
+
   check(offOrigin.length === 0, `requests off the page's origin: ${offOrigin.join(", ")}`);
   console.log(`ok: ${step} screenshots in ${outDir}`);
 } finally {

@@ -120,7 +120,15 @@ where
                 Some(oldest) => (None, Some(oldest)),
                 None => {
                     charge_write()?;
-                    let record = store_generated(store, &generated, &canonical, &delivery).await?;
+                    let title = format!(
+                        "{} from {}, seed {}, candidate {}",
+                        generator.request().game.as_str(),
+                        generator.request().family.name(),
+                        generator.request().seed,
+                        generated.index
+                    );
+                    let record =
+                        store_generated(store, &generated, &canonical, &title, &delivery).await?;
                     (Some(record), None)
                 }
             }
@@ -161,14 +169,10 @@ async fn store_generated(
     store: &Store,
     generated: &Generated,
     canonical: &Canonical,
+    title: &str,
     delivery: &Delivery,
 ) -> Result<PuzzleRecord, AppError> {
     let raw = generated.spec.raw();
-    let title = if raw.title.is_empty() {
-        format!("generated #{}", generated.index)
-    } else {
-        raw.title.clone()
-    };
     let record = store
         .create_puzzle(NewPuzzle {
             game: raw.game,
@@ -177,7 +181,7 @@ async fn store_generated(
             start: raw.start,
             black: raw.black,
             white: raw.white,
-            title: &title,
+            title,
             author: &delivery.author,
             canonical_hash: &canonical.hash,
             canonical_labels: canonical.labelling.canonical_labels(),
