@@ -765,6 +765,10 @@ impl Solver {
                 // flights already join identical solves.
                 let mut stored = stored;
                 let mut misfit_seen = false;
+                // A claim taken after a miss: the verdict is looked for once
+                // more under it, since its solver may have stored it and
+                // released its own claim between that miss and this claim.
+                let mut held: Option<SolveClaim> = None;
                 let claim = loop {
                     if let Some(verdict) = stored.take() {
                         let entry = Arc::new(Entry {
@@ -777,6 +781,9 @@ impl Solver {
                             .await?
                             .is_some()
                         {
+                            if let Some(claim) = held.take() {
+                                claim.release().await;
+                            }
                             return Ok(entry);
                         }
                         if !misfit_seen {
@@ -787,13 +794,14 @@ impl Solver {
                     if !store.is_shared() {
                         break None;
                     }
-                    match SolveClaim::take(&store, &hash, options_key).await {
-                        Some(claim) => break Some(claim),
-                        None => {
-                            tokio::time::sleep(CLAIM_POLL).await;
-                            stored = store.get_verdict(verdict_key).await?;
-                        }
+                    if let Some(claim) = held.take() {
+                        break Some(claim);
                     }
+                    match SolveClaim::take(&store, &hash, options_key).await {
+                        Some(claim) => held = Some(claim),
+                        None => tokio::time::sleep(CLAIM_POLL).await,
+                    }
+                    stored = store.get_verdict(verdict_key).await?;
                 };
                 let game = spec.game();
                 let cancel = flight.cancel().clone();
