@@ -270,6 +270,11 @@ impl Solver {
         self.search_budget_states
     }
 
+    /// The time budget of one canonical labelling.
+    pub fn canon_budget(&self) -> Duration {
+        self.canon_budget
+    }
+
     /// The canonical form of `spec` within the configured budget, always
     /// off the async workers: even a small graph can keep Traces searching
     /// up to the budget, or wait for a Traces thread another search holds.

@@ -229,10 +229,14 @@ impl Delivered {
         self.progress.println(&line);
         if let Some(file) = &mut self.file {
             let puzzle = match &generated.puzzle {
-                Some(stored) => proto::Puzzle {
-                    spec: generated.spec.clone(),
-                    ..stored.clone()
-                },
+                // The stored puzzle comes in the BASIC view: its spec has
+                // the title and author given it, the generated one the edges.
+                Some(stored) => {
+                    let mut puzzle = stored.clone();
+                    let spec = puzzle.spec.get_or_insert_default();
+                    spec.graph = generated.spec.as_ref().and_then(|s| s.graph.clone());
+                    puzzle
+                }
                 None => proto::Puzzle {
                     spec: generated.spec.clone(),
                     difficulty: generated.difficulty,
@@ -342,31 +346,23 @@ fn generate_here(args: GenerateArgs) -> Result<()> {
     let (request, delivery) =
         convert::generate_request_from_proto(request, limits, args.search_budget_states)
             .map_err(refused)?;
-    let max_rejected = request.max_rejected_in_a_row;
     let mut generator = Generator::new(request).map_err(|e| refused(e.into()))?;
     generator.resume_at(delivery.first_candidate);
     let mut delivered = Delivered::open(&args.generation, args.json)?;
     let mut sent = HashSet::new();
-    let mut copies_in_a_row = 0;
     let cancel = Cancel::new();
     while delivered.count < wanted {
-        let Some(generated) = generator.next(&cancel).map_err(|e| refused(e.into()))? else {
+        let mut canonical = None;
+        let found = generator.next_new(&cancel, |generated| {
+            let labelled = crate::canon::canonicalize(&generated.spec, CANON_BUDGET);
+            let new = sent.insert(labelled.hash.clone());
+            canonical = Some(labelled);
+            new
+        });
+        let Some((generated, canonical)) = found.map_err(|e| refused(e.into()))?.zip(canonical)
+        else {
             break;
         };
-        let canonical = crate::canon::canonicalize(&generated.spec, CANON_BUDGET);
-        if !sent.insert(canonical.hash.clone()) {
-            copies_in_a_row += 1;
-            if copies_in_a_row >= max_rejected {
-                return Err(ClientError::local(format!(
-                    "no new puzzle found: {copies_in_a_row} puzzles in a row copied ones already \
-                     printed (relabelled); widen the vertex range or ask for fewer; \
-                     first_candidate {} goes on from here",
-                    generator.next_index()
-                )));
-            }
-            continue;
-        }
-        copies_in_a_row = 0;
         delivered.put(&convert::generated_to_proto(Found {
             generated,
             canonical_hash: canonical.hash,

@@ -1513,3 +1513,46 @@ async fn a_generation_that_cannot_be_met_says_why_with_its_status_exit_code() {
         assert!(run.stderr.contains("family"), "{run}");
     }
 }
+
+/// Copies count as rejections in a row wherever they are found: in the
+/// generator here, and across the client's turns of 100 there (each call
+/// passes over copies of its own puzzles only). Both end as a call that
+/// finds no new puzzle ends, after the new ones; the graph6 lines come
+/// from standard input, read once for every turn.
+#[tokio::test]
+async fn copies_end_a_generation_here_and_across_the_clients_turns() {
+    // 100 distinct paths (the edge game has a move on each from 4
+    // vertices), then the first 30 again.
+    let mut lines = String::new();
+    for n in (4..104).chain(4..34) {
+        let path: Vec<(u32, u32)> = (1..n).map(|v| (v - 1, v)).collect();
+        lines += &(puzzled::graph::graph6::to_graph6(n, path) + "\n");
+    }
+    let args = [
+        "generate",
+        "--game",
+        "bipartite-edge",
+        "--family",
+        "graph6",
+        "--graph6",
+        "-",
+        "--vertices",
+        "4..103",
+        "--count",
+        "130",
+        "--max-rejected-in-a-row",
+        "10",
+    ];
+    let app = spawn_app().await;
+    let here = local(&args, Some(&lines)).await;
+    let there = client_with_input(&app, &args, &lines).await;
+    for run in [&here, &there] {
+        assert_eq!(run.code, 18, "RESOURCE_EXHAUSTED: {run}");
+        assert!(run.stderr.contains("NO_PUZZLE_FOUND"), "{run}");
+        assert!(run.stderr.contains("first_candidate 110"), "{run}");
+        assert_eq!(run.stdout.lines().count(), 100, "{run}");
+    }
+    assert_eq!(here.stdout, there.stdout);
+    assert!(here.stderr.contains("10 copies"), "{here}");
+    assert!(there.stderr.contains("already printed"), "{there}");
+}

@@ -40,6 +40,11 @@ pub enum Rejection {
     WrongWinner,
     /// The only-move depth is below the minimum asked for.
     TooShallow,
+    /// A game solved by search passed its search budget on the candidate:
+    /// too hard to search is no puzzle for a site either.
+    OverSearchBudget,
+    /// A puzzle the caller already has (the same up to relabelling).
+    Copy,
 }
 
 /// How many candidates were passed over, by reason.
@@ -50,6 +55,8 @@ pub struct Rejections {
     pub no_first_move: u64,
     pub wrong_winner: u64,
     pub too_shallow: u64,
+    pub over_search_budget: u64,
+    pub copies: u64,
 }
 
 impl Rejections {
@@ -60,6 +67,8 @@ impl Rejections {
             Rejection::NoFirstMove => &mut self.no_first_move,
             Rejection::WrongWinner => &mut self.wrong_winner,
             Rejection::TooShallow => &mut self.too_shallow,
+            Rejection::OverSearchBudget => &mut self.over_search_budget,
+            Rejection::Copy => &mut self.copies,
         };
         *counter += 1;
     }
@@ -70,6 +79,8 @@ impl Rejections {
             + self.no_first_move
             + self.wrong_winner
             + self.too_shallow
+            + self.over_search_budget
+            + self.copies
     }
 }
 
@@ -108,6 +119,15 @@ impl NoPuzzleFound {
                 r.out_of_size_range,
                 "widen min_vertices..max_vertices to the lines' sizes",
             ),
+            (
+                r.over_search_budget,
+                "ask for fewer vertices or edges, or a larger search budget",
+            ),
+            (
+                r.copies,
+                "widen the size range or ask for fewer puzzles (fewer distinct puzzles of \
+                 these sizes meet the request)",
+            ),
         ];
         reasons.sort_by_key(|&(count, _)| std::cmp::Reverse(count));
         reasons
@@ -125,7 +145,8 @@ impl fmt::Display for NoPuzzleFound {
             f,
             "no puzzle found: {} candidates in a row (from index {}) were rejected: \
              {} too shallow, {} with the other winner, {} with no first move, \
-             {} not for the game, {} out of the size range; to relax: {}",
+             {} not for the game, {} out of the size range, {} over the search budget, \
+             {} copies of puzzles already sent; to relax: {}",
             self.tried,
             self.first_index,
             r.too_shallow,
@@ -133,6 +154,8 @@ impl fmt::Display for NoPuzzleFound {
             r.no_first_move,
             r.not_for_the_game,
             r.out_of_size_range,
+            r.over_search_budget,
+            r.copies,
             self.advice().join("; ")
         )
     }
@@ -147,9 +170,9 @@ pub enum GenerateError {
     /// The caller's handle fired.
     #[error(transparent)]
     Cancelled(#[from] Cancelled),
-    /// A candidate of a game solved by search passed the search budget.
-    /// The generator has moved past it: a next call goes on with the next
-    /// candidate.
+    /// A candidate of a game solved by search passed the search budget
+    /// ([`Generator::candidate`](super::Generator::candidate) only: the
+    /// generator's `next` counts it as a rejection).
     #[error(
         "candidate {index}: {exceeded}; ask for fewer vertices or edges, or a larger search budget"
     )]

@@ -1,14 +1,17 @@
 //! Puzzle generation for a puzzle-sharing site: candidates drawn from a
 //! graph family, solved, rated, and kept when they meet the request.
-//! Pure and synchronous (no I/O); CPU-bound, so a server runs it off the
-//! async runtime.
+//! The generator itself is pure and synchronous (no I/O) and CPU-bound;
+//! `stream` runs it for a call on the solvers' pool and stores what it
+//! finds.
 //!
 //! - `families`: the graph families, and each candidate's puzzle drawn from
 //!   the request's seed and the candidate's index;
 //! - `difficulty`: the rating (only-move depth, losing first moves, the
 //!   tree-painting margin) and the main line it walks;
 //! - `error`: what a request can fail with, and why candidates are passed
-//!   over.
+//!   over;
+//! - `stream`: a GeneratePuzzles call (admission, deadline, copies passed
+//!   over, storing).
 //!
 //! Candidate `k` (from 0) is drawn from a generator keyed by the seed and
 //! `k` alone, checked with [`Spec::validate`], solved by
@@ -21,8 +24,10 @@
 //! [`Generator::resume_at`] takes up a sequence where an earlier run left
 //! it.
 //!
-//! [`GenerateRequest::max_rejected_in_a_row`] candidates rejected in a row
-//! ([`DEFAULT_MAX_REJECTED_IN_A_ROW`] unless given) end a call with
+//! [`GenerateRequest::max_rejected_in_a_row`] candidates rejected in a row,
+//! whatever the reasons (copies of puzzles already sent and candidates
+//! over the search budget included; [`DEFAULT_MAX_REJECTED_IN_A_ROW`]
+//! unless given), end a call with
 //! [`GenerateError::NoPuzzleFound`], which counts the reasons and says what
 //! to relax; the next call goes on from the next candidate.
 
@@ -180,6 +185,12 @@ pub struct Generator {
     /// The graph6 lines, parsed (for [`Family::Graph6`]).
     lines: Option<Vec<DrawnGraph>>,
     next_index: u64,
+    /// The candidates rejected since the last puzzle kept, across calls of
+    /// `next`, by reason: the request's `max_rejected_in_a_row` bounds
+    /// their total, whichever the reasons.
+    rejected: Rejections,
+    /// The index of the first of them.
+    first_rejected: u64,
 }
 
 impl Generator {
@@ -204,6 +215,8 @@ impl Generator {
             request,
             lines,
             next_index: 0,
+            rejected: Rejections::default(),
+            first_rejected: 0,
         })
     }
 
@@ -220,6 +233,7 @@ impl Generator {
     /// `k + 1`, the sequence continues as if it had never stopped.
     pub fn resume_at(&mut self, index: u64) {
         self.next_index = index;
+        self.rejected = Rejections::default();
     }
 
     /// The next puzzle; `Ok(None)` once the graph6 lines are used up (the
@@ -227,13 +241,27 @@ impl Generator {
     /// until one is kept, the handle fires, or too many in a row are
     /// rejected.
     pub fn next(&mut self, cancel: &Cancel) -> Result<Option<Generated>, GenerateError> {
-        let first_index = self.next_index;
-        let mut rejections = Rejections::default();
+        self.next_new(cancel, |_| true)
+    }
+
+    /// The next puzzle `is_new` accepts: one it refuses (a copy of a
+    /// puzzle the caller already has) is rejected as a [`Rejection::Copy`],
+    /// and candidates over the search budget as
+    /// [`Rejection::OverSearchBudget`], so that every reason counts
+    /// towards the same bound of rejections in a row. Reaching it returns
+    /// [`GenerateError::NoPuzzleFound`] and starts the count again: a next
+    /// call goes on with the next candidate.
+    pub fn next_new(
+        &mut self,
+        cancel: &Cancel,
+        mut is_new: impl FnMut(&Generated) -> bool,
+    ) -> Result<Option<Generated>, GenerateError> {
         loop {
-            if rejections.total() >= self.request.max_rejected_in_a_row {
+            if self.rejected.total() >= self.request.max_rejected_in_a_row {
+                let rejections = std::mem::take(&mut self.rejected);
                 return Err(GenerateError::NoPuzzleFound(NoPuzzleFound {
                     tried: rejections.total(),
-                    first_index,
+                    first_index: self.first_rejected,
                     rejections,
                 }));
             }
@@ -247,12 +275,26 @@ impl Generator {
             cancel.check()?;
             let index = self.next_index;
             // Past the candidate whatever comes of it: an error leaves the
-            // generator ready for the next one.
-            self.next_index += 1;
-            match self.candidate(index, cancel)? {
-                Candidate::Kept(generated) => return Ok(Some(*generated)),
-                Candidate::Rejected(rejection) => rejections.count(rejection),
+            // generator ready for the next one. The last index is never
+            // drawn, so that the one after it always exists.
+            if index == u64::MAX {
+                return Ok(None);
             }
+            self.next_index += 1;
+            let rejection = match self.candidate(index, cancel) {
+                Ok(Candidate::Kept(generated)) if is_new(&generated) => {
+                    self.rejected = Rejections::default();
+                    return Ok(Some(*generated));
+                }
+                Ok(Candidate::Kept(_)) => Rejection::Copy,
+                Ok(Candidate::Rejected(rejection)) => rejection,
+                Err(GenerateError::SearchBudget { .. }) => Rejection::OverSearchBudget,
+                Err(error) => return Err(error),
+            };
+            if self.rejected.total() == 0 {
+                self.first_rejected = index;
+            }
+            self.rejected.count(rejection);
         }
     }
 

@@ -4,7 +4,6 @@
 //! it copies one already sent, and stored with its difficulty when asked.
 
 use std::collections::HashSet;
-use std::sync::Arc;
 use std::time::Instant;
 
 use super::{Family, GenerateError, GenerateRequest, Generated, Generator};
@@ -12,7 +11,7 @@ use crate::app::AppError;
 use crate::app::admission::{Admission, search_table_units};
 use crate::app::deadline::{check_deadline, within};
 use crate::app::solving::{Charge, Solver};
-use crate::canon::Canonical;
+use crate::canon::{self, Canonical};
 use crate::store::{ListFilter, NewPuzzle, PuzzleRecord, Store};
 
 /// The most puzzles one call sends.
@@ -62,59 +61,41 @@ where
     Delivered: Future<Output = bool>,
 {
     let request = generator.request();
-    let max_rejected = request.max_rejected_in_a_row;
     let units = candidate_units(request).saturating_add(search_table_units(
         request.game,
         request.search_budget_states,
     ));
     generator.resume_at(delivery.first_candidate);
     let _admitted = admission.admit(units, "the generated puzzles").await?;
-    // Canonical hashes sent: a copy of one (by relabelling) is no new puzzle.
+    let canon_budget = solver.canon_budget();
+    // Canonical hashes sent: a copy of one (by relabelling) is no new
+    // puzzle, and counts as a rejection in a row like any other.
     let mut sent: HashSet<String> = HashSet::new();
-    let mut copies_in_a_row = 0u64;
-    let mut over_budget = 0u64;
     let mut count = 0;
     while count < delivery.count {
         check_deadline(deadline)?;
-        let mut searching = generator;
+        let (mut searching, mut seen) = (generator, sent);
         let work = solver.run_position_work(move |cancel| {
-            let found = searching.next(cancel);
-            (searching, found)
+            let mut canonical = None;
+            let found = searching.next_new(cancel, |generated| {
+                // A labelling cut short by the caller leaving is no copy;
+                // the generator's next look at the handle ends the call.
+                let Some(labelled) =
+                    canon::canonicalize_unless_cancelled(&generated.spec, canon_budget, cancel)
+                else {
+                    return false;
+                };
+                let new = seen.insert(labelled.hash.clone());
+                canonical = Some(labelled);
+                new
+            });
+            (searching, seen, found.map(|found| found.zip(canonical)))
         });
-        let (searched, found) = within(deadline, work).await?;
-        generator = searched;
-        let generated = match found {
-            Ok(Some(generated)) => generated,
-            Ok(None) => return Ok(()),
-            // A candidate too hard to search within the budget is no
-            // puzzle for a site either: passed over, as a rejection.
-            Err(GenerateError::SearchBudget { .. }) if over_budget + 1 < max_rejected => {
-                over_budget += 1;
-                continue;
-            }
-            Err(error) => return Err(error.into()),
+        let (searched, seen, found) = within(deadline, work).await?;
+        (generator, sent) = (searched, seen);
+        let Some((generated, canonical)) = found? else {
+            return Ok(());
         };
-        over_budget = 0;
-        let canonical = solver
-            .canonicalize(Arc::new(generated.spec.clone()))
-            .await?;
-        if !sent.insert(canonical.hash.clone()) {
-            copies_in_a_row += 1;
-            if copies_in_a_row >= max_rejected {
-                return Err(AppError::Busy {
-                    reason: "NO_PUZZLE_FOUND",
-                    message: format!(
-                        "no new puzzle found: {copies_in_a_row} puzzles in a row copied ones \
-                         already sent (relabelled); fewer distinct puzzles of these sizes meet \
-                         the request: widen the size range or ask for fewer; first_candidate \
-                         {} goes on from here",
-                        generator.next_index()
-                    ),
-                });
-            }
-            continue;
-        }
-        copies_in_a_row = 0;
         let (stored, duplicate_of) = if delivery.store {
             match oldest_copy(store, &canonical.hash).await? {
                 Some(oldest) => (None, Some(oldest)),
@@ -224,7 +205,7 @@ impl From<GenerateError> for AppError {
                 reason: "NO_PUZZLE_FOUND",
                 message: format!(
                     "{error}; first_candidate {} goes on from here",
-                    none.first_index + none.tried
+                    none.first_index.saturating_add(none.tried)
                 ),
             },
             GenerateError::Inconsistent { .. } => AppError::internal(error.to_string()),

@@ -771,19 +771,56 @@ fn a_fired_handle_stops_the_generator() {
 fn a_search_over_its_budget_names_the_candidate_and_is_passed_over() {
     let mut ask = GenerateRequest::new(Game::DirectedEdgeGeography, Family::Tree, 30, 30, 4);
     ask.search_budget_states = 1;
+    ask.max_rejected_in_a_row = 1;
     let mut generator = Generator::new(ask).unwrap();
-    let error = loop {
-        match generator.next(&never()) {
-            Err(e) => break e,
-            // A tree oriented at random can be decided without a table.
-            Ok(_) => continue,
-        }
-    };
-    let GenerateError::SearchBudget { index, exceeded } = error else {
-        panic!("{error:?}")
-    };
+    // A tree oriented at random can be decided without a table; some
+    // candidate needs one.
+    let (index, exceeded) = (0..100_000)
+        .find_map(|index| match generator.candidate(index, &never()) {
+            Err(GenerateError::SearchBudget { index, exceeded }) => Some((index, exceeded)),
+            Ok(_) => None,
+            Err(e) => panic!("{e}"),
+        })
+        .expect("a candidate over the budget");
     assert_eq!(exceeded.budget, 1);
+    // The generator counts it as a rejection: one in a row ends the call.
+    generator.resume_at(index);
+    let Err(GenerateError::NoPuzzleFound(none)) = generator.next(&never()) else {
+        panic!("the candidate over the budget is rejected")
+    };
+    assert_eq!(none.rejections.over_search_budget, 1, "{none:?}");
+    assert_eq!((none.first_index, none.tried), (index, 1));
     assert_eq!(generator.next_index(), index + 1);
+}
+
+#[test]
+fn copies_count_with_every_other_rejection_in_a_row() {
+    let mut ask = request(Game::Geography, Family::gnm(), 1);
+    ask.max_rejected_in_a_row = 7;
+    let mut generator = Generator::new(ask).unwrap();
+    let first = generator.next(&never()).unwrap().unwrap();
+    // Every puzzle the caller refuses: seven rejections in a row, copies
+    // among them, end the call where the copies began.
+    let Err(GenerateError::NoPuzzleFound(none)) = generator.next_new(&never(), |_| false) else {
+        panic!("copies alone never end")
+    };
+    assert_eq!(none.tried, 7);
+    assert!(none.rejections.copies >= 1, "{none:?}");
+    assert_eq!(none.first_index, first.index + 1);
+    assert!(
+        none.to_string().contains("copies of puzzles already sent"),
+        "{none}"
+    );
+    // The count starts again after it ends a call: three refused, and the
+    // fourth puzzle is kept.
+    let mut refused = 0;
+    let kept = generator.next_new(&never(), |_| {
+        refused += 1;
+        refused > 3
+    });
+    let kept = kept.unwrap().unwrap();
+    assert_eq!(refused, 4);
+    assert!(kept.index >= none.first_index + 7 + 3);
 }
 
 // ---- the families -------------------------------------------------------
@@ -858,70 +895,4 @@ fn directed_gnm_draws_arcs_both_ways() {
     let arcs: BTreeSet<_> = graph.pairs.iter().copied().collect();
     assert_eq!(arcs.len(), 18);
     assert!(arcs.iter().any(|&(u, v)| arcs.contains(&(v, u))));
-}
-
-// ---- rates ---------------------------------------------------------------
-
-/// Puzzles a second at min only-move depth 3, per game, size and family
-/// (each case for a few seconds); run with
-/// `cargo test --release --lib app::generate::tests::generation_rates -- --ignored --nocapture`.
-#[test]
-#[ignore]
-fn generation_rates() {
-    use std::time::{Duration, Instant};
-    let sparse = |average_degree| Family::Gnm { average_degree };
-    let sparse_bipartite = |average_degree| Family::Bipartite { average_degree };
-    for (game, mut families) in games_and_families() {
-        let sizes: &[u32] = if game.search_variant().is_some() {
-            &[20, 100]
-        } else {
-            &[20, 100, 1000]
-        };
-        if matches!(
-            game,
-            Game::UndirectedEdgeGeography | Game::DirectedEdgeGeography
-        ) {
-            // Under the edge searches' 128 edges at 100 vertices.
-            families.extend([sparse(2.5), sparse_bipartite(2.5)]);
-        }
-        for &n in sizes {
-            for family in &families {
-                let mut ask = GenerateRequest::new(game, family.clone(), n, n, 1);
-                ask.min_only_move_depth = 3;
-                ask.max_rejected_in_a_row = u64::MAX;
-                let Ok(mut generator) = Generator::new(ask) else {
-                    continue;
-                };
-                let started = Instant::now();
-                let (mut made, mut over_budget) = (0u32, 0u32);
-                let mut depths = BTreeMap::new();
-                while started.elapsed() < Duration::from_secs(3) && made < 1000 {
-                    // One candidate at a time, so that the clock is looked at.
-                    let index = generator.next_index();
-                    generator.resume_at(index + 1);
-                    match generator.candidate(index, &never()) {
-                        Ok(Candidate::Kept(generated)) => {
-                            made += 1;
-                            *depths
-                                .entry(generated.difficulty.only_move_depth)
-                                .or_insert(0) += 1;
-                        }
-                        Ok(Candidate::Rejected(_)) => {}
-                        Err(GenerateError::SearchBudget { .. }) => over_budget += 1,
-                        Err(e) => panic!("{e}"),
-                    }
-                }
-                let seconds = started.elapsed().as_secs_f64();
-                let tried = generator.next_index();
-                println!(
-                    "{:<26} n={n:<5} {:<22} {made:>3} puzzles / {tried:>6} candidates in {seconds:>4.1} s: \
-                     {:>8.2} puzzles/s, {:>8.1} candidates/s, {over_budget} over budget, depths {depths:?}",
-                    game.as_str(),
-                    format!("{family:?}"),
-                    f64::from(made) / seconds,
-                    tried as f64 / seconds,
-                );
-            }
-        }
-    }
 }

@@ -3,48 +3,84 @@
 //! A call sends at most 100 puzzles, so more are asked for in turns, each
 //! going on after the last candidate received.
 
+use std::collections::HashSet;
+
+use tonic::Code;
+use tonic_types::{ErrorDetails, StatusExt};
+
 use super::args::GenerateArgs;
 use super::commands::Output;
 use super::connect::Connection;
-use super::error::Result;
-use crate::app::generate::MAX_COUNT;
+use super::error::{ClientError, Result};
+use crate::api::error::ERROR_DOMAIN;
+use crate::app::generate::{DEFAULT_MAX_REJECTED_IN_A_ROW, MAX_COUNT};
 use crate::cli::generate::Delivered;
 
 pub async fn generate(connection: &Connection, output: Output, args: GenerateArgs) -> Result<()> {
     let wanted = args.generation.count;
     let mut delivered = Delivered::open(&args.generation, output.json)?;
-    let mut next_candidate = args.generation.first_candidate;
-    let mut sent = std::collections::HashSet::new();
+    // Built once: graph6 lines from standard input can be read only once,
+    // and every turn sends them all (candidates index the lines).
+    let mut request = args
+        .generation
+        .request(0, args.generation.first_candidate)?;
+    request.store = args.store;
+    request.author = args.author.clone().unwrap_or_default();
+    let most_copies = args
+        .generation
+        .max_rejected_in_a_row
+        .map_or(DEFAULT_MAX_REJECTED_IN_A_ROW, u64::from);
+    // Each call passes over copies of its own puzzles; the turns together
+    // pass over copies of earlier turns' too, and as many in a row as the
+    // request allows rejections end the command as a call would end.
+    let mut sent = HashSet::new();
+    let mut copies_in_a_row = 0u64;
     while delivered.count < wanted {
-        let count = (wanted - delivered.count).min(MAX_COUNT);
-        let mut request = args.generation.request(count, next_candidate)?;
-        request.store = args.store;
-        request.author = args.author.clone().unwrap_or_default();
+        request.count = (wanted - delivered.count).min(MAX_COUNT);
         let mut stream = connection
             .puzzles()
             .await?
-            .generate_puzzles(connection.stream(request))
+            .generate_puzzles(connection.stream(request.clone()))
             .await?
             .into_inner();
         let mut received = 0;
         while let Some(generated) = stream.message().await? {
             received += 1;
-            next_candidate = generated.candidate + 1;
-            // Each call passes over copies of its own puzzles; the turns
-            // together pass over copies of earlier turns' too.
+            request.first_candidate = generated.candidate.saturating_add(1);
             let hash = generated
                 .solution
                 .as_ref()
                 .map(|s| s.canonical_hash.clone());
             if sent.insert(hash.unwrap_or_default()) {
+                copies_in_a_row = 0;
                 delivered.put(&generated)?;
+            } else {
+                copies_in_a_row += 1;
+                if copies_in_a_row >= most_copies {
+                    return Err(no_new_puzzle(copies_in_a_row, request.first_candidate));
+                }
             }
         }
         // A graph6 family ends with its lines.
-        if received < count {
+        if received < request.count {
             break;
         }
     }
     delivered.finish();
     Ok(())
+}
+
+/// The status a call would end with had it met the copies itself.
+fn no_new_puzzle(copies: u64, next_candidate: u64) -> ClientError {
+    let message = format!(
+        "no new puzzle found: {copies} puzzles in a row copied ones already printed \
+         (relabelled); widen the size range or ask for fewer puzzles; first_candidate \
+         {next_candidate} goes on from here"
+    );
+    let details = ErrorDetails::with_error_info(
+        "NO_PUZZLE_FOUND",
+        ERROR_DOMAIN,
+        std::collections::HashMap::<String, String>::new(),
+    );
+    tonic::Status::with_error_details(Code::ResourceExhausted, message, details).into()
 }

@@ -112,6 +112,7 @@ mod tests {
             proto::PlayResponse::NAME,
             proto::ImportResult::NAME,
             proto::ImportPuzzlesResponse::NAME,
+            proto::GeneratedPuzzle::NAME,
             <()>::NAME,
             tonic_health::pb::HealthCheckResponse::NAME,
         ] {

@@ -437,7 +437,8 @@ export type GeneratePuzzlesRequest = Message<"puzzled.v1.GeneratePuzzlesRequest"
   spineFraction?: number | undefined;
 
   /**
-   * Candidates rejected in a row before the call gives up (default 2000).
+   * Candidates rejected in a row, for whatever reason, before the call
+   * gives up (default 2000).
    *
    * @generated from field: uint32 max_rejected_in_a_row = 14;
    */
@@ -1065,7 +1066,8 @@ export const PuzzleService: GenService<{
    * solvers' pool, stopped by the deadline or by a client that leaves. A
    * request no candidate meets ends with RESOURCE_EXHAUSTED, reason
    * NO_PUZZLE_FOUND, after max_rejected_in_a_row candidates in a row,
-   * counting why they were rejected and saying what to relax.
+   * counting why they were rejected and saying what to relax (copies of
+   * puzzles sent and candidates past the search budget count too).
    *
    * @generated from rpc puzzled.v1.PuzzleService.GeneratePuzzles
    */
