@@ -356,6 +356,34 @@ pub fn generate_request_from_proto(
         search_budget_states,
         ..GenerateRequest::new(game, family, min_vertices, max_vertices, seed)
     };
+    // A drawn graph must fit the server's limits as a submitted one does.
+    // (A graph6 line is bounded by the message that carries it.)
+    if let Some(edges) = request
+        .family
+        .most_edges(max_vertices.into(), game.is_directed())
+        && edges > limits.max_edges
+    {
+        return Err(AppError::OverLimit {
+            field: "max_vertices".into(),
+            message: format!(
+                "max_vertices: {} graphs on {max_vertices} vertices can have {edges} edges, \
+                 over the server's limit of {} edges (max_edges); lower max_vertices{}",
+                request.family.name(),
+                limits.max_edges,
+                match request.family {
+                    Family::Gnm { .. } | Family::Bipartite { .. } => " or the average degree",
+                    _ => "",
+                }
+            ),
+        });
+    }
+    if first_candidate == u64::MAX {
+        return Err(AppError::invalid(
+            "first_candidate",
+            "INVALID_GENERATE_REQUEST",
+            format!("first_candidate: {first_candidate} is the last index; nothing comes after it"),
+        ));
+    }
     let delivery = Delivery {
         count,
         first_candidate,

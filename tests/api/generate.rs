@@ -321,10 +321,20 @@ async fn a_graph6_family_takes_its_lines_in_order_and_ends_with_them() {
     .await
     .unwrap();
     let candidates: Vec<u64> = puzzles.iter().map(|p| p.candidate).collect();
-    assert!(candidates.len() <= 2 && candidates.windows(2).all(|w| w[0] < w[1]));
+    // K4 (line 2) is never a tree painting puzzle; the stream ends with
+    // the lines, in their order and numbering.
+    assert!(!candidates.is_empty(), "a path or a star gives a puzzle");
+    assert!(
+        candidates.iter().all(|&c| c < 2) && candidates.windows(2).all(|w| w[0] < w[1]),
+        "{candidates:?}"
+    );
     for puzzle in &puzzles {
         let graph = puzzle.spec.as_ref().unwrap().graph.as_ref().unwrap();
-        assert_eq!((graph.vertex_count, graph.edges.len()), (4, 6));
+        let line = match puzzle.candidate {
+            0 => [0, 1, 1, 2, 2, 3],
+            _ => [0, 1, 0, 2, 0, 3],
+        };
+        assert_eq!((graph.vertex_count, graph.edges.as_slice()), (4, &line[..]));
     }
 }
 
@@ -413,6 +423,32 @@ async fn each_bad_request_is_refused_before_the_stream_with_its_field() {
         (Code::InvalidArgument, "INVALID_GENERATE_REQUEST")
     );
     assert!(message.starts_with("graph6_lines[0]"), "{message}");
+    // Graphs past the server's edge limit, which a submitted puzzle could
+    // not have either.
+    let (code, reason, message) = refused(proto::GeneratePuzzlesRequest {
+        family: proto::GraphFamily::Gnm as i32,
+        average_degree: Some(100.0),
+        ..request(proto::Game::Geography, (1_000_000, 1_000_000), 1)
+    })
+    .await;
+    assert_eq!(
+        (code, reason.as_str()),
+        (Code::ResourceExhausted, "LIMIT_EXCEEDED")
+    );
+    assert!(
+        message.contains("50000000 edges") && message.contains("(max_edges)"),
+        "{message}"
+    );
+    let (code, reason, message) = refused(proto::GeneratePuzzlesRequest {
+        first_candidate: u64::MAX,
+        ..base.clone()
+    })
+    .await;
+    assert_eq!(
+        (code, reason.as_str()),
+        (Code::InvalidArgument, "INVALID_GENERATE_REQUEST")
+    );
+    assert!(message.starts_with("first_candidate"), "{message}");
     // A request no candidate meets within the bound: said, with what to relax.
     let (code, reason, message) = refused(proto::GeneratePuzzlesRequest {
         min_only_move_depth: 3,
