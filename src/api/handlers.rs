@@ -140,11 +140,16 @@ fn import_result(
     result
 }
 
+/// Whether a stored puzzle is small enough to read without admission
+/// ([`INLINE_UNITS`] vertices + edges at most).
+fn is_small(summary: &PuzzleRecord) -> bool {
+    summary.spec.vertex_count.saturating_add(summary.edge_count) <= INLINE_UNITS
+}
+
 impl PuzzleApi {
     /// Sends every puzzle `filter` selects below `before` (newest first,
     /// FULL view, each with its resume token) until the last one, the
-    /// deadline, or a client that stopped reading. Each puzzle is read
-    /// under admission, as GetPuzzle reads it.
+    /// deadline, or a client that stopped reading.
     async fn export(
         &self,
         filter: ListFilter<'_>,
@@ -159,10 +164,29 @@ impl PuzzleApi {
             // so that no page of full puzzles is held to ask it.
             let ids: Vec<&str> = page.puzzles.iter().map(|p| p.id.as_str()).collect();
             let winners = self.store.stored_winners(&ids, SOLVER_VERSION).await?;
+            // The page's small puzzles whole in one query (a page of them
+            // is bounded by its length times the inline size); each large
+            // one is read by itself under admission, as GetPuzzle reads it.
+            let small: Vec<&str> = page
+                .puzzles
+                .iter()
+                .filter(|p| is_small(p))
+                .map(|p| p.id.as_str())
+                .collect();
+            let mut small = self.store.get_puzzles(&small).await?;
             for summary in &page.puzzles {
                 check_deadline(deadline)?;
                 let seq = summary.seq;
-                let (record, _admitted) = match self.read_summarised(summary, 1024).await {
+                let read = if is_small(summary) {
+                    // Absent: deleted since the page was read.
+                    let Some(record) = small.remove(&summary.id) else {
+                        continue;
+                    };
+                    Ok((record, None))
+                } else {
+                    self.read_summarised(summary, 1024).await
+                };
+                let (record, _admitted) = match read {
                     Ok(read) => read,
                     // Deleted since the page was read.
                     Err(AppError::NotFound { .. }) => continue,
@@ -300,10 +324,10 @@ impl PuzzleApi {
         room: usize,
     ) -> Result<(PuzzleRecord, Option<Admitted>), AppError> {
         let id = summary.id.as_str();
-        let units = summary.spec.vertex_count.saturating_add(summary.edge_count);
-        if units <= INLINE_UNITS {
+        if is_small(summary) {
             return Ok((self.store.get_puzzle(id).await?, None));
         }
+        let units = summary.spec.vertex_count.saturating_add(summary.edge_count);
         let name = format!("puzzles/{id}");
         let limit = self.max_message_bytes as u64;
         if min_encoded_len(summary) + room as u64 > limit {

@@ -257,6 +257,38 @@ impl Store {
         Ok(PuzzleRead::Whole(record))
     }
 
+    /// The puzzles of `ids` whole, in one query, by id; an id with no
+    /// puzzle (deleted since it was listed) is left out. The caller bounds
+    /// their size (a page of summaries tells it), since they are all held
+    /// at once. They are not kept in the cache of repeated reads: a bulk
+    /// read of every puzzle would evict the ones being read again.
+    pub async fn get_puzzles(
+        &self,
+        ids: &[&str],
+    ) -> Result<std::collections::HashMap<String, PuzzleRecord>, StoreError> {
+        let mut records = std::collections::HashMap::with_capacity(ids.len());
+        if ids.is_empty() {
+            return Ok(records);
+        }
+        let _timer = crate::metrics::metrics().store_query("get_puzzles");
+        let placeholders: Vec<String> = (1..=ids.len()).map(|i| format!("${i}")).collect();
+        let sql = sqlx::AssertSqlSafe(format!(
+            "SELECT {SUMMARY_COLUMNS}, p.edges, p.canonical_labels FROM puzzles p \
+             WHERE p.id IN ({})",
+            placeholders.join(", ")
+        ));
+        let mut query = sqlx::query(sql);
+        for id in ids {
+            query = query.bind(*id);
+        }
+        for row in query.fetch_all(&self.pool).await? {
+            let mut record = puzzle_from_row(&row)?;
+            read_blobs(&row, &mut record)?;
+            records.insert(record.id.clone(), record);
+        }
+        Ok(records)
+    }
+
     /// The puzzle with `id` without its edge list (`spec.edges` empty).
     pub async fn get_puzzle_summary(&self, id: &str) -> Result<PuzzleRecord, StoreError> {
         if let Some(kept) = self.kept_record(id).await {

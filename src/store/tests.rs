@@ -138,6 +138,7 @@ macro_rules! on_both_backends {
 
 on_both_backends!(
     migrations_are_idempotent,
+    a_batch_read_gives_each_puzzle_whole_and_leaves_out_the_deleted,
     summaries_count_edges_without_reading_them,
     a_deleted_puzzle_is_gone_and_a_second_delete_is_not_found,
     a_request_id_returns_the_first_puzzle_and_refuses_another_payload,
@@ -213,6 +214,44 @@ async fn a_rated_puzzle_keeps_its_difficulty_in_every_read(db: TestDb) {
         .unwrap();
     let listed: Vec<_> = page.puzzles.iter().map(|p| p.difficulty).collect();
     assert_eq!(listed, [None, Some(rated)]);
+}
+
+async fn a_batch_read_gives_each_puzzle_whole_and_leaves_out_the_deleted(db: TestDb) {
+    let store = db.open().await;
+    let path = store
+        .create_puzzle(puzzle(Game::Geography, &[0, 1, 1, 2], "a"))
+        .await
+        .unwrap();
+    let tree = store
+        .create_puzzle(NewPuzzle {
+            difficulty: Some(Difficulty {
+                only_move_depth: 1,
+                losing_first_moves: 1,
+                first_move_count: 2,
+                margin: Some(1),
+            }),
+            ..puzzle(Game::TreePaint, &[0, 1, 1, 2, 1, 3], "b")
+        })
+        .await
+        .unwrap();
+    let gone = store
+        .create_puzzle(puzzle(Game::Geography, &[0, 1], "c"))
+        .await
+        .unwrap();
+    store.delete_puzzle(&gone.id).await.unwrap();
+    let read = store
+        .get_puzzles(&[&path.id, &gone.id, &tree.id, "0123456789abcdef0123"])
+        .await
+        .unwrap();
+    assert_eq!(read.len(), 2);
+    for stored in [&path, &tree] {
+        assert_eq!(
+            &read[&stored.id],
+            &store.get_puzzle(&stored.id).await.unwrap()
+        );
+    }
+    assert_eq!(read[&tree.id].spec.edges, [0, 1, 1, 2, 1, 3]);
+    assert!(store.get_puzzles(&[]).await.unwrap().is_empty());
 }
 
 fn verdict(version: &str) -> Verdict {

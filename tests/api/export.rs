@@ -151,3 +151,35 @@ async fn the_export_streams_every_puzzle_and_resumes_after_any() {
         70
     );
 }
+
+/// A page's small puzzles are read in one query and its large ones each
+/// by itself under admission: mixed in one page, every puzzle comes whole
+/// and in its place.
+#[tokio::test]
+async fn small_and_large_puzzles_of_one_page_come_whole_in_order() {
+    let app = spawn_app().await;
+    let path = |n: u32| -> Vec<u32> { (1..n).flat_map(|v| [v - 1, v]).collect() };
+    // 5,000 vertices and 4,999 edges: past the size read without admission.
+    let sizes = [3, 5_000, 4, 6_000, 2];
+    let mut created = Vec::new();
+    for &n in &sizes {
+        created.push(app.create(geography(n, &path(n), 0)).await.name);
+    }
+    created.reverse();
+    let all = export(&app, proto::ExportPuzzlesRequest::default()).await;
+    assert_eq!(names(&all), created);
+    for (item, &n) in all.iter().zip(sizes.iter().rev()) {
+        let graph = item
+            .puzzle
+            .as_ref()
+            .unwrap()
+            .spec
+            .as_ref()
+            .unwrap()
+            .graph
+            .as_ref()
+            .unwrap();
+        assert_eq!(graph.vertex_count, n);
+        assert_eq!(graph.edges, path(n), "{n} vertices, whole");
+    }
+}
