@@ -370,10 +370,7 @@ pub fn generate_request_from_proto(
                  over the server's limit of {} edges (max_edges); lower max_vertices{}",
                 request.family.name(),
                 limits.max_edges,
-                match request.family {
-                    Family::Gnm { .. } | Family::Bipartite { .. } => " or the average degree",
-                    _ => "",
-                }
+                request.family.edge_advice()
             ),
         });
     }

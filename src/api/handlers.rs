@@ -177,14 +177,11 @@ impl PuzzleApi {
             for summary in &page.puzzles {
                 check_deadline(deadline)?;
                 let seq = summary.seq;
-                let read = if is_small(summary) {
-                    // Absent: deleted since the page was read.
-                    let Some(record) = small.remove(&summary.id) else {
-                        continue;
-                    };
-                    Ok((record, None))
-                } else {
-                    self.read_summarised(summary, 1024).await
+                let read = match small.remove(&summary.id) {
+                    Some(record) => Ok((record, None)),
+                    // Deleted since the page was read.
+                    None if is_small(summary) => continue,
+                    None => self.read_summarised(summary, 1024).await,
                 };
                 let (record, _admitted) = match read {
                     Ok(read) => read,

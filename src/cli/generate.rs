@@ -352,15 +352,8 @@ fn generate_here(args: GenerateArgs) -> Result<()> {
     let mut sent = HashSet::new();
     let cancel = Cancel::new();
     while delivered.count < wanted {
-        let mut canonical = None;
-        let found = generator.next_new(&cancel, |generated| {
-            let labelled = crate::canon::canonicalize(&generated.spec, CANON_BUDGET);
-            let new = sent.insert(labelled.hash.clone());
-            canonical = Some(labelled);
-            new
-        });
-        let Some((generated, canonical)) = found.map_err(|e| refused(e.into()))?.zip(canonical)
-        else {
+        let found = generator.next_unseen(&cancel, &mut sent, CANON_BUDGET);
+        let Some((generated, canonical)) = found.map_err(|e| refused(e.into()))? else {
             break;
         };
         delivered.put(&convert::generated_to_proto(Found {

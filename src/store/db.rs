@@ -454,6 +454,15 @@ pub(super) async fn write_uses(
     Ok(())
 }
 
+/// `$first, $first+1, …`: `count` numbered parameters, for an `IN (…)`
+/// list bound one value each (both backends number them this way).
+pub(super) fn numbered_parameters(first: usize, count: usize) -> String {
+    (first..first + count)
+        .map(|i| format!("${i}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 pub(super) fn micros(t: SystemTime) -> i64 {
     t.duration_since(UNIX_EPOCH)
         .map(|d| d.as_micros() as i64)

@@ -10,7 +10,7 @@ use sqlx::Row;
 use sqlx::any::AnyRow;
 
 use super::StoreVersion;
-use super::db::{Store, from_micros, new_id};
+use super::db::{Store, from_micros, new_id, numbered_parameters};
 use super::error::{StoreError, is_unique_violation};
 use crate::puzzle::{Difficulty, Game, Limits, RawSpec, Spec, SpecError};
 
@@ -271,11 +271,10 @@ impl Store {
             return Ok(records);
         }
         let _timer = crate::metrics::metrics().store_query("get_puzzles");
-        let placeholders: Vec<String> = (1..=ids.len()).map(|i| format!("${i}")).collect();
         let sql = sqlx::AssertSqlSafe(format!(
             "SELECT {SUMMARY_COLUMNS}, p.edges, p.canonical_labels FROM puzzles p \
              WHERE p.id IN ({})",
-            placeholders.join(", ")
+            numbered_parameters(1, ids.len())
         ));
         let mut query = sqlx::query(sql);
         for id in ids {

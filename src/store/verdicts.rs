@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use sqlx::Row;
 
-use super::db::{Store, from_micros, micros, write_uses};
+use super::db::{Store, from_micros, micros, numbered_parameters, write_uses};
 use super::error::StoreError;
 use crate::graph::Vertex;
 use crate::puzzle::{Evidence, Move, Verdict, WinningMoves};
@@ -248,14 +248,13 @@ impl Store {
         }
         // Verdicts of one hash for other extras agree on the winner: MIN
         // only picks one row per puzzle.
-        let placeholders: Vec<String> = (2..ids.len() + 2).map(|i| format!("${i}")).collect();
         let sql = sqlx::AssertSqlSafe(format!(
             "SELECT p.id, MIN(v.winner) AS winner FROM puzzles p \
              JOIN verdicts v ON v.canonical_hash = p.canonical_hash \
              WHERE v.solver_version = $1 AND v.vertex_count = p.vertex_count \
              AND v.edge_count = CAST(length(p.edges) / 8 AS BIGINT) AND p.id IN ({}) \
              GROUP BY p.id",
-            placeholders.join(", ")
+            numbered_parameters(2, ids.len())
         ));
         let mut query = sqlx::query(sql).bind(solver_version);
         for id in ids {

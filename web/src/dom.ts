@@ -1,5 +1,8 @@
 // A few helpers to build the page with plain DOM calls.
 
+import { GAME_NAMES } from "./api";
+import { Game } from "./gen/puzzled/v1/puzzle_pb";
+
 /**
  * Moves the page to `path` without reloading it; `notice` is a line the
  * next view shows on top (kept in the history entry, so Back and Forward
@@ -40,6 +43,22 @@ export function svg<K extends keyof SVGElementTagNameMap>(
 }
 
 /** A form control inside its label, with an optional hint under it. */
+/** A `<select name="game">` of every game, in the page's order. */
+export function gameSelect(): HTMLSelectElement {
+  return h(
+    "select",
+    { name: "game" },
+    ...[
+      Game.GEOGRAPHY,
+      Game.BIPARTITE_EDGE,
+      Game.TREE_PAINT,
+      Game.DIRECTED_VERTEX_GEOGRAPHY,
+      Game.UNDIRECTED_EDGE_GEOGRAPHY,
+      Game.DIRECTED_EDGE_GEOGRAPHY,
+    ].map((g) => h("option", { value: String(g) }, GAME_NAMES[g])),
+  );
+}
+
 export function labelled(text: string, control: HTMLElement, hint?: string): HTMLElement {
   return h("label", {}, h("span", {}, text), control, hint ? h("small", {}, hint) : null);
 }

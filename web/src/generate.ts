@@ -6,7 +6,7 @@
 
 import { Code, ConnectError } from "@connectrpc/connect";
 import { GAME_NAMES, client, errorText } from "./api";
-import { type Navigate, alertBox, h, labelled, showError } from "./dom";
+import { type Navigate, alertBox, gameSelect, h, labelled, showError } from "./dom";
 import { Game, Player } from "./gen/puzzled/v1/puzzle_pb";
 import type { GeneratedPuzzle } from "./gen/puzzled/v1/puzzle_service_pb";
 
@@ -58,18 +58,7 @@ function randomSeed(): string {
 }
 
 export function generateForm(navigate: Navigate): HTMLElement {
-  const game = h(
-    "select",
-    { name: "game" },
-    ...[
-      Game.GEOGRAPHY,
-      Game.BIPARTITE_EDGE,
-      Game.TREE_PAINT,
-      Game.DIRECTED_VERTEX_GEOGRAPHY,
-      Game.UNDIRECTED_EDGE_GEOGRAPHY,
-      Game.DIRECTED_EDGE_GEOGRAPHY,
-    ].map((g) => h("option", { value: String(g) }, GAME_NAMES[g])),
-  );
+  const game = gameSelect();
   const from = h("input", { name: "min-vertices", type: "number", inputmode: "numeric", step: "1" });
   const to = h("input", { name: "max-vertices", type: "number", inputmode: "numeric", step: "1" });
   const sizeHint = h("small", { id: "generate-size-hint" });

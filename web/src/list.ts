@@ -4,7 +4,7 @@
 
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { GAME_NAMES, client, difficultyText, errorText, idOf, isDirected, movesToken, verdictText } from "./api";
-import { type Navigate, alertBox, h, labelled, showError, svg } from "./dom";
+import { type Navigate, alertBox, gameSelect, h, labelled, showError, svg } from "./dom";
 import { arcPath, arrowMarker } from "./drawing";
 import { formatEdgeList, parseEdgeList } from "./edgelist";
 import { generateForm } from "./generate";
@@ -65,18 +65,7 @@ function fillTable(table: HTMLTableElement, puzzles: Puzzle[]): void {
 }
 
 function submitForm(navigate: Navigate): HTMLElement {
-  const game = h(
-    "select",
-    { name: "game" },
-    ...[
-      Game.GEOGRAPHY,
-      Game.BIPARTITE_EDGE,
-      Game.TREE_PAINT,
-      Game.DIRECTED_VERTEX_GEOGRAPHY,
-      Game.UNDIRECTED_EDGE_GEOGRAPHY,
-      Game.DIRECTED_EDGE_GEOGRAPHY,
-    ].map((g) => h("option", { value: String(g) }, GAME_NAMES[g])),
-  );
+  const game = gameSelect();
   const base = h(
     "select",
     { name: "base" },

@@ -119,6 +119,15 @@ impl Family {
         }
     }
 
+    /// What else than `max_vertices` lowers the edges of the family's
+    /// graphs, for a message that says what to change.
+    pub fn edge_advice(&self) -> &'static str {
+        match self {
+            Family::Gnm { .. } | Family::Bipartite { .. } => " or the average degree",
+            _ => "",
+        }
+    }
+
     /// The most edges (arcs) a graph of the family on `n` vertices has;
     /// `None` for graph6 lines, which are checked one at a time.
     pub fn most_edges(&self, n: u64, directed: bool) -> Option<u64> {
@@ -262,10 +271,7 @@ pub fn check_size_range(
                  {max_vertices} vertices can have {edges}: lower max_vertices{}",
                 game.as_str(),
                 family.name(),
-                match family {
-                    Family::Gnm { .. } | Family::Bipartite { .. } => " or the average degree",
-                    _ => "",
-                }
+                family.edge_advice()
             ),
         ));
     }

@@ -44,7 +44,11 @@ pub use families::{
 };
 pub use stream::{Delivery, Found, MAX_COUNT, generate};
 
+use std::collections::HashSet;
+use std::time::Duration;
+
 use crate::app::games::{self, GameError};
+use crate::canon::{self, Canonical};
 use crate::config::DEFAULT_SEARCH_BUDGET_STATES;
 use crate::puzzle::{Evidence, Game, Limits, Move, SolveOptions, Spec, Verdict};
 use crate::solver::Player;
@@ -244,6 +248,31 @@ impl Generator {
         self.next_new(cancel, |_| true)
     }
 
+    /// The next puzzle that copies none whose canonical hash is in `seen`
+    /// (the same puzzle up to relabelling), with its canonical form; its
+    /// hash joins `seen`. Copies count as rejections (see `next_new`).
+    pub fn next_unseen(
+        &mut self,
+        cancel: &Cancel,
+        seen: &mut HashSet<String>,
+        canon_budget: Duration,
+    ) -> Result<Option<(Generated, Canonical)>, GenerateError> {
+        let mut canonical = None;
+        let found = self.next_new(cancel, |generated| {
+            // A labelling cut short by the handle counts as a copy; the
+            // generator's next look at the handle ends the call.
+            let Some(labelled) =
+                canon::canonicalize_unless_cancelled(&generated.spec, canon_budget, cancel)
+            else {
+                return false;
+            };
+            let new = seen.insert(labelled.hash.clone());
+            canonical = Some(labelled);
+            new
+        })?;
+        Ok(found.zip(canonical))
+    }
+
     /// The next puzzle `is_new` accepts: one it refuses (a copy of a
     /// puzzle the caller already has) is rejected as a [`Rejection::Copy`],
     /// and candidates over the search budget as
@@ -251,7 +280,7 @@ impl Generator {
     /// towards the same bound of rejections in a row. Reaching it returns
     /// [`GenerateError::NoPuzzleFound`] and starts the count again: a next
     /// call goes on with the next candidate.
-    pub fn next_new(
+    fn next_new(
         &mut self,
         cancel: &Cancel,
         mut is_new: impl FnMut(&Generated) -> bool,

@@ -11,7 +11,7 @@ use crate::app::AppError;
 use crate::app::admission::{Admission, search_table_units};
 use crate::app::deadline::{check_deadline, within};
 use crate::app::solving::{Charge, Solver};
-use crate::canon::{self, Canonical};
+use crate::canon::Canonical;
 use crate::store::{ListFilter, NewPuzzle, PuzzleRecord, Store};
 
 /// The most puzzles one call sends.
@@ -76,20 +76,8 @@ where
         check_deadline(deadline)?;
         let (mut searching, mut seen) = (generator, sent);
         let work = solver.run_position_work(move |cancel| {
-            let mut canonical = None;
-            let found = searching.next_new(cancel, |generated| {
-                // A labelling cut short by the caller leaving is no copy;
-                // the generator's next look at the handle ends the call.
-                let Some(labelled) =
-                    canon::canonicalize_unless_cancelled(&generated.spec, canon_budget, cancel)
-                else {
-                    return false;
-                };
-                let new = seen.insert(labelled.hash.clone());
-                canonical = Some(labelled);
-                new
-            });
-            (searching, seen, found.map(|found| found.zip(canonical)))
+            let found = searching.next_unseen(cancel, &mut seen, canon_budget);
+            (searching, seen, found)
         });
         let (searched, seen, found) = within(deadline, work).await?;
         (generator, sent) = (searched, seen);

@@ -5,14 +5,11 @@
 
 use std::collections::HashSet;
 
-use tonic::Code;
-use tonic_types::{ErrorDetails, StatusExt};
-
 use super::args::GenerateArgs;
 use super::commands::Output;
 use super::connect::Connection;
 use super::error::{ClientError, Result};
-use crate::api::error::ERROR_DOMAIN;
+use crate::app::AppError;
 use crate::app::generate::{DEFAULT_MAX_REJECTED_IN_A_ROW, MAX_COUNT};
 use crate::cli::generate::Delivered;
 
@@ -77,10 +74,9 @@ fn no_new_puzzle(copies: u64, next_candidate: u64) -> ClientError {
          (relabelled); widen the size range or ask for fewer puzzles; first_candidate \
          {next_candidate} goes on from here"
     );
-    let details = ErrorDetails::with_error_info(
-        "NO_PUZZLE_FOUND",
-        ERROR_DOMAIN,
-        std::collections::HashMap::<String, String>::new(),
-    );
-    tonic::Status::with_error_details(Code::ResourceExhausted, message, details).into()
+    tonic::Status::from(AppError::Busy {
+        reason: "NO_PUZZLE_FOUND",
+        message,
+    })
+    .into()
 }
