@@ -86,6 +86,8 @@ impl Game {
 pub const MAX_TITLE_CHARS: usize = 200;
 /// Longest accepted author, in characters.
 pub const MAX_AUTHOR_CHARS: usize = 100;
+/// The numberings a puzzle may be shown in: from 0 or from 1.
+pub const MAX_NUMBERED_FROM: u32 = 1;
 
 /// Size limits checked before any graph is allocated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -114,6 +116,10 @@ pub struct RawSpec {
     pub white: Option<u32>,
     pub title: String,
     pub author: String,
+    /// The number the author gives the first vertex, 0 or
+    /// [`MAX_NUMBERED_FROM`]: how people are shown the puzzle's vertices.
+    /// Every vertex here is numbered from 0 whatever it says.
+    pub numbered_from: u32,
 }
 
 impl RawSpec {
@@ -129,6 +135,7 @@ impl RawSpec {
             white: None,
             title: String::new(),
             author: String::new(),
+            numbered_from: 0,
         }
     }
 }
@@ -189,6 +196,8 @@ pub enum SpecError {
         chars: usize,
         limit: usize,
     },
+    #[error("numbered_from: {0} is neither 0 nor 1 (the number of a puzzle's first vertex)")]
+    NumberingUnknown(u32),
 }
 
 impl SpecError {
@@ -215,6 +224,7 @@ impl SpecError {
             SpecError::TooLargeForSearch(e) if e.what == "vertices" => "graph.vertex_count".into(),
             SpecError::TooLargeForSearch(_) => "graph.edges".into(),
             SpecError::TextTooLong { field, .. } => (*field).into(),
+            SpecError::NumberingUnknown(_) => "numbered_from".into(),
         }
     }
 
@@ -239,6 +249,7 @@ impl SpecError {
             SpecError::NotATree(_) => "NOT_A_TREE",
             SpecError::TooLargeForSearch(_) => "LIMIT_EXCEEDED",
             SpecError::TextTooLong { .. } => "TEXT_TOO_LONG",
+            SpecError::NumberingUnknown(_) => "NUMBERING_UNKNOWN",
         }
     }
 
@@ -261,7 +272,11 @@ impl Spec {
             white,
             ref title,
             ref author,
+            numbered_from,
         } = raw;
+        if numbered_from > MAX_NUMBERED_FROM {
+            return Err(SpecError::NumberingUnknown(numbered_from));
+        }
         for (field, text, limit) in [
             ("title", title, MAX_TITLE_CHARS),
             ("author", author, MAX_AUTHOR_CHARS),
@@ -684,6 +699,7 @@ mod tests {
             white: None,
             title: String::new(),
             author: String::new(),
+            numbered_from: 0,
         }
     }
 

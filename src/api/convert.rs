@@ -115,6 +115,7 @@ pub fn spec_from_proto(
         white,
         title,
         author,
+        numbered_from,
     } = spec;
     let game = game_from_proto(game, &format!("{prefix}.game"))?;
     let proto::Graph {
@@ -130,6 +131,7 @@ pub fn spec_from_proto(
         white,
         title,
         author,
+        numbered_from,
     };
     Spec::validate(raw, limits).map_err(|e| AppError::from_spec(e, prefix))
 }
@@ -189,6 +191,7 @@ pub fn spec_to_proto(raw: RawSpec) -> proto::PuzzleSpec {
         white,
         title,
         author,
+        numbered_from,
     } = raw;
     proto::PuzzleSpec {
         game: game_to_proto(game) as i32,
@@ -201,6 +204,7 @@ pub fn spec_to_proto(raw: RawSpec) -> proto::PuzzleSpec {
         white,
         title,
         author,
+        numbered_from,
     }
 }
 
@@ -307,7 +311,7 @@ pub fn generate_request_from_proto(
             field: "max_vertices".into(),
             message: format!(
                 "max_vertices: {max_vertices} is over the server's limit of {} vertices \
-                 (max_vertices)",
+                 (--max-vertices)",
                 limits.max_vertices
             ),
         });
@@ -367,7 +371,7 @@ pub fn generate_request_from_proto(
             field: "max_vertices".into(),
             message: format!(
                 "max_vertices: {} graphs on {max_vertices} vertices can have {edges} edges, \
-                 over the server's limit of {} edges (max_edges); lower max_vertices{}",
+                 over the server's limit of {} edges (--max-edges); ask for fewer vertices{}",
                 request.family.name(),
                 limits.max_edges,
                 request.family.edge_advice()
@@ -406,6 +410,7 @@ pub fn generated_to_proto(found: Found) -> proto::GeneratedPuzzle {
         stored,
         duplicate_of,
     } = found;
+    let winner = player_to_proto(verdict.winner) as i32;
     proto::GeneratedPuzzle {
         spec: Some(spec_to_proto(spec.raw().clone())),
         solution: Some(solved_to_proto(Solved {
@@ -420,7 +425,11 @@ pub fn generated_to_proto(found: Found) -> proto::GeneratedPuzzle {
         puzzle: stored.map(|mut record| {
             // The BASIC view: the spec above has the edges.
             record.spec.edges.clear();
-            puzzle_to_proto(record)
+            // Its verdict was kept with it (`Solver::keep_verdict`).
+            proto::Puzzle {
+                cached_winner: winner,
+                ..puzzle_to_proto(record)
+            }
         }),
         duplicate_of: duplicate_of
             .map(|id| format!("puzzles/{id}"))

@@ -411,6 +411,7 @@ impl PuzzleApi {
                 white: raw.white,
                 title: &raw.title,
                 author: &raw.author,
+                numbered_from: raw.numbered_from,
                 canonical_hash: &canonical.hash,
                 canonical_labels: canonical.labelling.canonical_labels(),
                 request_id: Some(request_id).filter(|r| !r.is_empty()),

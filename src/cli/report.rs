@@ -30,6 +30,20 @@ impl Labels {
         }
     }
 
+    /// The labels of a stored puzzle shown from `first` (its
+    /// `numbered_from`: 0 or 1; anything larger is shown from 1).
+    pub fn numbered_from(first: u32) -> Labels {
+        Labels {
+            offset: first.min(1),
+        }
+    }
+
+    /// The number of the first vertex: what a stored puzzle keeps as its
+    /// `numbered_from`.
+    pub fn first(self) -> u32 {
+        self.offset
+    }
+
     pub fn label(self, v: Vertex) -> u64 {
         u64::from(v) + u64::from(self.offset)
     }
@@ -387,6 +401,27 @@ pub fn move_label(m: Move, labels: Labels) -> String {
     }
 }
 
+/// A refused move for people, in the numbering it was typed in: `move 2
+/// (5) is illegal: it was visited already (ALREADY_VISITED)`. `index`
+/// counts from 0, as the API's `moves[index]`; `code` is the reason's
+/// [`IllegalReason::code`](crate::solver::position::IllegalReason::code).
+pub fn illegal_move_text(index: usize, typed: &str, code: &str) -> String {
+    format!("{} ({code})", illegal_move_sentence(index, typed, code))
+}
+
+/// [`illegal_move_text`] without the code, for a line that shows it already.
+pub fn illegal_move_sentence(index: usize, typed: &str, code: &str) -> String {
+    use crate::solver::position::IllegalReason;
+    match IllegalReason::from_code(code) {
+        Some(reason) => format!(
+            "move {} ({typed}) is illegal: {}",
+            index + 1,
+            reason.explanation()
+        ),
+        None => format!("move {} ({typed}) is illegal", index + 1),
+    }
+}
+
 /// A move for programs, as `solve --json` writes them: a vertex as its
 /// number, an edge as the pair of its ends.
 fn move_json(m: Move, labels: Labels) -> Value {
@@ -413,7 +448,7 @@ pub fn parse_move(text: &str, game: GameKind, labels: Labels) -> Result<Move, St
             .vertex(label)
             .and_then(|v| Vertex::try_from(v).ok())
             .ok_or_else(|| {
-                format!("vertex {label} is not in the file's numbering (it starts at 1)")
+                format!("there is no vertex {label}: this puzzle's numbering starts at 1")
             })
     };
     match (game, text.split_once('-')) {

@@ -25,6 +25,8 @@ pub struct NewPuzzle<'a> {
     pub white: Option<u32>,
     pub title: &'a str,
     pub author: &'a str,
+    /// How people are shown its vertices: from 0 or from 1.
+    pub numbered_from: u32,
     pub canonical_hash: &'a str,
     /// Each vertex's canonical label, when the hash does not keep labels.
     pub canonical_labels: Option<&'a [u32]>,
@@ -100,7 +102,7 @@ pub struct Page {
 /// reads the blob's size from the record header, not the blob itself
 /// (PostgreSQL: from the value's header, without decompressing it).
 pub(super) const SUMMARY_COLUMNS: &str = "p.seq, p.id, p.game, p.vertex_count, p.start_vertex, \
-     p.black, p.white, p.title, p.author, p.canonical_hash, p.create_time_us, \
+     p.black, p.white, p.title, p.author, p.numbered_from, p.canonical_hash, p.create_time_us, \
      p.only_move_depth, p.losing_first_moves, p.first_move_count, p.margin, \
      CAST(length(p.edges) / 8 AS BIGINT) AS edge_count, \
      (SELECT d.id FROM puzzles d WHERE d.canonical_hash = p.canonical_hash AND d.seq < p.seq \
@@ -145,9 +147,9 @@ impl Store {
                     "INSERT INTO puzzles (id, game, vertex_count, edges, start_vertex, black, white, \
                      title, author, canonical_hash, canonical_labels, create_time_us, request_id, \
                      request_fingerprint, only_move_depth, losing_first_moves, first_move_count, \
-                     margin) \
+                     margin, numbered_from) \
                      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, \
-                     $16, $17, $18)",
+                     $16, $17, $18, $19)",
                 )
                 .bind(&id)
                 .bind(new.game.as_str())
@@ -167,6 +169,7 @@ impl Store {
                 .bind(new.difficulty.map(|d| d.losing_first_moves as i64))
                 .bind(new.difficulty.map(|d| d.first_move_count as i64))
                 .bind(new.difficulty.and_then(|d| d.margin))
+                .bind(i64::from(new.numbered_from))
                 .execute(&mut *conn)
                 .await?;
                 // Read inside the transaction: a delete committed right after
@@ -474,6 +477,7 @@ fn summary_of(record: &PuzzleRecord) -> PuzzleRecord {
             white: spec.white,
             title: spec.title.clone(),
             author: spec.author.clone(),
+            numbered_from: spec.numbered_from,
         },
         canonical_hash: record.canonical_hash.clone(),
         create_time: record.create_time,
@@ -516,6 +520,8 @@ pub(super) fn puzzle_from_row(row: &AnyRow) -> Result<PuzzleRecord, StoreError> 
             white: vertex("white")?,
             title: row.try_get("title")?,
             author: row.try_get("author")?,
+            numbered_from: u32::try_from(row.try_get::<i64, _>("numbered_from")?)
+                .map_err(|_| StoreError::Corrupt("numbered_from".into()))?,
         },
         canonical_hash: row.try_get("canonical_hash")?,
         create_time: from_micros(row.try_get("create_time_us")?),
@@ -580,6 +586,12 @@ pub(super) fn fingerprint(new: &NewPuzzle<'_>) -> String {
     h.update(new.title);
     h.update((new.author.len() as u64).to_le_bytes());
     h.update(new.author);
+    // Only when set, so that the digests of requests stored before the
+    // field existed stay what they were.
+    if new.numbered_from != 0 {
+        h.update(b"numbered_from");
+        h.update(new.numbered_from.to_le_bytes());
+    }
     hex::encode(&h.finalize()[..16])
 }
 

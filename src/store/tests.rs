@@ -174,6 +174,7 @@ fn puzzle<'a>(game: Game, edges: &'a [u32], canonical_hash: &'a str) -> NewPuzzl
         white: None,
         title: "",
         author: "",
+        numbered_from: 0,
         canonical_hash,
         canonical_labels: None,
         request_id: None,
@@ -307,6 +308,7 @@ async fn summaries_count_edges_without_reading_them(db: TestDb) {
         .create_puzzle(NewPuzzle {
             title: "path",
             author: "someone",
+            numbered_from: 1,
             canonical_labels: Some(&[3, 2, 1, 0]),
             ..puzzle(Game::Geography, &edges, "h")
         })
@@ -317,6 +319,7 @@ async fn summaries_count_edges_without_reading_them(db: TestDb) {
     assert_eq!(created.spec.edges, edges);
     assert_eq!(created.spec.title, "path");
     assert_eq!(created.spec.author, "someone");
+    assert_eq!(created.spec.numbered_from, 1);
     assert_eq!(created.canonical_labels.as_deref(), Some(&[3, 2, 1, 0][..]));
     let summary = store.get_puzzle_summary(&created.id).await.unwrap();
     let listed = store
@@ -328,6 +331,7 @@ async fn summaries_count_edges_without_reading_them(db: TestDb) {
         assert_eq!(record.edge_count, 3);
         assert!(record.spec.edges.is_empty());
         assert_eq!(record.spec.vertex_count, 4);
+        assert_eq!(record.spec.numbered_from, 1);
         assert_eq!(record.create_time, created.create_time);
     }
     assert_eq!(store.get_puzzle(&created.id).await.unwrap(), created);
@@ -1160,8 +1164,9 @@ async fn a_url_of_another_scheme_is_refused_by_name() {
     }
 }
 
-/// A PostgreSQL server that is not there fails the open as an I/O fault
-/// (a replica retries it), not as a file name.
+/// A PostgreSQL server that is not there fails the open as a fault to
+/// retry (a replica retries it), not as a file name, and says why the
+/// last attempt failed rather than that a pool timed out.
 #[tokio::test]
 async fn an_unreachable_postgres_server_is_an_io_fault() {
     let port = {
@@ -1178,6 +1183,49 @@ async fn an_unreachable_postgres_server_is_an_io_fault() {
         panic!("a closed port was opened");
     };
     assert!(error.is_transient(), "{error:?}");
+    let message = error.to_string();
+    assert!(
+        message.starts_with(
+            "cannot connect to PostgreSQL within 2 s (--database-acquire-timeout-ms): "
+        ) && message.contains("refused"),
+        "{message}"
+    );
+}
+
+/// A database PostgreSQL does not have, and a role it refuses, are named
+/// as such (sqlx would add the server's source line: `… at line 948`).
+#[tokio::test]
+async fn a_missing_database_or_a_refused_role_says_what_to_do() {
+    let Some(db) = TestDb::postgres().await else {
+        return;
+    };
+    let Place::Schema { admin_url, .. } = &db.place else {
+        unreachable!("a PostgreSQL test database")
+    };
+    let (server, _) = admin_url.rsplit_once('/').expect("a database in the URL");
+    let Err(missing) = Store::open(&format!("{server}/puzzled_no_such_database")).await else {
+        panic!("a missing database was opened");
+    };
+    assert_eq!(
+        missing.to_string(),
+        "PostgreSQL has no database \"puzzled_no_such_database\": create it first (createdb \
+         puzzled_no_such_database, or CREATE DATABASE puzzled_no_such_database in psql); \
+         puzzled creates its tables, not the database"
+    );
+    // The same server as a role it does not know.
+    let (scheme, rest) = server.split_once("://").expect("a URL");
+    let host = rest.rsplit_once('@').map_or(rest, |(_, host)| host);
+    let stranger = format!("{scheme}://puzzled_no_such_role@{host}/postgres");
+    let Err(refused) = Store::open(&stranger).await else {
+        panic!("an unknown role was let in");
+    };
+    let message = refused.to_string();
+    assert!(
+        message.starts_with("PostgreSQL refused the connection: ")
+            && message.contains("puzzled_no_such_role")
+            && !message.contains(" at line "),
+        "{message}"
+    );
 }
 
 /// A PostgreSQL database that stops accepting connections (`ALTER

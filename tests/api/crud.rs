@@ -20,6 +20,7 @@ async fn create_then_get_returns_the_same_puzzle_in_its_own_labels() {
     let mut app = spawn_app().await;
     let spec = proto::PuzzleSpec {
         title: "reversed edges".into(),
+        numbered_from: 1,
         ..geography(4, &[3, 2, 1, 0, 2, 1], 0)
     };
     let created = app
@@ -58,9 +59,10 @@ async fn duplicates_point_at_the_oldest_and_share_the_hash() {
         .await
         .unwrap()
         .into_inner();
-    // Same graph: other edge order and direction, other title.
+    // Same graph: other edge order and direction, other title, shown from 1.
     let again = proto::PuzzleSpec {
         title: "same puzzle".into(),
+        numbered_from: 1,
         ..geography(4, &[3, 2, 2, 1, 0, 1], 1)
     };
     let second = app
@@ -108,11 +110,21 @@ async fn a_repeated_request_id_returns_the_first_result() {
         .unwrap()
         .into_inner();
     assert_eq!(list.puzzles.len(), 1, "stored once");
-    // The same id with another payload is refused.
-    request.puzzle.as_mut().unwrap().spec = Some(path3(1));
-    let err = app.client.create_puzzle(request).await.unwrap_err();
-    assert_eq!(err.code(), Code::AlreadyExists);
-    assert!(err.message().contains("request_id"), "{}", err.message());
+    // The same id with another payload is refused: another start, or the
+    // same puzzle in another numbering.
+    for other in [
+        path3(1),
+        proto::PuzzleSpec {
+            numbered_from: 1,
+            ..path3(0)
+        },
+    ] {
+        let mut reused = request.clone();
+        reused.puzzle.as_mut().unwrap().spec = Some(other);
+        let err = app.client.create_puzzle(reused).await.unwrap_err();
+        assert_eq!(err.code(), Code::AlreadyExists);
+        assert!(err.message().contains("request_id"), "{}", err.message());
+    }
 }
 
 #[tokio::test]

@@ -236,6 +236,16 @@ async fn spec_errors_name_their_field() {
             "more than the limit of 100",
             "TEXT_TOO_LONG",
         ),
+        (
+            proto::PuzzleSpec {
+                numbered_from: 2,
+                ..spec(Geography, 3, &[0, 1])
+            },
+            Code::InvalidArgument,
+            "spec.numbered_from",
+            "2 is neither 0 nor 1",
+            "NUMBERING_UNKNOWN",
+        ),
     ];
     for (bad, code, field, needle, reason) in cases {
         let status = solve_err(&mut app, bad.clone()).await;

@@ -176,7 +176,14 @@ export class Drawing {
   private readonly radius: number;
   private readonly directed: boolean;
 
-  constructor(vertexCount: number, edges: number[], label: string, directed = false) {
+  /** `name`: how a vertex is labelled for people (the puzzle's own numbering). */
+  constructor(
+    vertexCount: number,
+    edges: number[],
+    label: string,
+    directed = false,
+    name: (v: number) => string = String,
+  ) {
     const { x, y } = layout(vertexCount, edges);
     const span = SIZE - 2 * MARGIN;
     this.position = (v) => [MARGIN + x[v] * span, MARGIN + y[v] * span];
@@ -209,7 +216,7 @@ export class Drawing {
           "dominant-baseline": "central",
           "font-size": Math.round(this.radius * 1.1),
         });
-        text.textContent = String(v);
+        text.textContent = name(v);
         group.append(text);
       }
       vertexLayer.append(group);

@@ -164,6 +164,8 @@ function submitForm(navigate: Navigate): HTMLElement {
             start: movesToken(chosen) ? (vertex(start, "start vertex") ?? 0) : 0,
             black: chosen === Game.TREE_PAINT ? vertex(black, "black vertex") : undefined,
             white: chosen === Game.TREE_PAINT ? vertex(white, "white vertex") : undefined,
+            // The puzzle is shown in the numbering it was typed in.
+            numberedFrom: numbering,
           },
         },
       });

@@ -34,6 +34,9 @@ export async function puzzleView(root: HTMLElement, id: string, notice?: string)
   const black = spec.black ?? 0;
   const white = spec.white ?? Math.max(0, n - 1);
   const title = spec.title || `Puzzle ${id}`;
+  // People see the vertices in the numbering the puzzle was made in; the
+  // API, and the drawing's data attributes, number them from 0.
+  const label = labelsFrom(spec.numberedFrom);
   document.title = `puzzled: ${title}`;
 
   const verdict = h("p", { class: "verdict", "data-testid": "verdict" }, "Solving…");
@@ -41,9 +44,9 @@ export async function puzzleView(root: HTMLElement, id: string, notice?: string)
   const arcs = isDirected(game) ? "arcs" : "edges";
   const drawing =
     n <= MAX_DRAWN_VERTICES
-      ? new Drawing(n, edges, `${GAME_NAMES[game]} on ${n} vertices and ${edges.length / 2} ${arcs}`, isDirected(game))
+      ? new Drawing(n, edges, `${GAME_NAMES[game]} on ${n} vertices and ${edges.length / 2} ${arcs}`, isDirected(game), label)
       : null;
-  const setting = describeSetting(game, spec.start, black, white);
+  const setting = describeSetting(game, label(spec.start), label(black), label(white));
   root.replaceChildren(
     h("p", {}, h("a", { href: "/" }, "← All puzzles")),
     ...(notice ? [h("p", { class: "notice", role: "status", "data-testid": "notice" }, notice)] : []),
@@ -67,12 +70,12 @@ export async function puzzleView(root: HTMLElement, id: string, notice?: string)
   try {
     const solution = await client.solvePuzzle({ name, includeWinningMoves: true });
     verdict.textContent = verdictText(solution.winner);
-    showEvidence(evidence, drawing, game, solution);
+    showEvidence(evidence, drawing, game, solution, label);
   } catch (failure) {
     verdict.textContent = "Not solved.";
     showError(error, errorText(failure));
   }
-  root.append(playSection(name, game, n, spec.start, black, white, drawing));
+  root.append(playSection(name, game, n, spec.start, black, white, drawing, label));
   root.append(h("p", { class: "hint" }, `Canonical hash: ${puzzle.canonicalHash}`));
 }
 
@@ -92,7 +95,14 @@ function difficultyLine(difficulty: Difficulty): HTMLElement {
   );
 }
 
-function describeSetting(game: Game, start: number, black: number, white: number): string {
+/** A vertex for people: `v + numberedFrom`. */
+type Label = (v: number) => string;
+
+function labelsFrom(numberedFrom: number): Label {
+  return (v) => String(v + numberedFrom);
+}
+
+function describeSetting(game: Game, start: string, black: string, white: string): string {
   switch (game) {
     case Game.GEOGRAPHY:
       return `The token starts on vertex ${start}. Players take turns moving it to an unvisited neighbour; whoever cannot move loses.`;
@@ -137,25 +147,26 @@ function markSetting(drawing: Drawing, game: Game, start: number, black: number,
   }
 }
 
-function list(vertices: number[]): string {
+function list(vertices: number[], label: Label): string {
   if (vertices.length === 0) return "none";
-  const shown = vertices.slice(0, 50).join(", ");
+  const shown = vertices.slice(0, 50).map(label).join(", ");
   return vertices.length > 50 ? `${shown} and ${vertices.length - 50} more` : shown;
 }
 
-function moveText(move: Move | MoveInit): string {
+function moveText(move: Move | MoveInit, label: Label): string {
   const m = move.move;
-  if (m?.case === "vertex") return `vertex ${m.value}`;
-  if (m?.case === "edge") return `edge ${m.value.u ?? 0}–${m.value.v ?? 0}`;
+  if (m?.case === "vertex") return `vertex ${label(m.value)}`;
+  if (m?.case === "edge") return `edge ${label(m.value.u ?? 0)}–${label(m.value.v ?? 0)}`;
   return "?";
 }
 
-function showEvidence(box: HTMLElement, drawing: Drawing | null, game: Game, solution: Solution): void {
+function showEvidence(box: HTMLElement, drawing: Drawing | null, game: Game, solution: Solution, label: Label): void {
+  const said = (move: Move) => moveText(move, label);
   const lines: (string | HTMLElement)[] = [];
   const moves = solution.winningMoves?.moves ?? [];
   if (solution.winner === Player.FIRST && moves.length > 0) {
     lines.push(
-      `Winning first moves: ${moves.map(moveText).join(", ")}${solution.winningMoves?.complete ? "" : " (one example per class)"}.`,
+      `Winning first moves: ${moves.map(said).join(", ")}${solution.winningMoves?.complete ? "" : " (one example per class)"}.`,
     );
   }
   const detail = solution.detail;
@@ -165,7 +176,7 @@ function showEvidence(box: HTMLElement, drawing: Drawing | null, game: Game, sol
       `A maximum matching has ${detail.value.matchingSize} edges; ${
         detail.value.barrier.length === 0
           ? "the empty barrier proves no larger one exists (every odd component leaves a vertex uncovered)"
-          : `the barrier {${list(detail.value.barrier)}} proves no larger one exists`
+          : `the barrier {${list(detail.value.barrier, label)}} proves no larger one exists`
       }.`,
     );
     lines.push(
@@ -185,7 +196,8 @@ function showEvidence(box: HTMLElement, drawing: Drawing | null, game: Game, sol
       `${e.x} edges can be added inside the components; components: ${e.iso} isolated vertices, ${e.oo} odd/odd, ${e.eo} even/odd, ${e.ee} even/even.`,
     );
     for (const c of e.winningMoveClasses) {
-      lines.push(`Winning class ${c.class}: ${c.edgeCount} edges, for example ${c.example?.u}–${c.example?.v}.`);
+      const example = c.example ? `${label(c.example.u)}–${label(c.example.v)}` : "none";
+      lines.push(`Winning class ${c.class}: ${c.edgeCount} edges, for example ${example}.`);
       if (c.example) drawing?.addEdge(c.example.u, c.example.v, "added winning");
     }
   } else if (detail.case === "search") {
@@ -210,7 +222,9 @@ function playSection(
   black: number,
   white: number,
   drawing: Drawing | null,
+  label: Label,
 ): HTMLElement {
+  const said = (move: Move | MoveInit) => moveText(move, label);
   const status = h("p", { class: "status", "aria-live": "polite", "data-testid": "play-status" });
   const choices = h("div", { class: "choices" });
   const history = h("ol", { class: "history", "data-testid": "history" });
@@ -269,7 +283,7 @@ function playSection(
   const showHistory = () => {
     history.replaceChildren(
       ...moves.map((move, index) =>
-        h("li", {}, `${(index % 2 === 0) === (human === Player.FIRST) ? "You" : "Engine"}: ${moveText(move)}`),
+        h("li", {}, `${(index % 2 === 0) === (human === Player.FIRST) ? "You" : "Engine"}: ${said(move)}`),
       ),
     );
   };
@@ -318,7 +332,7 @@ function playSection(
     }`;
     const legal = current.legalMoves;
     const buttons = legal.map((move) =>
-      h("button", { type: "button", class: "move", "data-move": moveText(move) }, moveText(move)),
+      h("button", { type: "button", class: "move", "data-move": said(move) }, said(move)),
     );
     buttons.forEach((button, index) => button.addEventListener("click", () => play(legal[index])));
     const note =
@@ -337,7 +351,7 @@ function playSection(
     hintText.textContent =
       winning.length === 0
         ? "No move wins here: every move loses against perfect play."
-        : `Winning moves: ${winning.map(moveText).join(", ")}.`;
+        : `Winning moves: ${winning.map(said).join(", ")}.`;
     for (const move of winning) if (move.move.case === "vertex") drawing?.markVertex(move.move.value, "hint");
   });
 

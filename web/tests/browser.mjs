@@ -91,7 +91,12 @@ try {
   const verdict = await text("[data-testid=verdict]");
   check(verdict === "The first player wins.", `verdict: ${verdict}`);
   const evidence = await text(".evidence");
-  check(/Winning first moves: vertex 1\./.test(evidence), `evidence: ${evidence}`);
+  // Typed from 1, the puzzle is shown from 1: the API's vertex 1 is vertex 2 here.
+  check(/Winning first moves: vertex 2\./.test(evidence), `evidence: ${evidence}`);
+  const labels = await page.$$eval("svg.drawing .vertex text", (texts) => texts.map((t) => t.textContent).sort());
+  check(labels.join(" ") === "1 2 3 4", `the drawing numbers from 1: ${labels.join(" ")}`);
+  const whole = await text("body");
+  check(/The token starts on vertex 1\./.test(whole), `the start, from 1: ${whole}`);
   check((await page.$$("svg.drawing .vertex")).length === 4, "four vertices drawn");
   check((await page.$$("svg.drawing .edge.matched")).length === 2, "the matching drawn");
   await shot("puzzle");
@@ -126,7 +131,7 @@ try {
     );
   }
   const history = await text("[data-testid=history]");
-  check(/You: vertex 1/.test(history) && /Engine: vertex 2/.test(history), `history: ${history}`);
+  check(/You: vertex 2/.test(history) && /Engine: vertex 3/.test(history), `history: ${history}`);
   await shot("game-over");
 
   // Back on the list, the puzzle shows its verdict without solving again.
@@ -195,7 +200,8 @@ try {
     check(move, `a winning move is hinted: ${hint}`);
     await shot(`directed-play-${turn}`);
     const before = (await page.$$("[data-testid=history] li")).length;
-    await page.click(`svg.drawing .vertex[data-vertex="${move[1]}"]`);
+    // The hint speaks the puzzle's numbering (from 1); the drawing's data the API's (from 0).
+    await page.click(`svg.drawing .vertex[data-vertex="${Number(move[1]) - 1}"]`);
     await page.waitForFunction(
       (count) => document.querySelectorAll("[data-testid=history] li").length > count,
       {},
@@ -204,7 +210,7 @@ try {
   }
   const directedHistory = await page.$$eval("[data-testid=history] li", (items) => items.map((li) => li.textContent));
   check(
-    directedHistory.join("; ") === "Engine: vertex 1; You: vertex 0; Engine: vertex 2; You: vertex 0",
+    directedHistory.join("; ") === "Engine: vertex 2; You: vertex 1; Engine: vertex 3; You: vertex 1",
     `directed history: ${directedHistory.join("; ")}`,
   );
   const used = await page.$$eval("svg.drawing .edge.used", (paths) => paths.map((path) => path.dataset.edge).sort());

@@ -89,13 +89,19 @@ fn puzzle_description(puzzle: &proto::Puzzle) -> String {
                 spec.black.unwrap_or(0),
                 spec.white.unwrap_or(n.saturating_sub(1)),
             ),
-            Labels::new(crate::graph::file::Numbering::ZeroBased),
+            labels_of(&spec),
         ),
         None => format!("game number {}, {n} vertices", spec.game),
     }
 }
 
-/// A stored puzzle, for `get` and `create`.
+/// The numbering a stored puzzle is shown in: the one it was made in.
+fn labels_of(spec: &proto::PuzzleSpec) -> Labels {
+    Labels::numbered_from(spec.numbered_from)
+}
+
+/// A stored puzzle, for `get` and `create`: its vertices in the numbering
+/// it was made in.
 pub fn puzzle_text(puzzle: &proto::Puzzle) -> String {
     let spec = puzzle.spec.clone().unwrap_or_default();
     let mut out = format!("name: {}\n", puzzle.name);
@@ -105,7 +111,9 @@ pub fn puzzle_text(puzzle: &proto::Puzzle) -> String {
     if !spec.author.is_empty() {
         out.push_str(&format!("author: {}\n", spec.author));
     }
+    let labels = labels_of(&spec);
     out.push_str(&format!("game: {}\n", puzzle_description(puzzle)));
+    out.push_str(&format!("vertices numbered from: {}\n", labels.first()));
     if let Some(graph) = &spec.graph
         && !graph.edges.is_empty()
     {
@@ -118,7 +126,10 @@ pub fn puzzle_text(puzzle: &proto::Puzzle) -> String {
         let pairs: Vec<String> = graph
             .edges
             .chunks(2)
-            .map(|pair| format!("{}{joint}{}", pair[0], pair.get(1).copied().unwrap_or(0)))
+            .map(|pair| {
+                let (u, v) = (pair[0], pair.get(1).copied().unwrap_or(0));
+                format!("{}{joint}{}", labels.label(u), labels.label(v))
+            })
             .collect();
         out.push_str(&format!("{what}: {}\n", preview(&pairs)));
     }
@@ -133,15 +144,35 @@ pub fn puzzle_text(puzzle: &proto::Puzzle) -> String {
         Some(winner) => format!("winner: {} player\n", player_name(winner)),
         None => "winner: not solved yet\n".to_owned(),
     });
+    if let Some(difficulty) = &puzzle.difficulty {
+        out.push_str(&format!("difficulty: {}\n", difficulty_text(difficulty)));
+    }
     out
 }
 
-/// One line of a list.
+/// A rating in words: `only-move depth 2, 1 of 2 first moves lose,
+/// margin +2` (docs/games.md, "Difficulty").
+pub fn difficulty_text(difficulty: &proto::Difficulty) -> String {
+    let mut text = format!(
+        "only-move depth {}, {} of {} first moves lose",
+        difficulty.only_move_depth, difficulty.losing_first_moves, difficulty.first_move_count
+    );
+    if let Some(margin) = difficulty.margin {
+        text.push_str(&format!(", margin {margin:+}"));
+    }
+    text
+}
+
+/// One line of a list: the name, the game and size, the stored winner and
+/// the rating when there are any, a copy's original, the title.
 pub fn list_line(puzzle: &proto::Puzzle) -> String {
     let spec = puzzle.spec.clone().unwrap_or_default();
     let mut line = format!("{}  {}", puzzle.name, puzzle_description(puzzle));
     if let Some(winner) = proto_player(puzzle.cached_winner) {
         line.push_str(&format!("; winner: {} player", player_name(winner)));
+    }
+    if let Some(difficulty) = &puzzle.difficulty {
+        line.push_str(&format!("; {}", difficulty_text(difficulty)));
     }
     if !puzzle.duplicate_of.is_empty() {
         line.push_str(&format!("; duplicate of {}", puzzle.duplicate_of));

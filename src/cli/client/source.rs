@@ -14,7 +14,6 @@ use crate::api::proto;
 use crate::cli::args::{Game, PuzzleArgs};
 use crate::cli::input::{self, game_kind, numbering_of};
 use crate::cli::report::{GameKind, Labels};
-use crate::graph::file::Numbering;
 use crate::solver::position::GameSetup;
 
 /// Where the puzzle is: the RPCs take one or the other.
@@ -101,7 +100,7 @@ pub async fn stored(connection: &Connection, name: &str) -> Result<Subject> {
         target: Target::Name(name.to_owned()),
         shown: name.to_owned(),
         game,
-        labels: Labels::new(Numbering::ZeroBased),
+        labels: Labels::numbered_from(spec.numbered_from),
         vertex_count,
         edge_count: puzzle.edge_count,
         start: spec.start,
@@ -182,6 +181,7 @@ pub fn spec_of(
         white: colours.map(|(_, white)| white),
         title: String::new(),
         author: String::new(),
+        numbered_from: labels.first(),
     })
 }
 
