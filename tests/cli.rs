@@ -558,7 +558,7 @@ fn analyze_prints_the_position_in_the_file_numbering() {
     ]);
     assert!(!ok);
     assert!(
-        err.contains("move 2 (1) is illegal: ALREADY_VISITED"),
+        err.contains("move 2 (1) is illegal: it was visited already (ALREADY_VISITED)"),
         "{err}"
     );
     let (ok, _, err) = puzzled(&[
@@ -607,7 +607,7 @@ fn play_in_the_terminal_against_the_engine() {
         "{out}"
     );
     assert!(
-        out.contains("is illegal: ALREADY_PAINTED; try again"),
+        out.contains("is illegal: it is painted already (ALREADY_PAINTED); try again"),
         "{out}"
     );
     assert!(out.contains("game over"), "{out}");
@@ -735,7 +735,10 @@ fn the_games_solved_by_search_read_arcs_and_digraph6() {
         &file,
     ]);
     assert!(!ok);
-    assert!(err.contains("move 3 (2) is illegal: GAME_OVER"), "{err}");
+    assert!(
+        err.contains("move 3 (2) is illegal: the game is over (GAME_OVER)"),
+        "{err}"
+    );
     // As vertex Geography, 1 is visited from the start.
     let (ok, _, err) = puzzled(&[
         "analyze",
@@ -747,7 +750,7 @@ fn the_games_solved_by_search_read_arcs_and_digraph6() {
     ]);
     assert!(!ok);
     assert!(
-        err.contains("move 2 (1) is illegal: ALREADY_VISITED"),
+        err.contains("move 2 (1) is illegal: it was visited already (ALREADY_VISITED)"),
         "{err}"
     );
     let (ok, out, err) = puzzled(&[

@@ -215,19 +215,14 @@ pub fn position_error(
     labels: Labels,
 ) -> anyhow::Error {
     match error {
-        PositionError::Illegal(illegal) => {
-            let detail = if labels.are_ids() {
-                format!(": {}", illegal.message)
-            } else {
-                String::new()
-            };
-            anyhow::anyhow!(
-                "move {} ({}) is illegal: {}{detail}",
-                illegal.index + 1,
+        PositionError::Illegal(illegal) => anyhow::anyhow!(
+            "{}",
+            report::illegal_move_text(
+                illegal.index,
                 typed.get(illegal.index).map_or("?", String::as_str),
                 illegal.reason.code()
             )
-        }
+        ),
         PositionError::InvalidPuzzle(invalid) => {
             let reason = match &invalid {
                 InvalidPuzzle::TreePaint(e) => report::tree_error_in_file(e, labels),

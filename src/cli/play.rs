@@ -83,10 +83,12 @@ pub fn play(args: PlayArgs) -> Result<()> {
         .iter()
         .map(|&m| report::move_label(m, labels))
         .collect();
-    for line in std::io::stdin().lock().lines() {
-        if game.position().game_over {
+    // The end is said as soon as the game is over, not at the next line read.
+    let mut lines = std::io::stdin().lock().lines();
+    while !game.position().game_over {
+        let Some(line) = lines.next() else {
             break;
-        }
+        };
         let line = line.context("cannot read standard input")?;
         let item = line.trim();
         match item {

@@ -238,6 +238,49 @@ impl IllegalReason {
     }
 }
 
+impl IllegalReason {
+    /// Every reason, for looking one up by its code.
+    pub const ALL: [IllegalReason; 11] = [
+        IllegalReason::WrongMoveKind,
+        IllegalReason::VertexOutOfRange,
+        IllegalReason::GameOver,
+        IllegalReason::NotAdjacent,
+        IllegalReason::AlreadyVisited,
+        IllegalReason::SelfLoop,
+        IllegalReason::EdgeAlreadyPresent,
+        IllegalReason::ClosesOddCycle,
+        IllegalReason::NotNextToOwnColour,
+        IllegalReason::AlreadyPainted,
+        IllegalReason::EdgeAlreadyUsed,
+    ];
+
+    /// The reason whose [`code`](IllegalReason::code) is `code`.
+    pub fn from_code(code: &str) -> Option<IllegalReason> {
+        IllegalReason::ALL
+            .into_iter()
+            .find(|reason| reason.code() == code)
+    }
+
+    /// Why the move is illegal, in words that name no vertex: whoever
+    /// shows it can put the move in front in the numbering its reader
+    /// uses (a [`IllegalMove`]'s message numbers vertices from 0).
+    pub fn explanation(&self) -> &'static str {
+        match self {
+            IllegalReason::WrongMoveKind => "this game takes another kind of move",
+            IllegalReason::VertexOutOfRange => "there is no such vertex",
+            IllegalReason::GameOver => "the game is over",
+            IllegalReason::NotAdjacent => "it is not next to the token",
+            IllegalReason::AlreadyVisited => "it was visited already",
+            IllegalReason::SelfLoop => "both ends are one vertex",
+            IllegalReason::EdgeAlreadyPresent => "the edge is in the graph already",
+            IllegalReason::ClosesOddCycle => "the edge would close an odd cycle",
+            IllegalReason::NotNextToOwnColour => "it is not next to a vertex of the mover's colour",
+            IllegalReason::AlreadyPainted => "it is painted already",
+            IllegalReason::EdgeAlreadyUsed => "the way to it was used already",
+        }
+    }
+}
+
 impl fmt::Display for IllegalReason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.code())

@@ -205,16 +205,14 @@ pub async fn analyze(connection: &Connection, output: Output, args: AnalyzeArgs)
             moves: moves.clone(),
         }))
         .await
-        .map_err(
-            |status| match illegal_move(&status, &typed, subject.labels) {
-                Some(message) => ClientError::Status {
-                    status: Box::new(status),
-                    context: None,
-                    message: Some(message),
-                },
-                None => in_subject(status, &subject.shown, subject.labels),
+        .map_err(|status| match illegal_move(&status, &typed) {
+            Some(message) => ClientError::Status {
+                status: Box::new(status),
+                context: None,
+                message: Some(message),
             },
-        )?
+            None => in_subject(status, &subject.shown, subject.labels),
+        })?
         .into_inner();
     output.print(&analysis, |analysis| {
         show::analysis_text(&subject, &moves, analysis)
@@ -222,10 +220,10 @@ pub async fn analyze(connection: &Connection, output: Output, args: AnalyzeArgs)
     Ok(())
 }
 
-/// An illegal move's error in the terms it was typed in: `move 2 (1) is
-/// illegal`, with the server's sentence only when it numbers vertices as
-/// the puzzle does.
-pub fn illegal_move(status: &tonic::Status, typed: &[String], labels: Labels) -> Option<String> {
+/// An illegal move's error in the terms it was typed in (`move 2 (1) is
+/// illegal: it was visited already`, after the status's reason): the server's
+/// sentence numbers moves and vertices from 0, the person may not.
+pub fn illegal_move(status: &tonic::Status, typed: &[String]) -> Option<String> {
     let field = bad_request_field(status)?;
     let index: usize = field
         .strip_prefix("moves[")?
@@ -233,15 +231,8 @@ pub fn illegal_move(status: &tonic::Status, typed: &[String], labels: Labels) ->
         .parse()
         .ok()?;
     let item = typed.get(index).map_or("?", String::as_str);
-    let message = status.message();
-    let message = message
-        .strip_prefix(&format!("{field}: "))
-        .unwrap_or(message);
-    Some(if labels.are_ids() {
-        format!("move {} ({item}) is illegal: {message}", index + 1)
-    } else {
-        format!("move {} ({item}) is illegal", index + 1)
-    })
+    let code = super::error::reason(status)?;
+    Some(report::illegal_move_sentence(index, item, &code))
 }
 
 /// A refused puzzle, said of its file or name. The server numbers

@@ -211,15 +211,9 @@ impl Game<'_> {
         }
         let index = self.moves.len();
         let item = self.typed.last().map_or("?", String::as_str);
-        let detail = if self.subject.labels.are_ids() {
-            format!(": {}", rejected.message)
-        } else {
-            String::new()
-        };
         println!(
-            "move {} ({item}) is illegal: {}{detail}; try again",
-            index + 1,
-            rejected.reason
+            "{}; try again",
+            report::illegal_move_text(index, item, &rejected.reason)
         );
     }
 

@@ -967,18 +967,7 @@ fn tree_paint_illegal_moves_name_the_move_and_why() {
 
 #[test]
 fn reason_codes_are_distinct_upper_snake_case() {
-    let all = [
-        IllegalReason::WrongMoveKind,
-        IllegalReason::VertexOutOfRange,
-        IllegalReason::GameOver,
-        IllegalReason::NotAdjacent,
-        IllegalReason::AlreadyVisited,
-        IllegalReason::SelfLoop,
-        IllegalReason::EdgeAlreadyPresent,
-        IllegalReason::ClosesOddCycle,
-        IllegalReason::NotNextToOwnColour,
-        IllegalReason::AlreadyPainted,
-    ];
+    let all = IllegalReason::ALL;
     let codes: BTreeSet<&str> = all.iter().map(IllegalReason::code).collect();
     assert_eq!(codes.len(), all.len());
     for reason in all {
@@ -989,7 +978,32 @@ fn reason_codes_are_distinct_upper_snake_case() {
             serde_json::to_value(reason).unwrap(),
             serde_json::Value::String(code.to_owned())
         );
+        // A client finds the reason by its code, and words it without a
+        // vertex number, which would be in the wrong numbering for some.
+        assert_eq!(IllegalReason::from_code(code), Some(reason));
+        assert!(
+            !reason.explanation().contains(|c: char| c.is_ascii_digit()),
+            "{code}"
+        );
     }
+    assert_eq!(IllegalReason::from_code("NOT_A_REASON"), None);
+    // Every variant is in ALL: a new one must be numbered here (the match
+    // has no wildcard), and then ALL is one short until it is added.
+    let number = |reason: IllegalReason| match reason {
+        IllegalReason::WrongMoveKind => 0,
+        IllegalReason::VertexOutOfRange => 1,
+        IllegalReason::GameOver => 2,
+        IllegalReason::NotAdjacent => 3,
+        IllegalReason::AlreadyVisited => 4,
+        IllegalReason::SelfLoop => 5,
+        IllegalReason::EdgeAlreadyPresent => 6,
+        IllegalReason::ClosesOddCycle => 7,
+        IllegalReason::NotNextToOwnColour => 8,
+        IllegalReason::AlreadyPainted => 9,
+        IllegalReason::EdgeAlreadyUsed => 10,
+    };
+    let numbers: BTreeSet<usize> = all.into_iter().map(number).collect();
+    assert_eq!(numbers, (0..=10).collect());
 }
 
 #[test]
