@@ -139,6 +139,16 @@ impl From<AppError> for Status {
             AppError::Busy { reason, message } => {
                 counted(Code::ResourceExhausted, message, info(reason))
             }
+            AppError::NoPuzzleFound(none) => {
+                let metadata: HashMap<String, String> = none
+                    .metadata()
+                    .into_iter()
+                    .map(|(key, value)| (key.to_owned(), value))
+                    .collect();
+                let details =
+                    ErrorDetails::with_error_info("NO_PUZZLE_FOUND", ERROR_DOMAIN, metadata);
+                counted(Code::ResourceExhausted, none.to_string(), details)
+            }
             AppError::RateLimited {
                 reason,
                 retry_after,

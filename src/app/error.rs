@@ -69,6 +69,10 @@ pub enum AppError {
         reason: &'static str,
         message: String,
     },
+    /// A generation rejected as many candidates in a row as its request
+    /// allows; the counts go to the client, so that it can say what to
+    /// relax in its own words.
+    NoPuzzleFound(crate::app::generate::NoPuzzleFound),
     /// A caller past its rate limit; `reason` says which limit, and a
     /// call after `retry_after` finds a token in its bucket.
     RateLimited {
@@ -198,7 +202,10 @@ impl From<StoreError> for AppError {
             StoreError::Corrupt(_)
             | StoreError::Database(_)
             | StoreError::Migrate(_)
-            | StoreError::UnsupportedScheme { .. } => {
+            | StoreError::UnsupportedScheme { .. }
+            | StoreError::NoSuchDatabase { .. }
+            | StoreError::Refused { .. }
+            | StoreError::Unreachable { .. } => {
                 tracing::error!(error = %err, "store failure");
                 AppError::internal("the store failed; see the server log")
             }

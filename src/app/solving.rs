@@ -275,6 +275,44 @@ impl Solver {
         self.canon_budget
     }
 
+    /// Keeps a verdict that was computed outside a solve (the generator
+    /// solves each puzzle to rate it) where a solve would have put it: in
+    /// canonical labels, in the store and in memory, so that the puzzle's
+    /// `cached_winner` shows and solving it again is a hit. `verdict` is in
+    /// the labels of the spec `canonical` labelled, computed with
+    /// `options` (as [`games::effective_options`] gives them).
+    pub async fn keep_verdict(
+        &self,
+        canonical: &Canonical,
+        options: SolveOptions,
+        verdict: &Verdict,
+    ) -> Result<(), AppError> {
+        let verdict = match &canonical.labelling {
+            Labelling::Identity => verdict.clone(),
+            labelling => verdict.relabel(|v| labelling.to_canonical(v)),
+        };
+        let key = VerdictKey {
+            canonical_hash: &canonical.hash,
+            options: options_key(options),
+            vertex_count: canonical.vertex_count,
+            edge_count: canonical.edge_count,
+            solver_version: SOLVER_VERSION,
+        };
+        if let Retained::TooLarge = self.store.put_verdict(key, &verdict).await? {
+            tracing::info!(hash = %canonical.hash, "a verdict larger than the whole verdict budget was not stored");
+        }
+        let entry = Arc::new(Entry {
+            verdict,
+            vertex_count: canonical.vertex_count,
+            edge_count: canonical.edge_count,
+            from_store: true,
+        });
+        self.cache
+            .insert(format!("{}#{}", canonical.hash, key.options), entry)
+            .await;
+        Ok(())
+    }
+
     /// The canonical form of `spec` within the configured budget, always
     /// off the async workers: even a small graph can keep Traces searching
     /// up to the budget, or wait for a Traces thread another search holds.

@@ -20,7 +20,7 @@ use super::client::progress::Progress;
 use super::client::show;
 use super::client::source::proto_game;
 use crate::api::{convert, proto};
-use crate::app::generate::{Found, Generator, MAX_COUNT};
+use crate::app::generate::{Advice, Found, Generator, MAX_COUNT, NoPuzzleFound};
 use crate::config::{
     DEFAULT_CANON_BUDGET_MS, DEFAULT_MAX_EDGES, DEFAULT_MAX_VERTICES, DEFAULT_SEARCH_BUDGET_STATES,
 };
@@ -290,13 +290,7 @@ pub fn describe(generated: &proto::GeneratedPuzzle) -> String {
         if directed { "arcs" } else { "edges" },
     );
     if let Some(difficulty) = &generated.difficulty {
-        line.push_str(&format!(
-            "; only-move depth {}, {} of {} first moves lose",
-            difficulty.only_move_depth, difficulty.losing_first_moves, difficulty.first_move_count
-        ));
-        if let Some(margin) = difficulty.margin {
-            line.push_str(&format!(", margin {margin:+}"));
-        }
+        line.push_str(&format!("; {}", show::difficulty_text(difficulty)));
     }
     if let Some(stored) = &generated.puzzle {
         line.push_str(&format!("; stored as {}", stored.name));
@@ -324,7 +318,7 @@ pub struct GenerateArgs {
 /// that copies an earlier one (by canonical hash) passed over, as the
 /// server passes them over.
 pub fn generate(args: GenerateArgs) -> ExitCode {
-    match generate_here(args) {
+    match generate_here(args).map_err(in_flag_words) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => error.report(),
     }
@@ -366,4 +360,99 @@ fn generate_here(args: GenerateArgs) -> Result<()> {
     }
     delivered.finish();
     Ok(())
+}
+
+/// The flag that sets a field of `GeneratePuzzlesRequest` (`graph6_lines[2]`
+/// is the third line of `--graph6`); `None` for a field no flag sets.
+fn flag_of(field: &str) -> Option<String> {
+    if let Some(index) = field
+        .strip_prefix("graph6_lines[")
+        .and_then(|rest| rest.strip_suffix(']'))
+        .and_then(|index| index.parse::<u64>().ok())
+    {
+        return Some(format!("--graph6 line {}", index + 1));
+    }
+    let flag = match field {
+        "game" => "--game",
+        "family" => "--family",
+        "min_vertices" | "max_vertices" => "--vertices",
+        "winner" => "--winner",
+        "seed" => "--seed",
+        "min_only_move_depth" => "--min-only-move-depth",
+        "count" => "--count",
+        "graph6_lines" => "--graph6",
+        "average_degree" => "--average-degree",
+        "hole_fraction" => "--hole-fraction",
+        "spine_fraction" => "--spine-fraction",
+        "max_rejected_in_a_row" => "--max-rejected-in-a-row",
+        "first_candidate" => "--first-candidate",
+        "search_budget_states" => "--search-budget-states",
+        "author" => "--author",
+        _ => return None,
+    };
+    Some(flag.to_owned())
+}
+
+/// [`Advice`] in the command line's words.
+fn advice_in_flags(advice: Advice) -> &'static str {
+    match advice {
+        Advice::LowerDepth => "lower --min-only-move-depth (or try another --family or --vertices)",
+        Advice::EitherWinner => "ask for --winner either (or try another --family or --vertices)",
+        Advice::DenserOrLarger => {
+            "try a denser --family or more --vertices (the start had no move)"
+        }
+        Advice::SuitableLines => "give --graph6 lines of graphs that suit the game",
+        Advice::WiderSizeRange => "widen --vertices to the lines' sizes",
+        Advice::SmallerOrLargerBudget => {
+            "ask for fewer --vertices, or a larger --search-budget-states"
+        }
+        Advice::WiderRangeOrFewer => {
+            "widen --vertices or ask for a smaller --count (fewer distinct puzzles of these \
+             sizes meet the request)"
+        }
+    }
+}
+
+/// A generation that found no puzzle, in the command line's words.
+pub fn no_puzzle_found_text(none: &NoPuzzleFound) -> String {
+    let advice: Vec<&str> = none.advice().into_iter().map(advice_in_flags).collect();
+    format!(
+        "{}; to relax: {}; --first-candidate {} goes on from here",
+        none.summary(),
+        advice.join("; "),
+        none.next_candidate()
+    )
+}
+
+/// A generation's failure, here or from a server, in the command line's
+/// words: the request's fields named by the flags that set them, and
+/// NO_PUZZLE_FOUND's advice worded again from the counts in its
+/// metadata. The status, its code and its reason stay as they were.
+pub fn in_flag_words(error: ClientError) -> ClientError {
+    let ClientError::Status {
+        status,
+        context,
+        message: None,
+    } = error
+    else {
+        return error;
+    };
+    let details = tonic_types::StatusExt::get_error_details(&*status);
+    let message = match details.error_info() {
+        Some(info) if info.reason == "NO_PUZZLE_FOUND" => {
+            NoPuzzleFound::from_metadata(|key| info.metadata.get(key).cloned())
+                .map(|none| no_puzzle_found_text(&none))
+        }
+        _ => super::client::error::bad_request_field(&status).and_then(|field| {
+            let flag = flag_of(&field)?;
+            let body = status.message();
+            let body = body.strip_prefix(&format!("{field}: ")).unwrap_or(body);
+            Some(format!("{flag}: {body}"))
+        }),
+    };
+    ClientError::Status {
+        status,
+        context,
+        message,
+    }
 }

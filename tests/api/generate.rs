@@ -283,13 +283,39 @@ async fn stored_puzzles_keep_their_difficulty_and_copies_are_named_not_stored() 
             stored.canonical_hash,
             puzzle.solution.as_ref().unwrap().canonical_hash
         );
-        // GetPuzzle and ListPuzzles show the difficulty too.
-        assert_eq!(app.read(&stored.name).await.difficulty, puzzle.difficulty);
+        // GetPuzzle and ListPuzzles show the difficulty too, and the
+        // winner: the verdict it was rated by is stored with it.
+        let winner = puzzle.solution.as_ref().unwrap().winner;
+        assert_eq!(stored.cached_winner, winner);
+        let read = app.read(&stored.name).await;
+        assert_eq!(read.difficulty, puzzle.difficulty);
+        assert_eq!(read.cached_winner, winner);
         names.push(stored.name.clone());
     }
     let listed = app.listed().await;
     assert_eq!(listed.len(), 3);
     assert!(listed.iter().all(|p| p.difficulty.is_some()));
+    assert!(
+        listed
+            .iter()
+            .all(|p| p.cached_winner != proto::Player::Unspecified as i32),
+        "{listed:?}"
+    );
+    // Solving a stored puzzle again, with the winning moves the rating
+    // found, is answered from that verdict.
+    let solved = app
+        .client
+        .clone()
+        .solve_puzzle(proto::SolvePuzzleRequest {
+            name: names[0].clone(),
+            include_winning_moves: true,
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(solved.cached, "{solved:?}");
+    assert_eq!(solved.winner, first[0].solution.as_ref().unwrap().winner);
     // The same request again: the same puzzles, stored already.
     let again = generate(&app, ask).await.unwrap();
     for (puzzle, name) in again.iter().zip(&names) {
@@ -436,7 +462,7 @@ async fn each_bad_request_is_refused_before_the_stream_with_its_field() {
         (Code::ResourceExhausted, "LIMIT_EXCEEDED")
     );
     assert!(
-        message.contains("50000000 edges") && message.contains("(max_edges)"),
+        message.contains("50000000 edges") && message.contains("(--max-edges)"),
         "{message}"
     );
     let (code, reason, message) = refused(proto::GeneratePuzzlesRequest {

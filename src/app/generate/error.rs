@@ -94,40 +94,70 @@ pub struct NoPuzzleFound {
     pub rejections: Rejections,
 }
 
+/// A change to a request that lets more of its candidates through. Each
+/// front end words it with its own names for the request's fields (the
+/// API's `min_only_move_depth`, the command line's
+/// `--min-only-move-depth`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Advice {
+    LowerDepth,
+    EitherWinner,
+    DenserOrLarger,
+    SuitableLines,
+    WiderSizeRange,
+    SmallerOrLargerBudget,
+    WiderRangeOrFewer,
+}
+
+impl Advice {
+    /// The advice in the API's words.
+    pub fn in_api_words(self) -> &'static str {
+        match self {
+            Advice::LowerDepth => "lower min_only_move_depth (or try another family or size)",
+            Advice::EitherWinner => {
+                "leave winner unset for either player (or try another family or size)"
+            }
+            Advice::DenserOrLarger => {
+                "try a denser family or more vertices (the start had no move)"
+            }
+            Advice::SuitableLines => "give graph6 lines of graphs that suit the game",
+            Advice::WiderSizeRange => "widen min_vertices..max_vertices to the lines' sizes",
+            Advice::SmallerOrLargerBudget => {
+                "ask for fewer vertices or edges, or a larger search budget"
+            }
+            Advice::WiderRangeOrFewer => {
+                "widen the size range or ask for fewer puzzles (fewer distinct puzzles of \
+                 these sizes meet the request)"
+            }
+        }
+    }
+}
+
+/// The names [`NoPuzzleFound::metadata`] gives each count.
+const COUNT_KEYS: [&str; 9] = [
+    "tried",
+    "first_candidate",
+    "too_shallow",
+    "wrong_winner",
+    "no_first_move",
+    "not_for_the_game",
+    "out_of_size_range",
+    "over_search_budget",
+    "copies",
+];
+
 impl NoPuzzleFound {
     /// What to change in the request, most frequent reason first.
-    pub fn advice(&self) -> Vec<&'static str> {
+    pub fn advice(&self) -> Vec<Advice> {
         let r = &self.rejections;
         let mut reasons = [
-            (
-                r.too_shallow,
-                "lower min_only_move_depth (or try another family or size)",
-            ),
-            (
-                r.wrong_winner,
-                "ask for winner Either (or try another family or size)",
-            ),
-            (
-                r.no_first_move,
-                "try a denser family or more vertices (the start had no move)",
-            ),
-            (
-                r.not_for_the_game,
-                "give graph6 lines of graphs that suit the game",
-            ),
-            (
-                r.out_of_size_range,
-                "widen min_vertices..max_vertices to the lines' sizes",
-            ),
-            (
-                r.over_search_budget,
-                "ask for fewer vertices or edges, or a larger search budget",
-            ),
-            (
-                r.copies,
-                "widen the size range or ask for fewer puzzles (fewer distinct puzzles of \
-                 these sizes meet the request)",
-            ),
+            (r.too_shallow, Advice::LowerDepth),
+            (r.wrong_winner, Advice::EitherWinner),
+            (r.no_first_move, Advice::DenserOrLarger),
+            (r.not_for_the_game, Advice::SuitableLines),
+            (r.out_of_size_range, Advice::WiderSizeRange),
+            (r.over_search_budget, Advice::SmallerOrLargerBudget),
+            (r.copies, Advice::WiderRangeOrFewer),
         ];
         reasons.sort_by_key(|&(count, _)| std::cmp::Reverse(count));
         reasons
@@ -136,17 +166,22 @@ impl NoPuzzleFound {
             .map(|(_, advice)| advice)
             .collect()
     }
-}
 
-impl fmt::Display for NoPuzzleFound {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    /// The candidate a next request starts from to go on after these.
+    pub fn next_candidate(&self) -> u64 {
+        self.first_index.saturating_add(self.tried)
+    }
+
+    /// What was rejected, in words that name no field: `no puzzle found:
+    /// 20 candidates in a row (from candidate 0) were rejected: 6 too
+    /// shallow, …`.
+    pub fn summary(&self) -> String {
         let r = &self.rejections;
-        write!(
-            f,
-            "no puzzle found: {} candidates in a row (from index {}) were rejected: \
+        format!(
+            "no puzzle found: {} candidates in a row (from candidate {}) were rejected: \
              {} too shallow, {} with the other winner, {} with no first move, \
              {} not for the game, {} out of the size range, {} over the search budget, \
-             {} copies of puzzles already sent; to relax: {}",
+             {} copies of puzzles already sent",
             self.tried,
             self.first_index,
             r.too_shallow,
@@ -156,7 +191,78 @@ impl fmt::Display for NoPuzzleFound {
             r.out_of_size_range,
             r.over_search_budget,
             r.copies,
-            self.advice().join("; ")
+        )
+    }
+
+    /// The counts by name, for an error's metadata (docs/api.md, "Generate
+    /// puzzles"): a client can word the advice itself.
+    pub fn metadata(&self) -> Vec<(&'static str, String)> {
+        let r = &self.rejections;
+        let values = [
+            self.tried,
+            self.first_index,
+            r.too_shallow,
+            r.wrong_winner,
+            r.no_first_move,
+            r.not_for_the_game,
+            r.out_of_size_range,
+            r.over_search_budget,
+            r.copies,
+        ];
+        COUNT_KEYS
+            .into_iter()
+            .zip(values.map(|v| v.to_string()))
+            .collect()
+    }
+
+    /// The counts [`NoPuzzleFound::metadata`] gave, read back; `None`
+    /// when one is missing or not a number.
+    pub fn from_metadata(get: impl Fn(&str) -> Option<String>) -> Option<NoPuzzleFound> {
+        let mut values = [0u64; COUNT_KEYS.len()];
+        for (value, key) in values.iter_mut().zip(COUNT_KEYS) {
+            *value = get(key)?.parse().ok()?;
+        }
+        let [
+            tried,
+            first_index,
+            too_shallow,
+            wrong_winner,
+            no_first_move,
+            not_for_the_game,
+            out_of_size_range,
+            over_search_budget,
+            copies,
+        ] = values;
+        Some(NoPuzzleFound {
+            tried,
+            first_index,
+            rejections: Rejections {
+                not_for_the_game,
+                out_of_size_range,
+                no_first_move,
+                wrong_winner,
+                too_shallow,
+                over_search_budget,
+                copies,
+            },
+        })
+    }
+}
+
+/// In the API's words, with what to relax and where to go on.
+impl fmt::Display for NoPuzzleFound {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let advice: Vec<&str> = self
+            .advice()
+            .into_iter()
+            .map(Advice::in_api_words)
+            .collect();
+        write!(
+            f,
+            "{}; to relax: {}; first_candidate {} goes on from here",
+            self.summary(),
+            advice.join("; "),
+            self.next_candidate()
         )
     }
 }

@@ -234,7 +234,7 @@ pub fn check_size_range(
     if min_vertices > max_vertices {
         return Err(RequestError::new(
             "min_vertices",
-            format!("{min_vertices} is more than max_vertices {max_vertices}"),
+            format!("{min_vertices} is more than the most vertices asked for, {max_vertices}"),
         ));
     }
     if u64::from(min_vertices) < game.min_vertices() {
@@ -268,7 +268,7 @@ pub fn check_size_range(
             "max_vertices",
             format!(
                 "{} is solved by search on at most {MAX_ITEMS} edges, and {} graphs on \
-                 {max_vertices} vertices can have {edges}: lower max_vertices{}",
+                 {max_vertices} vertices can have {edges}: ask for fewer vertices{}",
                 game.as_str(),
                 family.name(),
                 family.edge_advice()

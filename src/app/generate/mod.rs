@@ -37,7 +37,7 @@ mod families;
 mod stream;
 
 pub use difficulty::{Difficulty, Rating, rate};
-pub use error::{GenerateError, NoPuzzleFound, Rejection, Rejections, RequestError};
+pub use error::{Advice, GenerateError, NoPuzzleFound, Rejection, Rejections, RequestError};
 pub use families::{
     DEFAULT_AVERAGE_DEGREE, DEFAULT_HOLE_FRACTION, DEFAULT_SPINE_FRACTION, DrawnGraph, Family,
     MAX_HOLE_FRACTION, candidate_rng, parse_graph6_line,
@@ -180,6 +180,19 @@ pub struct Generated {
 pub enum Candidate {
     Kept(Box<Generated>),
     Rejected(Rejection),
+}
+
+/// What each candidate of `game` is solved with: the winning moves, which
+/// the rating walks, and no more. A stored puzzle keeps the verdict under
+/// these options.
+pub fn solve_options(game: Game) -> SolveOptions {
+    games::effective_options(
+        game,
+        SolveOptions {
+            all_starts: false,
+            winning_moves: true,
+        },
+    )
 }
 
 /// Yields the puzzles of one request, one at a time.
@@ -374,13 +387,7 @@ impl Generator {
                 });
             }
         };
-        let options = games::effective_options(
-            game,
-            SolveOptions {
-                all_starts: false,
-                winning_moves: true,
-            },
-        );
+        let options = solve_options(game);
         let verdict = games::solve(&spec, options, request.search_budget_states, cancel).map_err(
             |e| match e {
                 GameError::Cancelled(cancelled) => cancelled.into(),

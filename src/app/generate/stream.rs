@@ -85,6 +85,12 @@ where
             return Ok(());
         };
         let (stored, duplicate_of) = if delivery.store {
+            // The verdict it was rated by is kept as a solve would keep
+            // it: the stored puzzle (or its older copy) shows its winner.
+            let options = super::solve_options(generated.spec.game());
+            solver
+                .keep_verdict(&canonical, options, &generated.verdict)
+                .await?;
             match oldest_copy(store, &canonical.hash).await? {
                 Some(oldest) => (None, Some(oldest)),
                 None => {
@@ -152,6 +158,7 @@ async fn store_generated(
             white: raw.white,
             title,
             author: &delivery.author,
+            numbered_from: 0,
             canonical_hash: &canonical.hash,
             canonical_labels: canonical.labelling.canonical_labels(),
             request_id: None,
@@ -189,13 +196,7 @@ impl From<GenerateError> for AppError {
                 reason: "SEARCH_BUDGET_EXCEEDED",
                 message: error.to_string(),
             },
-            GenerateError::NoPuzzleFound(ref none) => AppError::Busy {
-                reason: "NO_PUZZLE_FOUND",
-                message: format!(
-                    "{error}; first_candidate {} goes on from here",
-                    none.first_index.saturating_add(none.tried)
-                ),
-            },
+            GenerateError::NoPuzzleFound(none) => AppError::NoPuzzleFound(none),
             GenerateError::Inconsistent { .. } => AppError::internal(error.to_string()),
         }
     }

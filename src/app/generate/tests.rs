@@ -664,7 +664,7 @@ fn too_many_rejections_say_how_many_and_what_to_relax() {
     assert_eq!(found.rejections.wrong_winner, 10);
     let message = error.to_string();
     assert!(
-        message.contains("10 candidates in a row") && message.contains("winner Either"),
+        message.contains("10 candidates in a row") && message.contains("leave winner unset"),
         "{message}"
     );
     // Depth 1 on three vertices of a path from its middle: every first
@@ -680,6 +680,18 @@ fn too_many_rejections_say_how_many_and_what_to_relax() {
     assert!(
         error.to_string().contains("lower min_only_move_depth"),
         "{error}"
+    );
+    // The counts travel in an error's metadata and read back whole, so a
+    // client can word the advice in its own terms.
+    let metadata: std::collections::HashMap<&str, String> = found.metadata().into_iter().collect();
+    let read = NoPuzzleFound::from_metadata(|key| metadata.get(key).cloned());
+    assert_eq!(read.as_ref(), Some(found));
+    assert_eq!(
+        NoPuzzleFound::from_metadata(|key| (key != "copies")
+            .then(|| metadata.get(key).cloned())
+            .flatten()),
+        None,
+        "a missing count reads as no counts"
     );
 }
 

@@ -10,10 +10,20 @@ use super::commands::Output;
 use super::connect::Connection;
 use super::error::{ClientError, Result};
 use crate::app::AppError;
-use crate::app::generate::{DEFAULT_MAX_REJECTED_IN_A_ROW, MAX_COUNT};
-use crate::cli::generate::Delivered;
+use crate::app::generate::{DEFAULT_MAX_REJECTED_IN_A_ROW, MAX_COUNT, NoPuzzleFound, Rejections};
+use crate::cli::generate::{Delivered, in_flag_words};
 
 pub async fn generate(connection: &Connection, output: Output, args: GenerateArgs) -> Result<()> {
+    generate_in_turns(connection, output, args)
+        .await
+        .map_err(in_flag_words)
+}
+
+async fn generate_in_turns(
+    connection: &Connection,
+    output: Output,
+    args: GenerateArgs,
+) -> Result<()> {
     let wanted = args.generation.count;
     let mut delivered = Delivered::open(&args.generation, output.json)?;
     // Built once: graph6 lines from standard input can be read only once,
@@ -69,14 +79,13 @@ pub async fn generate(connection: &Connection, output: Output, args: GenerateArg
 
 /// The status a call would end with had it met the copies itself.
 fn no_new_puzzle(copies: u64, next_candidate: u64) -> ClientError {
-    let message = format!(
-        "no new puzzle found: {copies} puzzles in a row copied ones already printed \
-         (relabelled); widen the size range or ask for fewer puzzles; first_candidate \
-         {next_candidate} goes on from here"
-    );
-    tonic::Status::from(AppError::Busy {
-        reason: "NO_PUZZLE_FOUND",
-        message,
-    })
-    .into()
+    let none = NoPuzzleFound {
+        tried: copies,
+        first_index: next_candidate.saturating_sub(copies),
+        rejections: Rejections {
+            copies,
+            ..Rejections::default()
+        },
+    };
+    tonic::Status::from(AppError::NoPuzzleFound(none)).into()
 }
