@@ -52,21 +52,31 @@ pub fn parse_grpc_timeout(value: &str) -> Option<Duration> {
 #[derive(Debug, Clone, Copy)]
 pub struct ClientAddress(pub IpAddr);
 
-/// The bearer token of the call's `authorization` metadata, if it has one;
-/// another scheme is UNAUTHENTICATED.
-fn bearer<T>(request: &Request<T>, needed: Token) -> Result<Option<&str>, AppError> {
+/// What a call's `authorization` metadata holds.
+enum Presented<'a> {
+    /// No `authorization` at all.
+    Nothing,
+    /// `Bearer TOKEN` (the scheme in any case, RFC 7235 §2.1).
+    Bearer(&'a str),
+    /// Something else: another scheme, or bytes that are not printable
+    /// ASCII. Not this server's to judge where no token is needed (a proxy
+    /// may have added it); where one is, it is no token.
+    Other,
+}
+
+fn presented<T>(request: &Request<T>) -> Presented<'_> {
     let Some(given) = request.metadata().get("authorization") else {
-        return Ok(None);
+        return Presented::Nothing;
     };
-    let given = given
-        .to_str()
-        .map_err(|_| AppError::PermissionDenied(needed))?;
+    let Ok(given) = given.to_str() else {
+        return Presented::Other;
+    };
     // The scheme is case-insensitive (RFC 7235 §2.1); the token is not.
     match given.split_once(' ') {
         Some((scheme, token)) if scheme.eq_ignore_ascii_case("bearer") => {
-            Ok(Some(token.trim_start()))
+            Presented::Bearer(token.trim_start())
         }
-        _ => Err(AppError::Unauthenticated(needed)),
+        _ => Presented::Other,
     }
 }
 
@@ -76,28 +86,27 @@ pub fn check_admin<T>(access: &Access, request: &Request<T>) -> Result<(), AppEr
     if access.admin_token().is_none() {
         return Ok(());
     }
-    let token = bearer(request, Token::Admin)?.ok_or(AppError::Unauthenticated(Token::Admin))?;
-    if access.is_admin(token) {
-        Ok(())
-    } else {
-        Err(AppError::PermissionDenied(Token::Admin))
+    match presented(request) {
+        Presented::Bearer(token) if access.is_admin(token) => Ok(()),
+        Presented::Bearer(_) => Err(AppError::PermissionDenied(Token::Admin)),
+        Presented::Nothing | Presented::Other => Err(AppError::Unauthenticated(Token::Admin)),
     }
 }
 
 /// Who the call is charged to: the admin or a writer, by the bearer token
 /// it carries, or else the address it came from. With `token_required` a
-/// call without a token is refused (UNAUTHENTICATED), and so is one whose
-/// token is neither (PERMISSION_DENIED); otherwise such a token is not
-/// this server's to judge (a proxy's, say), and the call is charged to
-/// its address.
+/// call without a bearer token is refused (UNAUTHENTICATED), and so is one
+/// whose token is neither (PERMISSION_DENIED); otherwise such a token, or
+/// an `authorization` of another kind, is not this server's to judge (a
+/// proxy's, say), and the call is charged to its address.
 pub fn caller_of<T>(
     access: &Access,
     request: &Request<T>,
     token_required: bool,
 ) -> Result<Caller, AppError> {
-    match bearer(request, Token::Writer)? {
-        Some(token) if access.is_admin(token) => Ok(Caller::Admin),
-        Some(token) => match access.writer(token) {
+    match presented(request) {
+        Presented::Bearer(token) if access.is_admin(token) => Ok(Caller::Admin),
+        Presented::Bearer(token) => match access.writer(token) {
             Some(writer) => {
                 tracing::Span::current().record("writer", &*writer);
                 Ok(Caller::Writer(writer))
@@ -105,8 +114,10 @@ pub fn caller_of<T>(
             None if token_required => Err(AppError::PermissionDenied(Token::Writer)),
             None => Ok(by_address(request)),
         },
-        None if token_required => Err(AppError::Unauthenticated(Token::Writer)),
-        None => Ok(by_address(request)),
+        Presented::Nothing | Presented::Other if token_required => {
+            Err(AppError::Unauthenticated(Token::Writer))
+        }
+        Presented::Nothing | Presented::Other => Ok(by_address(request)),
     }
 }
 

@@ -39,7 +39,7 @@ pub enum Command {
     /// through the gRPC health service; for container health checks.
     Healthcheck(HealthcheckArgs),
     /// Copy the SQLite store into a new file, consistently, while servers
-    /// keep using it (see docs/operations.md, backups and restores).
+    /// keep using it (see docs/operations.md#backups-restores-and-upgrades).
     Backup(BackupArgs),
     /// Talk to a running service: list, get, create, delete, solve, analyze,
     /// play, generate, import and export puzzles (docs/client.md).
@@ -76,6 +76,10 @@ pub struct HealthcheckArgs {
     /// Give up after this many seconds.
     #[arg(long, default_value_t = 3)]
     pub timeout_secs: u64,
+    /// Ask again until the service is SERVING or this many seconds have
+    /// passed (a service that is still starting), rather than once.
+    #[arg(long, default_value_t = 0)]
+    pub wait_secs: u64,
     /// For an https:// address: a PEM certificate to trust besides the
     /// web's root authorities (a private authority's, or the server's own
     /// when it is self-signed).

@@ -7,6 +7,8 @@
 //! - `play`: `puzzled analyze` and `puzzled play`;
 //! - `serve`: `puzzled serve`, `puzzled healthcheck` and `puzzled backup`;
 //! - `client`: `puzzled client`, the command line of a running server;
+//! - `connect_advice`: what a failed connection means (TLS mistakes), for
+//!   the client and `healthcheck`;
 //! - `generate`: `puzzled generate`, and the flags and output that
 //!   `puzzled client generate` shares with it;
 //! - `completions`: `puzzled completions`, shell completion scripts;
@@ -18,6 +20,7 @@ pub mod args;
 mod choices;
 pub mod client;
 pub mod completions;
+mod connect_advice;
 pub mod generate;
 mod input;
 pub mod play;

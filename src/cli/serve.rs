@@ -6,6 +6,7 @@ use anyhow::{Result, bail};
 
 use super::args::{BackupArgs, HealthcheckArgs};
 use crate::config::Config;
+use crate::server::ServerError;
 
 /// The log filter without `PUZZLED_LOG`.
 pub const DEFAULT_LOG_FILTER: &str = "info,sqlx::postgres::notice=warn";
@@ -71,16 +72,40 @@ pub fn healthcheck(args: HealthcheckArgs) -> Result<()> {
             })?),
             None => None,
         };
-    let serving = runtime.block_on(crate::server::health_check_with(
-        &args.addr,
-        timeout,
-        ca.as_deref(),
-    ))?;
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(args.wait_secs);
+    let serving = runtime.block_on(async {
+        loop {
+            let checked =
+                crate::server::health_check_with(&args.addr, timeout, ca.as_deref()).await;
+            if matches!(checked, Ok(true)) || std::time::Instant::now() >= until {
+                break match checked {
+                    Err(error) => Err(explained(&args.addr, ca.is_some(), error).await),
+                    Ok(serving) => Ok(serving),
+                };
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+        }
+    })?;
     if serving {
         println!("SERVING");
         Ok(())
     } else {
         bail!("{} is not serving", args.addr)
+    }
+}
+
+/// A failed health check, said better when it is a mistake of the
+/// connection's (TLS; see `connect_advice`).
+async fn explained(addr: &str, ca_cert: bool, error: ServerError) -> anyhow::Error {
+    use super::connect_advice::{advice, advice_for_status};
+    let advised = match &error {
+        ServerError::Connect { source, .. } => advice(addr, ca_cert, source),
+        ServerError::HealthCheck { source, .. } => advice_for_status(addr, ca_cert, source).await,
+        _ => None,
+    };
+    match advised {
+        Some(advised) => anyhow::anyhow!("cannot reach {addr}: {advised}"),
+        None => error.into(),
     }
 }
 
@@ -93,9 +118,9 @@ pub fn backup(args: BackupArgs) -> Result<()> {
         &args.destination,
     ))?;
     println!(
-        "backed up {} puzzles and {} verdicts to {}",
-        summary.puzzles,
-        summary.verdicts,
+        "backed up {} and {} to {}",
+        super::report::counted(summary.puzzles as usize, "puzzle", "puzzles"),
+        super::report::counted(summary.verdicts as usize, "verdict", "verdicts"),
         args.destination.display()
     );
     Ok(())

@@ -83,6 +83,49 @@ async fn with_writer_tokens_only_writers_create_and_reads_stay_open() {
     assert_eq!(error_reason(&refused), "ADMIN_TOKEN_WRONG");
 }
 
+/// An `authorization` value that is no bearer token this server could
+/// read (another scheme, bytes past ASCII, as a pasted `…` makes) is not
+/// the server's to judge on a call that needs no token: it goes through,
+/// charged to its address. Where a token is needed it counts as none.
+#[tokio::test]
+async fn an_authorization_that_is_no_bearer_token_is_judged_only_where_one_is_needed() {
+    let with_raw = |value: &[u8]| {
+        let mut request = Request::new(create_request(path(3)));
+        request.metadata_mut().insert(
+            "authorization",
+            MetadataValue::try_from(value).expect("HTTP takes bytes past ASCII"),
+        );
+        request
+    };
+    let odd: [&[u8]; 3] = [
+        "Bearer \u{2026}".as_bytes(),
+        b"Basic czNjcmV0",
+        "\u{2026}".as_bytes(),
+    ];
+    let mut open = spawn_app().await;
+    for value in odd {
+        open.client
+            .create_puzzle(with_raw(value))
+            .await
+            .unwrap_or_else(|e| panic!("{:?}: {e:?}", String::from_utf8_lossy(value)));
+    }
+    open.stop().await;
+    let mut guarded = app_with(|config| {
+        config.writer_tokens = Some(format!("alice={ALICE}"));
+    })
+    .await;
+    for value in odd {
+        let refused = guarded
+            .client
+            .create_puzzle(with_raw(value))
+            .await
+            .unwrap_err();
+        assert_eq!(refused.code(), Code::Unauthenticated, "{refused:?}");
+        assert_eq!(error_reason(&refused), "WRITER_TOKEN_MISSING");
+    }
+    guarded.stop().await;
+}
+
 /// The reason, `retry-after` seconds and RetryInfo delay of a rate-limit
 /// refusal.
 fn rate_limited(status: &tonic::Status) -> (String, u64, std::time::Duration) {

@@ -109,6 +109,59 @@ fn serve_from_env_vars_answers_healthcheck_and_stops_cleanly_on_sigterm() {
     );
 }
 
+/// `healthcheck --wait-secs` asks again until a service that is still
+/// starting serves (the README's cluster recipe waits for its replicas
+/// so), and gives up after its seconds with the last failure.
+#[test]
+fn healthcheck_waits_for_a_service_that_is_still_starting() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let addr = format!("127.0.0.1:{port}");
+    let waiting = Command::new(BIN)
+        .args([
+            "healthcheck",
+            "--addr",
+            &format!("http://{addr}"),
+            "--wait-secs",
+            "60",
+        ])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let mut server = Command::new(BIN)
+        .args(["serve", "--listen", &addr, "--database", "sqlite::memory:"])
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let waited = waiting.wait_with_output().unwrap();
+    let _ = server.kill();
+    let _ = server.wait();
+    assert!(waited.status.success(), "{waited:?}");
+    assert_eq!(String::from_utf8_lossy(&waited.stdout).trim(), "SERVING");
+
+    let started = std::time::Instant::now();
+    let gave_up = Command::new(BIN)
+        .args([
+            "healthcheck",
+            "--addr",
+            &format!("http://{addr}"),
+            "--wait-secs",
+            "1",
+        ])
+        .output()
+        .unwrap();
+    assert!(!gave_up.status.success());
+    assert!(
+        String::from_utf8_lossy(&gave_up.stderr).contains("Connection refused"),
+        "{gave_up:?}"
+    );
+    assert!(started.elapsed() >= std::time::Duration::from_secs(1));
+}
+
 #[test]
 fn serve_help_lists_every_flag_and_its_variable() {
     let out = Command::new(BIN)

@@ -10,6 +10,40 @@ use tonic::transport::{Certificate, Channel, ClientTlsConfig, Endpoint};
 use super::args::ClientArgs;
 use super::error::{ClientError, Result};
 use crate::api::proto::puzzle_service_client::PuzzleServiceClient;
+use crate::cli::connect_advice::{advice, advice_for_status};
+
+/// `Bearer TOKEN`, for a token a header can carry: printable ASCII, no
+/// spaces (HTTP would take some other bytes, but no server could read
+/// them as a token, so they are refused here, before anything is sent;
+/// a pasted placeholder such as `…` is the usual case).
+fn authorization(token: &str) -> Result<MetadataValue<Ascii>> {
+    let source = token_source();
+    if let Some((at, bad)) = token
+        .chars()
+        .enumerate()
+        .find(|(_, c)| !c.is_ascii_graphic())
+    {
+        let shown = if bad.is_ascii() {
+            format!("{bad:?}")
+        } else {
+            format!("`{bad}`")
+        };
+        return Err(ClientError::usage(format!(
+            "{source} holds characters a header cannot carry ({shown} at character {}): a \
+             token is printable ASCII without spaces, such as `openssl rand -hex 24` makes",
+            at + 1
+        )));
+    }
+    MetadataValue::try_from(format!("Bearer {token}"))
+        .map_err(|_| ClientError::usage(format!("{source} cannot be sent as a header")))
+}
+
+/// Where the token came from, to name it in an error: the flag when the
+/// command line has it, else the variable.
+fn token_source() -> &'static str {
+    let flagged = std::env::args().any(|arg| arg == "--token" || arg.starts_with("--token="));
+    if flagged { "--token" } else { "PUZZLED_TOKEN" }
+}
 
 /// The server and what every call carries; the channel is opened by the
 /// first call that needs it, so that a command's local work (reading its
@@ -20,16 +54,17 @@ pub struct Connection {
     channel: tokio::sync::OnceCell<Channel>,
     authorization: Option<MetadataValue<Ascii>>,
     timeout: Duration,
+    /// Whether `--ca-cert` was given, for the advice on a refused certificate.
+    ca_cert: bool,
 }
 
 impl Connection {
     pub fn new(args: &ClientArgs) -> Result<Connection> {
         let addr = args.server.clone();
-        let authorization = match &args.token {
-            Some(token) => Some(MetadataValue::try_from(format!("Bearer {token}")).map_err(
-                |_| ClientError::usage("--token: a token is printable ASCII without line breaks"),
-            )?),
-            None => None,
+        // An empty token (`PUZZLED_TOKEN=`) is no token.
+        let authorization = match args.token.as_deref() {
+            Some(token) if !token.is_empty() => Some(authorization(token)?),
+            _ => None,
         };
         let timeout = Duration::from_secs(args.timeout_secs);
         let mut endpoint = Endpoint::from_shared(addr.clone())
@@ -64,6 +99,7 @@ impl Connection {
             channel: tokio::sync::OnceCell::new(),
             authorization,
             timeout,
+            ca_cert: args.ca_cert.is_some(),
         })
     }
 
@@ -77,11 +113,27 @@ impl Connection {
                     .await
                     .map_err(|error| ClientError::Unreachable {
                         addr: self.addr.clone(),
-                        message: crate::cli::causes(&anyhow::Error::new(error)),
+                        message: advice(&self.addr, self.ca_cert, &error)
+                            .unwrap_or_else(|| crate::cli::causes(&anyhow::Error::new(error))),
                     })
             })
             .await
             .cloned()
+    }
+
+    /// `error`, ended by the server's answers, said better when it is a
+    /// mistake of the connection's (see `connect_advice`).
+    pub async fn explained(&self, error: ClientError) -> ClientError {
+        let ClientError::Status { status, .. } = &error else {
+            return error;
+        };
+        match advice_for_status(&self.addr, self.ca_cert, status).await {
+            Some(message) => ClientError::Unreachable {
+                addr: self.addr.clone(),
+                message,
+            },
+            None => error,
+        }
     }
 
     /// The API's client, with no message size limit of its own (the server

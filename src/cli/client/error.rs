@@ -120,7 +120,9 @@ pub fn status_line(
     }
     line.push_str(": ");
     let message = replaced.unwrap_or(status.message());
-    if let Some(field) = bad_request_field(status)
+    // A replaced message says what it is about in the client's own terms.
+    if replaced.is_none()
+        && let Some(field) = bad_request_field(status)
         && !message.starts_with(field.as_str())
     {
         line.push_str(&field);
@@ -131,8 +133,13 @@ pub fn status_line(
     } else {
         message
     });
-    if let Some(delay) = details.retry_info().and_then(|info| info.retry_delay) {
-        line.push_str(&format!("; retry in {} s", delay.as_secs().max(1)));
+    // The wait, rounded up as `retry-after` rounds it, unless the message
+    // gives it already (the server's rate limits do).
+    if let Some(delay) = details.retry_info().and_then(|info| info.retry_delay)
+        && !message.contains("try again in")
+    {
+        let seconds = delay.as_secs() + u64::from(delay.subsec_nanos() > 0);
+        line.push_str(&format!("; retry in {} s", seconds.max(1)));
     }
     line
 }
@@ -182,6 +189,29 @@ mod tests {
         assert_eq!(
             status_line(&status, Some("p.jsonl:3"), None),
             "p.jsonl:3: NOT_FOUND: puzzles/x: no such puzzle"
+        );
+    }
+
+    #[test]
+    fn the_wait_is_said_once_rounded_up() {
+        let limited = |message: &str| {
+            let mut details =
+                ErrorDetails::with_error_info("SOLVE_RATE_EXCEEDED", "puzzled.v1", []);
+            details.set_retry_info(Some(std::time::Duration::from_millis(29_400)));
+            tonic::Status::with_error_details(Code::ResourceExhausted, message, details)
+        };
+        assert_eq!(
+            status_line(
+                &limited("too many solves from address 127.0.0.1; try again in 30 s"),
+                None,
+                None
+            ),
+            "RESOURCE_EXHAUSTED (SOLVE_RATE_EXCEEDED): too many solves from address 127.0.0.1; \
+             try again in 30 s"
+        );
+        assert_eq!(
+            status_line(&limited("too many solves"), None, None),
+            "RESOURCE_EXHAUSTED (SOLVE_RATE_EXCEEDED): too many solves; retry in 30 s"
         );
     }
 

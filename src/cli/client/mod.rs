@@ -55,7 +55,7 @@ pub fn run(args: ClientArgs) -> ExitCode {
 async fn dispatch(args: ClientArgs) -> error::Result<()> {
     let output = Output { json: args.json };
     let connection = Connection::new(&args)?;
-    match args.command {
+    let ended = match args.command {
         ClientCommand::Health => commands::health(&connection, output).await,
         ClientCommand::List(list) => commands::list(&connection, output, list).await,
         ClientCommand::Get(get) => commands::get(&connection, output, get).await,
@@ -69,5 +69,9 @@ async fn dispatch(args: ClientArgs) -> error::Result<()> {
         ClientCommand::Generate(generate) => {
             generate::generate(&connection, output, generate).await
         }
+    };
+    match ended {
+        Err(error) => Err(connection.explained(error).await),
+        done => done,
     }
 }
