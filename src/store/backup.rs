@@ -17,9 +17,17 @@ use sqlx::{ConnectOptions as _, Connection as _};
 pub enum BackupError {
     #[error(
         "backups are taken of SQLite stores (sqlite://PATH); for PostgreSQL use pg_dump \
-         (see docs/operations.md#backups-and-restores)"
+         (see docs/operations.md#backups-restores-and-upgrades)"
     )]
     NotSqlite,
+    #[error(
+        "the folder {} does not exist: create it first (mkdir -p {})",
+        .0.display(),
+        .0.display()
+    )]
+    NoFolder(PathBuf),
+    #[error("{} is not a folder: a backup is written into a folder", .0.display())]
+    NotAFolder(PathBuf),
     #[error("{0} already exists: a backup is never written over a file")]
     DestinationExists(PathBuf),
     #[error("the store {url} cannot be read")]
@@ -58,6 +66,17 @@ pub async fn backup_sqlite(url: &str, destination: &Path) -> Result<BackupSummar
     }
     if destination.exists() {
         return Err(BackupError::DestinationExists(destination.to_owned()));
+    }
+    // SQLite would only say it cannot open the copy's file.
+    let folder = match destination.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    if !folder.exists() {
+        return Err(BackupError::NoFolder(folder.to_owned()));
+    }
+    if !folder.is_dir() {
+        return Err(BackupError::NotAFolder(folder.to_owned()));
     }
     let open = |source| BackupError::Open {
         url: crate::config::redacted_url(url),

@@ -184,11 +184,17 @@ impl Store {
 
     async fn open_postgres(url: &str, settings: PoolSettings) -> Result<Store, StoreError> {
         let options = AnyConnectOptions::from_str(url)?;
-        let pool = AnyPoolOptions::new()
+        let opened = AnyPoolOptions::new()
             .max_connections(settings.max_connections)
             .acquire_timeout(settings.acquire_timeout)
-            .connect_with(options)
-            .await?;
+            .connect_with(options.clone())
+            .await;
+        let pool = match opened {
+            Ok(pool) => pool,
+            Err(error) => {
+                return Err(postgres_open_error(error, &options, settings.acquire_timeout).await);
+            }
+        };
         // Replicas starting together migrate one at a time: sqlx holds an
         // advisory lock on PostgreSQL while it migrates.
         sqlx::migrate!("./migrations/postgres").run(&pool).await?;
@@ -490,4 +496,52 @@ pub(super) fn new_id() -> String {
     h.update(hasher.finish().to_le_bytes());
     h.update(micros(SystemTime::now()).to_le_bytes());
     hex::encode(&h.finalize()[..10])
+}
+
+/// Why PostgreSQL could not be opened, in terms of what to do: a missing
+/// database, a refused role, a server out of reach (the pool only says it
+/// timed out; one more attempt of its own tells why).
+async fn postgres_open_error(
+    error: sqlx::Error,
+    options: &AnyConnectOptions,
+    waited: Duration,
+) -> StoreError {
+    use sqlx::ConnectOptions as _;
+    let error = match error {
+        sqlx::Error::PoolTimedOut => match options.connect().await {
+            Ok(_) => sqlx::Error::PoolTimedOut,
+            Err(error @ (sqlx::Error::Io(_) | sqlx::Error::Tls(_) | sqlx::Error::Protocol(_))) => {
+                return StoreError::Unreachable {
+                    seconds: waited.as_secs(),
+                    message: error.to_string(),
+                };
+            }
+            Err(other) => other,
+        },
+        other => other,
+    };
+    if let sqlx::Error::Database(database) = &error
+        && let Some(postgres) = database.try_downcast_ref::<sqlx::postgres::PgDatabaseError>()
+    {
+        match postgres.code() {
+            // invalid_catalog_name
+            "3D000" => {
+                return StoreError::NoSuchDatabase {
+                    database: options
+                        .database_url
+                        .path()
+                        .trim_start_matches('/')
+                        .to_owned(),
+                };
+            }
+            // invalid_authorization_specification, invalid_password
+            "28000" | "28P01" => {
+                return StoreError::Refused {
+                    message: postgres.message().to_owned(),
+                };
+            }
+            _ => {}
+        }
+    }
+    error.into()
 }

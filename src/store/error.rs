@@ -30,6 +30,24 @@ pub enum StoreError {
     Database(#[source] sqlx::Error),
     #[error("migration failed: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
+    /// PostgreSQL has no database of the URL's name: puzzled creates its
+    /// tables, not the database.
+    #[error(
+        "PostgreSQL has no database {database:?}: create it first (createdb {database}, or \
+         CREATE DATABASE {database} in psql); puzzled creates its tables, not the database"
+    )]
+    NoSuchDatabase { database: String },
+    /// PostgreSQL answered, and refused the connection (a role it does not
+    /// know, a wrong password, `pg_hba.conf`).
+    #[error("PostgreSQL refused the connection: {message}")]
+    Refused { message: String },
+    /// No connection to PostgreSQL could be made within the acquire
+    /// timeout; `message` is why the last attempt failed.
+    #[error(
+        "cannot connect to PostgreSQL within {seconds} s (--database-acquire-timeout-ms): \
+         {message}"
+    )]
+    Unreachable { seconds: u64, message: String },
     /// A database URL whose scheme this build cannot open.
     #[error(
         "unsupported database URL scheme `{scheme}`: the supported ones are \
@@ -131,7 +149,10 @@ impl StoreError {
     pub fn is_transient(&self) -> bool {
         matches!(
             self,
-            StoreError::Busy(_) | StoreError::Io(_) | StoreError::FileReplaced { .. }
+            StoreError::Busy(_)
+                | StoreError::Io(_)
+                | StoreError::FileReplaced { .. }
+                | StoreError::Unreachable { .. }
         )
     }
 }

@@ -141,6 +141,26 @@ fn a_backup_refuses_what_it_cannot_do() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("for PostgreSQL use pg_dump"));
 
+    // A destination in a folder that is not there, or under a file.
+    let store = format!("sqlite://{}", dir.path().join("x.db").display());
+    let nowhere = dir.path().join("backups");
+    let out = backup(&store, &nowhere.join("b.db"));
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(&format!(
+            "the folder {} does not exist: create it first (mkdir -p {})",
+            nowhere.display(),
+            nowhere.display()
+        )),
+        "{err}"
+    );
+    let out = backup(&store, &existing.join("b.db"));
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("is not a folder"), "{err}");
+    assert!(!nowhere.exists(), "a backup creates no folder");
+
     let missing = format!("sqlite://{}", dir.path().join("missing.db").display());
     let out = backup(&missing, &dir.path().join("copy.db"));
     assert!(!out.status.success());
