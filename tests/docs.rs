@@ -155,3 +155,188 @@ fn the_checks_see_what_they_check() {
     assert!(!exists_in_repository("canon/no_such_file.rs"));
     assert!(!exists_in_repository("src/service/transport.rs"));
 }
+
+/// The anchor GitHub gives a heading: lower case, spaces as `-`, and only
+/// letters, digits, `-` and `_` kept (backticks, commas, dashes of other
+/// kinds go).
+fn slug(heading: &str) -> String {
+    heading
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter_map(|c| match c {
+            ' ' => Some('-'),
+            c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The anchors of a Markdown page's headings (outside code blocks); a
+/// repeated heading's later anchors get `-1`, `-2`, … as on GitHub.
+fn anchors(page: &str) -> Vec<String> {
+    let mut anchors: Vec<String> = Vec::new();
+    let mut in_code = false;
+    for line in page.lines() {
+        if line.trim_start().starts_with("```") {
+            in_code = !in_code;
+            continue;
+        }
+        let Some(heading) = line.strip_prefix('#') else {
+            continue;
+        };
+        if in_code {
+            continue;
+        }
+        let text = heading.trim_start_matches('#');
+        if !text.starts_with(' ') {
+            continue;
+        }
+        let base = slug(text);
+        let mut anchor = base.clone();
+        let mut n = 0;
+        while anchors.contains(&anchor) {
+            n += 1;
+            anchor = format!("{base}-{n}");
+        }
+        anchors.push(anchor);
+    }
+    anchors
+}
+
+/// Every `PAGE.md#anchor` in `text`, as written (`docs/operations.md#tls`,
+/// `games.md#difficulty`, `../README.md#…`), and every `](#anchor)` link
+/// within the page, as `#anchor`.
+fn named_anchors(text: &str) -> Vec<String> {
+    let path_char = |c: char| c.is_ascii_alphanumeric() || "_./-".contains(c);
+    let anchor_char = |c: char| c.is_alphanumeric() || c == '-' || c == '_';
+    let mut found = Vec::new();
+    for (at, _) in text.match_indices(".md#") {
+        let start = text[..at]
+            .char_indices()
+            .rev()
+            .take_while(|&(_, c)| path_char(c))
+            .last()
+            .map_or(at, |(i, _)| i);
+        let rest = &text[at + ".md#".len()..];
+        let end = rest.find(|c| !anchor_char(c)).unwrap_or(rest.len());
+        found.push(format!("{}.md#{}", &text[start..at], &rest[..end]));
+    }
+    for (at, _) in text.match_indices("](#") {
+        let rest = &text[at + "](".len()..];
+        let end = rest.find(')').unwrap_or(rest.len());
+        found.push(rest[..end].to_owned());
+    }
+    found
+}
+
+/// The files whose text may name a page's anchor: the pages, the sources
+/// (Rust, proto, the page's TypeScript), the tests and benches, the
+/// deployment files and CI.
+fn files_naming_anchors() -> Vec<PathBuf> {
+    fn walk(dir: &Path, found: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+            let path = entry.path();
+            let name = entry.file_name();
+            if ["target", "node_modules", ".git", "dist", "gen", "vendor"]
+                .iter()
+                .any(|skipped| name == *skipped)
+            {
+                continue;
+            }
+            if path.is_dir() {
+                walk(&path, found);
+            } else if path.extension().is_some_and(|e| {
+                [
+                    "md", "rs", "proto", "ts", "mjs", "yml", "cfg", "toml", "sql",
+                ]
+                .iter()
+                .any(|x| e == *x)
+            }) || path.ends_with(".ci/run")
+            {
+                found.push(path);
+            }
+        }
+    }
+    let mut found = Vec::new();
+    walk(&root(), &mut found);
+    found.retain(|path| !path.ends_with("tests/docs.rs"));
+    found.sort();
+    found
+}
+
+/// The page `named` (`docs/x.md`, `x.md`, `../README.md`) refers to from
+/// `file`: relative to the file's folder, else to the repository's root,
+/// else in `docs/`.
+fn page_named(file: &Path, named: &str) -> Option<PathBuf> {
+    let here = file.parent().unwrap_or(&root()).join(named);
+    [here, root().join(named), root().join("docs").join(named)]
+        .into_iter()
+        .find(|path| path.is_file())
+}
+
+#[test]
+fn every_anchor_the_code_and_docs_name_is_a_heading() {
+    let mut broken = Vec::new();
+    let mut checked = 0;
+    for file in files_naming_anchors() {
+        let text = std::fs::read_to_string(&file).unwrap_or_default();
+        for named in named_anchors(&text) {
+            let (page, anchor) = named.split_once('#').expect("an anchor");
+            let target = if page.is_empty() {
+                Some(file.clone())
+            } else {
+                page_named(&file, page)
+            };
+            let shown = file
+                .strip_prefix(root())
+                .unwrap_or(&file)
+                .display()
+                .to_string();
+            match target {
+                None => broken.push(format!("{shown}: {named}: no such page")),
+                Some(target) => {
+                    let page_text = std::fs::read_to_string(&target).unwrap();
+                    if !anchors(&page_text).iter().any(|a| a == anchor) {
+                        broken.push(format!("{shown}: {named}: no such heading"));
+                    }
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(
+        checked > 40,
+        "only {checked} anchors found: the scan misses them"
+    );
+    assert!(
+        broken.is_empty(),
+        "anchors that lead nowhere:\n{}",
+        broken.join("\n")
+    );
+}
+
+#[test]
+fn anchors_are_made_and_found_as_github_makes_them() {
+    assert_eq!(
+        slug("Backups, restores and upgrades"),
+        "backups-restores-and-upgrades"
+    );
+    assert_eq!(slug("From a browser: gRPC-Web"), "from-a-browser-grpc-web");
+    assert_eq!(slug("`puzzled client` flags"), "puzzled-client-flags");
+    assert_eq!(
+        anchors("# A\n## B b\n```\n# not a heading\n```\n## B b\n#hashtag\n"),
+        ["a", "b-b", "b-b-1"]
+    );
+    assert_eq!(
+        named_anchors(
+            "see docs/operations.md#tls, [x](games.md#difficulty) and [y](#here); (../README.md#a-b)"
+        ),
+        [
+            "docs/operations.md#tls",
+            "games.md#difficulty",
+            "../README.md#a-b",
+            "#here"
+        ]
+    );
+}

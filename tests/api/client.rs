@@ -73,13 +73,21 @@ async fn puzzled(
     input: Option<String>,
     env: Vec<(&'static str, String)>,
 ) -> Run {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_puzzled"));
+    command
+        .args(&args)
+        .env_remove("PUZZLED_SERVER")
+        .env_remove("PUZZLED_TOKEN")
+        .env_remove("PUZZLED_CA_CERT")
+        .envs(env);
+    run_to_the_end(command, input).await
+}
+
+/// Runs `command` from the repository's root, `input` on its standard
+/// input (none: nothing to read), to its end.
+async fn run_to_the_end(mut command: Command, input: Option<String>) -> Run {
     tokio::task::spawn_blocking(move || {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_puzzled"))
-            .args(&args)
-            .env_remove("PUZZLED_SERVER")
-            .env_remove("PUZZLED_TOKEN")
-            .env_remove("PUZZLED_CA_CERT")
-            .envs(env)
+        let mut child = command
             .current_dir(env!("CARGO_MANIFEST_DIR"))
             .stdin(if input.is_some() {
                 Stdio::piped()
@@ -89,7 +97,7 @@ async fn puzzled(
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
-            .expect("puzzled runs");
+            .expect("the command runs");
         if let Some(input) = input {
             let mut stdin = child.stdin.take().unwrap();
             std::thread::spawn(move || {
@@ -216,7 +224,8 @@ async fn health_create_get_list_and_delete_in_text_and_in_json() {
         json!({"status": "SERVING"})
     );
 
-    // A contest file, 1-based: its start 2 is the API's vertex 1.
+    // A contest file, 1-based: its start 2 is the API's vertex 1, and the
+    // puzzle keeps its numbering, in which it is shown.
     let created = client(
         &app,
         &[
@@ -239,11 +248,13 @@ async fn health_create_get_list_and_delete_in_text_and_in_json() {
     assert_eq!(field(&created.stdout, "title"), "a path");
     assert_eq!(
         field(&created.stdout, "game"),
-        "geography, 3 vertices, 2 edges, start 1"
+        "geography, 3 vertices, 2 edges, start 2"
     );
+    assert_eq!(field(&created.stdout, "vertices numbered from"), "1");
     let read = app.read(&path).await;
     let spec = read.spec.unwrap();
     assert_eq!((spec.start, spec.author.as_str()), (1, "tests"));
+    assert_eq!(spec.numbered_from, 1);
     assert_eq!(spec.graph.unwrap().edges, [0, 1, 1, 2]);
 
     // --json prints the API's own message, as grpcurl prints it.
@@ -273,7 +284,7 @@ async fn health_create_get_list_and_delete_in_text_and_in_json() {
     assert_eq!(tree["spec"]["graph"]["vertexCount"], 7, "{tree}");
 
     let got = client(&app, &["get", &path]).await.ok();
-    assert_eq!(field(&got.stdout, "edges"), "0-1 1-2", "{got}");
+    assert_eq!(field(&got.stdout, "edges"), "1-2 2-3", "{got}");
     assert_eq!(field(&got.stdout, "winner"), "not solved yet", "{got}");
     let basic = client(&app, &["get", "--basic", "--json", &tree_name])
         .await
@@ -289,7 +300,7 @@ async fn health_create_get_list_and_delete_in_text_and_in_json() {
     assert_eq!(lines.len(), 2, "{listed}");
     assert!(
         lines[0].starts_with(&format!(
-            "{tree_name}  tree paint, 7 vertices, black 0, white 6"
+            "{tree_name}  tree paint, 7 vertices, black 1, white 7"
         )),
         "{listed}"
     );
@@ -386,7 +397,8 @@ async fn solve_a_file_says_what_the_local_solve_says_and_a_stored_puzzle_too() {
         );
     }
 
-    // A stored puzzle, in the API's 0-based numbering, and as JSON.
+    // A stored puzzle, in the numbering it was made in (the contest file's,
+    // from 1), and as JSON (the API's, from 0).
     let created = client(
         &app,
         &[
@@ -405,7 +417,7 @@ async fn solve_a_file_says_what_the_local_solve_says_and_a_stored_puzzle_too() {
     assert!(
         solved
             .stdout
-            .starts_with("game: geography, 8 vertices, 7 edges, start 0\nwinner: second player\n"),
+            .starts_with("game: geography, 8 vertices, 7 edges, start 1\nwinner: second player\n"),
         "{solved}"
     );
     let solution = client(&app, &["solve", "--json", "--all-starts", name])
@@ -426,8 +438,8 @@ async fn solve_a_file_says_what_the_local_solve_says_and_a_stored_puzzle_too() {
 }
 
 /// Moves are typed in the puzzle's numbering: the file's (1-based for a
-/// contest file), the API's for a stored puzzle; the text is the local
-/// `analyze`'s, an illegal move is named as typed.
+/// contest file), the one a stored puzzle was made in; the text is the
+/// local `analyze`'s, an illegal move is named as typed.
 #[tokio::test]
 async fn analyze_takes_and_shows_moves_in_the_puzzles_own_numbering() {
     let app = spawn_app().await;
@@ -449,13 +461,13 @@ async fn analyze_takes_and_shows_moves_in_the_puzzles_own_numbering() {
             let remote = remote.failed_with(13);
             assert_eq!(
                 remote.stderr,
-                "error: INVALID_ARGUMENT (ALREADY_VISITED): moves[0]: move 1 (1) is illegal\n",
+                "error: INVALID_ARGUMENT (ALREADY_VISITED): move 1 (1) is illegal: it was \
+                 visited already\n",
                 "{remote}"
             );
-            assert!(
-                locally
-                    .stderr
-                    .contains("move 1 (1) is illegal: ALREADY_VISITED"),
+            assert_eq!(
+                locally.stderr,
+                "error: move 1 (1) is illegal: it was visited already (ALREADY_VISITED)\n",
                 "{locally}"
             );
             continue;
@@ -483,7 +495,8 @@ async fn analyze_takes_and_shows_moves_in_the_puzzles_own_numbering() {
         local(&args, None).await.ok().stdout
     );
 
-    // A stored puzzle is numbered from 0, and the server's sentence says why.
+    // A stored puzzle takes and shows moves in the numbering it was made
+    // in: this one from a contest file, from 1. The JSON is the API's.
     let created = client(
         &app,
         &[
@@ -497,23 +510,56 @@ async fn analyze_takes_and_shows_moves_in_the_puzzles_own_numbering() {
     .await
     .ok()
     .json();
+    assert_eq!(created["spec"]["numberedFrom"], 1, "{created}");
     let name = created["name"].as_str().unwrap();
-    let position = client(&app, &["analyze", "--json", "--moves", "1", name])
+    let position = client(&app, &["analyze", "--json", "--moves", "2", name])
         .await
         .ok()
         .json();
     assert_eq!(position["toMove"], "PLAYER_SECOND", "{position}");
     assert_eq!(position["legalMoves"], json!([{"vertex": 2}]), "{position}");
-    let illegal = client(&app, &["analyze", "--moves", "2", name])
+    let text = client(&app, &["analyze", "--moves", "2", name]).await.ok();
+    assert!(text.stdout.contains("legal moves (1): 3"), "{text}");
+    // A refused move is said in the same numbering, with no API field.
+    let illegal = client(&app, &["analyze", "--moves", "3", name])
         .await
         .failed_with(13);
-    assert!(
-        illegal.stderr.starts_with(
-            "error: INVALID_ARGUMENT (NOT_ADJACENT): moves[0]: move 1 (2) is illegal: "
-        ),
+    assert_eq!(
+        illegal.stderr,
+        "error: INVALID_ARGUMENT (NOT_ADJACENT): move 1 (3) is illegal: it is not next to the \
+         token\n",
         "{illegal}"
     );
-    assert_eq!(illegal.stderr.matches("moves[0]").count(), 1, "{illegal}");
+    let zero = client(&app, &["analyze", "--moves", "0", name])
+        .await
+        .failed_with(2);
+    assert!(
+        zero.stderr
+            .contains("there is no vertex 0: this puzzle's numbering starts at 1"),
+        "{zero}"
+    );
+    // One made from a 0-based file is shown from 0.
+    let dir = tempfile::tempdir().unwrap();
+    let zero_based = write(dir.path(), "path.txt", "3 2\n0 1\n1 2\n");
+    let created = client(
+        &app,
+        &[
+            "create",
+            "--game",
+            "geography",
+            "--format",
+            "zero-based",
+            &zero_based,
+        ],
+    )
+    .await
+    .ok();
+    assert_eq!(field(&created.stdout, "vertices numbered from"), "0");
+    let from_zero = field(&created.stdout, "name");
+    let text = client(&app, &["analyze", "--moves", "1", &from_zero])
+        .await
+        .ok();
+    assert!(text.stdout.contains("legal moves (1): 2"), "{text}");
     let typo = client(&app, &["analyze", "--moves", "1-2", name])
         .await
         .failed_with(2);
@@ -546,7 +592,7 @@ async fn play_through_standard_input_to_the_end_as_the_local_game_plays() {
     assert!(
         remote
             .stdout
-            .contains("is illegal: ALREADY_PAINTED; try again"),
+            .contains("is illegal: it is painted already (ALREADY_PAINTED); try again"),
         "{remote}"
     );
     assert!(
@@ -554,8 +600,9 @@ async fn play_through_standard_input_to_the_end_as_the_local_game_plays() {
         "{remote}"
     );
 
-    // A stored puzzle (numbered from 0), the person first, with JSON Lines:
-    // one PlayResponse a message, the last one the final position.
+    // A stored puzzle (made from a contest file: numbered from 1), the
+    // person first, with JSON Lines: one PlayResponse a message, the last
+    // one the final position (the JSON numbers from 0, as the API).
     let created = client(
         &app,
         &[
@@ -570,7 +617,7 @@ async fn play_through_standard_input_to_the_end_as_the_local_game_plays() {
     .ok()
     .json();
     let name = created["name"].as_str().unwrap();
-    let game = client_with_input(&app, &["play", "--json", name], "2\n1\nhint\nquit\n")
+    let game = client_with_input(&app, &["play", "--json", name], "3\n2\nhint\nquit\n")
         .await
         .ok();
     let responses = game.json_lines();
@@ -591,6 +638,63 @@ async fn play_through_standard_input_to_the_end_as_the_local_game_plays() {
         "{quit}"
     );
     assert!(!quit.stdout.contains("wins"), "{quit}");
+}
+
+/// The end of a game is said at once: after the winning move the program
+/// prints who won and exits, standard input still open (it waited for one
+/// more line before). Here and against a server.
+#[tokio::test]
+async fn a_game_that_ends_says_who_won_without_waiting_for_another_line() {
+    let app = spawn_app().await;
+    let game = [
+        "play",
+        "--game",
+        "geography",
+        "--start",
+        "2",
+        &data("geography_path3.txt"),
+    ];
+    let mut local_args = strings(&game);
+    let mut remote_args = strings(&["client", "--server", &server(&app)]);
+    remote_args.extend(strings(&game));
+    for args in [std::mem::take(&mut local_args), remote_args] {
+        let shown = args.join(" ");
+        let ended = tokio::task::spawn_blocking(move || {
+            let mut child = Command::new(env!("CARGO_BIN_EXE_puzzled"))
+                .args(&args)
+                .current_dir(env!("CARGO_MANIFEST_DIR"))
+                .env_remove("PUZZLED_SERVER")
+                .env_remove("PUZZLED_TOKEN")
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap();
+            // From the middle of 1-2-3, the move to an end wins at once.
+            let mut stdin = child.stdin.take().unwrap();
+            stdin.write_all(b"1\n").unwrap();
+            stdin.flush().unwrap();
+            let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+            let mut said = String::new();
+            let mut line = String::new();
+            while stdout.read_line(&mut line).unwrap() > 0 {
+                said.push_str(&line);
+                line.clear();
+            }
+            // Standard output closed with standard input still open: the
+            // program ended by itself.
+            let status = child.wait().unwrap();
+            drop(stdin);
+            (status, said)
+        });
+        let (status, said) = tokio::time::timeout(std::time::Duration::from_secs(60), ended)
+            .await
+            .unwrap_or_else(|_| panic!("{shown}: still waiting for input after the game ended"))
+            .unwrap();
+        assert!(status.success(), "{shown}: {said}");
+        assert!(said.contains("game over"), "{shown}: {said}");
+        assert!(said.trim_end().ends_with("you win"), "{shown}: {said}");
+    }
 }
 
 #[tokio::test]
@@ -1157,7 +1261,10 @@ async fn an_interrupted_export_prints_the_token_that_resumes_it() {
         .next()
         .unwrap();
     assert!(
-        stderr.starts_with(&format!("export interrupted after {written} puzzles;")),
+        stderr.starts_with(&format!(
+            "export interrupted after {written} puzzle{};",
+            if written == 1 { "" } else { "s" }
+        )),
         "{stderr}"
     );
     let rest = client(&app, &["export", "--resume-token", token])
@@ -1232,6 +1339,11 @@ async fn no_progress_is_drawn_when_standard_error_is_not_a_terminal() {
     let export = client(&app, &["export"]).await.ok();
     assert_eq!(export.stderr, "exported 50 puzzles\n", "{export}");
     assert_eq!(export.stdout.lines().count(), 50);
+    let one = spawn_app().await;
+    let line = write(dir.path(), "one.jsonl", lines.lines().next().unwrap());
+    client(&one, &["import", &line]).await.ok();
+    let export = client(&one, &["export"]).await.ok();
+    assert_eq!(export.stderr, "exported 1 puzzle\n", "{export}");
 }
 
 #[tokio::test]
@@ -1268,6 +1380,399 @@ async fn the_client_speaks_tls_to_a_server_it_trusts() {
     .await
     .failed_with(24);
     assert!(untrusted.stderr.contains(&addr), "{untrusted}");
+}
+
+/// A TLS server whose certificate is `cert` and `key` (PEM files).
+async fn tls_server(dir: &Arc<tempfile::TempDir>, cert: PathBuf, key: PathBuf) -> TestApp {
+    let mut config = test_config(dir.path());
+    config.tls_cert = Some(cert);
+    config.tls_key = Some(key);
+    spawn_app_with(dir.clone(), config).await
+}
+
+/// `puzzled client --server ADDR [--ca-cert CA] health`, and `puzzled
+/// healthcheck` the same way.
+async fn health_both_ways(addr: &str, ca: Option<&Path>) -> (Run, Run) {
+    let mut client_args = strings(&["client", "--server", addr, "health"]);
+    let mut check_args = strings(&["healthcheck", "--addr", addr]);
+    if let Some(ca) = ca {
+        for args in [&mut client_args, &mut check_args] {
+            args.extend(strings(&["--ca-cert", ca.to_str().unwrap()]));
+        }
+    }
+    (
+        puzzled(client_args, None, vec![]).await,
+        puzzled(check_args, None, vec![]).await,
+    )
+}
+
+/// The usual TLS mistakes get a sentence that says what is wrong and what
+/// to do, from the client (exit 24, as UNAVAILABLE) and from `healthcheck`
+/// (exit 1): a certificate authority's certificate used as the server's
+/// (what `openssl req -x509` makes by default), a server certificate
+/// signed by an authority the client does not trust, `http://` to a TLS
+/// port and `https://` to a cleartext one.
+#[tokio::test]
+async fn tls_mistakes_are_said_with_what_to_do() {
+    let dir = Arc::new(tempfile::tempdir().unwrap());
+    // Self-signed, with CA:TRUE.
+    let key = rcgen::KeyPair::generate().unwrap();
+    let mut params = rcgen::CertificateParams::new(vec!["localhost".to_owned()]).unwrap();
+    params.is_ca = rcgen::IsCa::Ca(rcgen::BasicConstraints::Unconstrained);
+    let authority = params.self_signed(&key).unwrap();
+    let (cert, key_file) = (
+        dir.path().join("ca-as-server.pem"),
+        dir.path().join("ca-as-server.key"),
+    );
+    std::fs::write(&cert, authority.pem()).unwrap();
+    std::fs::write(&key_file, key.serialize_pem()).unwrap();
+    let app = tls_server(&dir, cert.clone(), key_file).await;
+    let https = format!("https://localhost:{}", app.port);
+    let (client_run, check) = health_both_ways(&https, Some(&cert)).await;
+    let said = "the server's certificate is a certificate authority's (basicConstraints CA:TRUE), \
+                which TLS clients refuse as a server's own: make it with \
+                basicConstraints=critical,CA:FALSE";
+    let client_run = client_run.failed_with(24);
+    assert!(client_run.stderr.contains(said), "{client_run}");
+    assert!(
+        client_run.stderr.contains("docs/operations.md#tls"),
+        "{client_run}"
+    );
+    assert!(check.failed_with(1).stderr.contains(said));
+
+    // http:// to the TLS port.
+    let http = format!("http://localhost:{}", app.port);
+    let (client_run, check) = health_both_ways(&http, None).await;
+    let said = format!("the server speaks TLS: use https://localhost:{}", app.port);
+    let client_run = client_run.failed_with(24);
+    assert!(client_run.stderr.contains(&said), "{client_run}");
+    let check = check.failed_with(1);
+    assert!(check.stderr.contains(&said), "{check}");
+
+    // A certificate signed by an authority the client was not given.
+    let other = Arc::new(tempfile::tempdir().unwrap());
+    let certificates = Certificates::make(other.path(), "server");
+    let signed = tls_server(&other, certificates.cert.clone(), certificates.key.clone()).await;
+    let https = format!("https://localhost:{}", signed.port);
+    let (client_run, check) = health_both_ways(&https, None).await;
+    let said = "the server's certificate is not signed by an authority this client trusts: give \
+                the server's certificate (self-signed) or its authority's with --ca-cert PATH";
+    let client_run = client_run.failed_with(24);
+    assert!(client_run.stderr.contains(said), "{client_run}");
+    assert!(check.failed_with(1).stderr.contains(said));
+    let (client_run, _) = health_both_ways(&https, Some(&cert)).await;
+    let client_run = client_run.failed_with(24);
+    assert!(
+        client_run
+            .stderr
+            .contains("signed neither by a root authority of the web nor by --ca-cert"),
+        "{client_run}"
+    );
+
+    // https:// to a cleartext server.
+    let plain = spawn_app().await;
+    let https = format!("https://localhost:{}", plain.port);
+    let (client_run, check) = health_both_ways(&https, None).await;
+    let said = format!(
+        "the server does not answer in TLS: if it runs without --tls-cert, use http://localhost:{}",
+        plain.port
+    );
+    let client_run = client_run.failed_with(24);
+    assert!(client_run.stderr.contains(&said), "{client_run}");
+    assert!(check.failed_with(1).stderr.contains(&said));
+}
+
+/// docs/operations.md's recipe for a self-signed certificate, run as
+/// written (the address aside): openssl makes the files, a server serves
+/// them, and the client trusts it with `--ca-cert`. Needs `openssl` on
+/// PATH; without it the test says so and passes.
+#[tokio::test]
+async fn the_docs_self_signed_certificate_serves_tls_to_the_client() {
+    let docs =
+        std::fs::read_to_string(format!("{}/docs/operations.md", env!("CARGO_MANIFEST_DIR")))
+            .unwrap();
+    let recipe = docs
+        .split_once("**A self-signed certificate**")
+        .and_then(|(_, rest)| rest.split_once("```sh\n"))
+        .and_then(|(_, rest)| rest.split_once("```"))
+        .expect("the recipe in docs/operations.md, TLS")
+        .0;
+    let lines: Vec<&str> = recipe.lines().collect();
+    let [make, serve, check] = lines[..] else {
+        panic!("three lines: make, serve, check: {recipe}")
+    };
+    assert!(make.starts_with("openssl req -x509 "), "{make}");
+    assert_eq!(
+        serve,
+        "puzzled serve --tls-cert server.pem --tls-key server.key"
+    );
+    if std::process::Command::new("openssl")
+        .arg("version")
+        .output()
+        .is_err()
+    {
+        eprintln!(
+            "skipped: the self-signed certificate recipe needs openssl on PATH (apt-get install openssl)"
+        );
+        return;
+    }
+    let dir = Arc::new(tempfile::tempdir().unwrap());
+    let made = Command::new("sh")
+        .args(["-c", make])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(
+        made.status.success(),
+        "{}",
+        String::from_utf8_lossy(&made.stderr)
+    );
+    let app = tls_server(
+        &dir,
+        dir.path().join("server.pem"),
+        dir.path().join("server.key"),
+    )
+    .await;
+    let check = check.replace("localhost:50051", &format!("localhost:{}", app.port));
+    let words: Vec<String> = check
+        .split_whitespace()
+        .skip(1)
+        .map(str::to_owned)
+        .collect();
+    let run = tokio::task::spawn_blocking({
+        let dir = dir.clone();
+        move || {
+            Command::new(env!("CARGO_BIN_EXE_puzzled"))
+                .args(&words)
+                .current_dir(dir.path())
+                .env_remove("PUZZLED_SERVER")
+                .output()
+                .unwrap()
+        }
+    })
+    .await
+    .unwrap();
+    assert!(
+        run.status.success(),
+        "{check}: {}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&run.stdout), "SERVING\n");
+}
+
+/// The lines of the first ```sh block after `heading` in the README.
+fn readme_tour(heading: &str) -> Vec<String> {
+    let readme =
+        std::fs::read_to_string(format!("{}/README.md", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    readme
+        .split_once(heading)
+        .and_then(|(_, rest)| rest.split_once("```sh\n"))
+        .and_then(|(_, rest)| rest.split_once("```"))
+        .unwrap_or_else(|| panic!("a ```sh block under {heading}"))
+        .0
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Runs a README tour's lines in order, as `sh` runs them, from the
+/// repository's root: `puzzled` is this build's binary (on `PATH`), and
+/// `cargo run --release --`, which the quick start uses for it, is the
+/// same binary; `export` lines set variables for the lines after them (the
+/// server's address, written or the default, is this test's server);
+/// `PUZZLE_ID` is the id of the
+/// first puzzle a line before it stored. A `play` line is given every
+/// vertex number, round after round, on standard input: the illegal ones
+/// are refused and the game goes on to its end. Gives each line's run.
+async fn run_tour(app: &TestApp, lines: &[String]) -> Vec<(String, Run)> {
+    let bin_dir = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(
+        env!("CARGO_BIN_EXE_puzzled"),
+        bin_dir.path().join("puzzled"),
+    )
+    .unwrap();
+    let path = format!(
+        "{}:{}",
+        bin_dir.path().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let moves: String = (0..20)
+        .flat_map(|_| 0..=20)
+        .map(|v| format!("{v}\n"))
+        .collect();
+    let mut exported: Vec<(String, String)> = Vec::new();
+    let mut puzzle_id: Option<String> = None;
+    let mut runs = Vec::new();
+    for line in lines {
+        let command = line.split(" #").next().unwrap().trim();
+        if command.is_empty() {
+            continue;
+        }
+        if let Some(assignment) = command.strip_prefix("export ") {
+            let (name, value) = assignment.split_once('=').expect("NAME=VALUE");
+            let value = value.replace("127.0.0.1:50051", &app.addr());
+            exported.push((name.to_owned(), value));
+            continue;
+        }
+        let mut command = command.replace("cargo run --release --", "puzzled");
+        if command.contains("PUZZLE_ID") {
+            let id = puzzle_id
+                .as_deref()
+                .unwrap_or_else(|| panic!("{line}: no puzzle stored before it"));
+            command = command.replace("PUZZLE_ID", id);
+        }
+        let input = command.contains(" play ").then(|| moves.clone());
+        let mut shell = Command::new("sh");
+        shell
+            .args(["-c", &command])
+            .env("PATH", &path)
+            // The default address, 127.0.0.1:50051, is this test's server.
+            .env("PUZZLED_SERVER", server(app))
+            .env_remove("PUZZLED_TOKEN")
+            .envs(exported.iter().cloned());
+        let run = run_to_the_end(shell, input).await;
+        assert_eq!(run.code, 0, "{command}\n{run}");
+        if puzzle_id.is_none()
+            && let Some(at) = run.stdout.find("puzzles/")
+        {
+            let id: String = run.stdout[at + "puzzles/".len()..]
+                .chars()
+                .take_while(char::is_ascii_alphanumeric)
+                .collect();
+            puzzle_id = Some(id);
+        }
+        runs.push((command, run));
+    }
+    runs
+}
+
+/// The README's two tours, run line for line as a newcomer types them
+/// (see `run_tour`), so that they cannot drift from what the client does:
+/// the quick start's (generate, list, play) and the client's (health,
+/// create, list, solve, analyze, play). A puzzle generated and stored
+/// lists its winner and difficulty; a game played ends by saying who won.
+#[tokio::test]
+async fn the_readme_tours_run_as_written() {
+    let app = spawn_app().await;
+    let quick = run_tour(&app, &readme_tour("## Quick start")).await;
+    let [(generate, generated), (_, listed), (_, played)] = &quick[..] else {
+        panic!("generate, list, play: {} commands", quick.len())
+    };
+    assert!(
+        generate.starts_with("puzzled client generate "),
+        "{generate}"
+    );
+    assert_eq!(
+        generated.stdout.matches("; stored as puzzles/").count(),
+        3,
+        "{generated}"
+    );
+    for line in listed.stdout.lines() {
+        assert!(
+            line.contains(" player; only-move depth ") && line.contains("; winner: "),
+            "a generated puzzle lists its winner and difficulty: {listed}"
+        );
+    }
+    assert!(
+        played.stdout.trim_end().ends_with("you win")
+            || played.stdout.trim_end().ends_with("the engine wins"),
+        "{played}"
+    );
+
+    let app = spawn_app().await;
+    let tour = run_tour(&app, &readme_tour("## The command-line client")).await;
+    let said: Vec<&str> = tour.iter().map(|(_, run)| run.stdout.as_str()).collect();
+    let [health, created, listed, solved, analysed, played] = said[..] else {
+        panic!("six commands, not {}", tour.len())
+    };
+    assert_eq!(health, "SERVING\n");
+    assert_eq!(
+        field(created, "game"),
+        "geography, 3 vertices, 2 edges, start 2"
+    );
+    assert!(listed.contains("\"a path\""), "{listed}");
+    assert_eq!(field(solved, "winning first moves"), "1 3");
+    assert!(analysed.contains("token on vertex 1"), "{analysed}");
+    assert!(played.trim_end().ends_with("the engine wins"), "{played}");
+    // The README's sample of `create`'s output is what it prints, but for
+    // the name and the time.
+    let readme =
+        std::fs::read_to_string(format!("{}/README.md", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let sample = readme
+        .split_once("$ puzzled client create --game geography --start 2")
+        .and_then(|(_, rest)| rest.split_once('\n'))
+        .and_then(|(_, rest)| rest.split_once("```"))
+        .expect("the README's create sample")
+        .0;
+    let steady = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter(|line| !line.starts_with("name: ") && !line.starts_with("created: "))
+            .map(str::to_owned)
+            .collect()
+    };
+    assert_eq!(steady(sample), steady(created));
+}
+
+/// A token a header cannot carry (a pasted placeholder such as `…`, a
+/// space) is the client's mistake: said before anything is sent, naming
+/// where it came from, with the usage exit code. An empty one is none.
+#[tokio::test]
+async fn a_token_a_header_cannot_carry_is_refused_before_a_call() {
+    let app = spawn_app().await;
+    // No server listens here: the token is refused before connecting.
+    let nowhere = "http://127.0.0.1:1";
+    let run = puzzled(
+        strings(&["client", "--server", nowhere, "health"]),
+        None,
+        vec![("PUZZLED_TOKEN", "\u{2026}".to_owned())],
+    )
+    .await
+    .failed_with(2);
+    assert_eq!(
+        run.stderr,
+        "error: PUZZLED_TOKEN holds characters a header cannot carry (`\u{2026}` at character \
+         1): a token is printable ASCII without spaces, such as `openssl rand -hex 24` makes\n"
+    );
+    let run = client(&app, &["--token", "two words", "list"])
+        .await
+        .failed_with(2);
+    assert!(
+        run.stderr.starts_with(
+            "error: --token holds characters a header cannot carry (' ' at character 4)"
+        ),
+        "{run}"
+    );
+    // An empty variable is no token; an unknown ASCII one on a server
+    // without writers goes through, charged to the address.
+    let none = puzzled(
+        strings(&[
+            "client",
+            "--server",
+            &server(&app),
+            "create",
+            "--game",
+            "geography",
+            &data("geography_path3.txt"),
+        ]),
+        None,
+        vec![("PUZZLED_TOKEN", String::new())],
+    )
+    .await
+    .ok();
+    assert!(none.stdout.starts_with("name: puzzles/"), "{none}");
+    client(
+        &app,
+        &[
+            "--token",
+            "not-a-writer",
+            "create",
+            "--game",
+            "geography",
+            &data("geography_path3.txt"),
+        ],
+    )
+    .await
+    .ok();
 }
 
 /// `--json` is the API's JSON as grpcurl prints it: the same documents,
@@ -1490,10 +1995,53 @@ async fn a_generation_that_cannot_be_met_says_why_with_its_status_exit_code() {
         "--max-rejected-in-a-row",
         "50",
     ];
+    // Said in flags, here and from a server alike.
     for run in [local(&unmet, None).await, client(&app, &unmet).await] {
         assert_eq!(run.code, 18, "RESOURCE_EXHAUSTED: {run}");
         assert!(run.stderr.contains("NO_PUZZLE_FOUND"), "{run}");
-        assert!(run.stderr.contains("first_candidate 50"), "{run}");
+        assert!(
+            run.stderr
+                .contains("50 candidates in a row (from candidate 0)"),
+            "{run}"
+        );
+        assert!(
+            run.stderr
+                .contains("lower --min-only-move-depth (or try another --family or --vertices)"),
+            "{run}"
+        );
+        assert!(
+            run.stderr
+                .contains("; --first-candidate 50 goes on from here"),
+            "{run}"
+        );
+        for api_word in ["min_only_move_depth", "first_candidate", "winner Either"] {
+            assert!(!run.stderr.contains(api_word), "{api_word}: {run}");
+        }
+    }
+    let second = [
+        "generate",
+        "--game",
+        "geography",
+        "--vertices",
+        "2",
+        "--winner",
+        "second",
+        "--max-rejected-in-a-row",
+        "5",
+    ];
+    for run in [local(&second, None).await, client(&app, &second).await] {
+        assert!(run.stderr.contains("ask for --winner either"), "{run}");
+    }
+    let backwards = ["generate", "--game", "geography", "--vertices", "12..10"];
+    for run in [
+        local(&backwards, None).await,
+        client(&app, &backwards).await,
+    ] {
+        assert_eq!(
+            run.failed_with(13).stderr,
+            "error: INVALID_ARGUMENT (INVALID_GENERATE_REQUEST): --vertices: 12 is more than \
+             the most vertices asked for, 10\n"
+        );
     }
     let wrong_family = [
         "generate",
@@ -1510,7 +2058,7 @@ async fn a_generation_that_cannot_be_met_says_why_with_its_status_exit_code() {
     ] {
         assert_eq!(run.code, 13, "INVALID_ARGUMENT: {run}");
         assert!(run.stderr.contains("INVALID_GENERATE_REQUEST"), "{run}");
-        assert!(run.stderr.contains("family"), "{run}");
+        assert!(run.stderr.contains("): --family: "), "{run}");
     }
 }
 
@@ -1549,10 +2097,20 @@ async fn copies_end_a_generation_here_and_across_the_clients_turns() {
     for run in [&here, &there] {
         assert_eq!(run.code, 18, "RESOURCE_EXHAUSTED: {run}");
         assert!(run.stderr.contains("NO_PUZZLE_FOUND"), "{run}");
-        assert!(run.stderr.contains("first_candidate 110"), "{run}");
+        assert!(
+            run.stderr.contains("--first-candidate 110 goes on"),
+            "{run}"
+        );
         assert_eq!(run.stdout.lines().count(), 100, "{run}");
+        assert!(
+            run.stderr.contains("10 copies of puzzles already sent"),
+            "{run}"
+        );
+        assert!(
+            run.stderr
+                .contains("widen --vertices or ask for a smaller --count"),
+            "{run}"
+        );
     }
     assert_eq!(here.stdout, there.stdout);
-    assert!(here.stderr.contains("10 copies"), "{here}");
-    assert!(there.stderr.contains("already printed"), "{there}");
 }

@@ -72,25 +72,37 @@ fn environment(service: &Yaml) -> BTreeMap<String, String> {
 }
 
 /// A process the README's cluster recipe starts: its program, arguments
-/// and environment (the variables exported before it and its own).
+/// and environment (the variables exported before it and its own), and
+/// whether it runs in the background (`&`).
 #[derive(Debug, Clone)]
 struct Launch {
     program: String,
     args: Vec<String>,
     env: BTreeMap<String, String>,
+    background: bool,
+}
+
+/// The README's section on several replicas without containers.
+fn readme_section() -> String {
+    let readme = std::fs::read_to_string(format!("{REPO}/README.md")).unwrap();
+    let section = readme
+        .split_once("## Several replicas without containers")
+        .expect("the README's cluster recipe section")
+        .1;
+    section
+        .split_once("\n## ")
+        .map_or(section, |(section, _)| section)
+        .to_owned()
 }
 
 /// The processes of the README's recipe for several replicas without
 /// containers, in its order, read as `sh` would run them: `export` lines
 /// set variables for the lines after them, `NAME=VALUE` words before a
 /// command set them for it alone, a trailing `&` runs it in the background.
-/// Its `cargo build` is the test's own build.
+/// Its `cargo build` is the test's own build, and its `createdb` the
+/// test's own schema (the recipe's URL must name the database it makes).
 fn readme_recipe() -> Vec<Launch> {
-    let readme = std::fs::read_to_string(format!("{REPO}/README.md")).unwrap();
-    let section = readme
-        .split_once("## Several replicas without containers")
-        .expect("the README's cluster recipe section")
-        .1;
+    let section = readme_section();
     let block = section
         .split_once("```sh\n")
         .expect("the recipe in a ```sh block")
@@ -108,11 +120,16 @@ fn readme_recipe() -> Vec<Launch> {
             })
             .map(|(name, value)| (name.to_owned(), value.to_owned()))
     };
+    let mut created = None;
     for line in block.lines().map(str::trim) {
         if line.is_empty() || line.starts_with('#') || line.starts_with("cargo build") {
             continue;
         }
         let mut words: Vec<&str> = line.split_whitespace().collect();
+        if words[0] == "createdb" {
+            created = words.last().map(|name| name.to_string());
+            continue;
+        }
         if words[0] == "export" {
             for word in &words[1..] {
                 let (name, value) = assignment(word).unwrap_or_else(|| panic!("{line}"));
@@ -120,7 +137,8 @@ fn readme_recipe() -> Vec<Launch> {
             }
             continue;
         }
-        if words.last() == Some(&"&") {
+        let background = words.last() == Some(&"&");
+        if background {
             words.pop();
         }
         let mut env = exported.clone();
@@ -133,24 +151,79 @@ fn readme_recipe() -> Vec<Launch> {
             program: rest[0].to_owned(),
             args: rest[1..].iter().map(|w| (*w).to_owned()).collect(),
             env,
+            background,
         });
+    }
+    let database = created.expect("the recipe makes the replicas' database");
+    for launch in &launches {
+        if let Some(url) = launch.env.get("PUZZLED_DATABASE_URL") {
+            assert!(
+                url.ends_with(&format!("/{database}")),
+                "{url} is on the database the recipe makes"
+            );
+        }
     }
     launches
 }
 
-/// The recipe's replicas and its balancer.
-fn recipe_parts() -> (Vec<Launch>, Launch) {
+/// The recipe's parts, in its order: the replicas (in the background),
+/// the waits for each to serve, and the balancer.
+struct Recipe {
+    replicas: Vec<Launch>,
+    waits: Vec<Launch>,
+    balancer: Launch,
+}
+
+fn recipe_parts() -> Recipe {
     let launches = readme_recipe();
-    let (balancers, replicas): (Vec<_>, Vec<_>) = launches
-        .into_iter()
-        .partition(|launch| launch.program == "haproxy");
-    assert_eq!(balancers.len(), 1, "one balancer in the recipe");
-    assert_eq!(replicas.len(), 2, "two replicas in the recipe");
+    let kinds: Vec<&str> = launches
+        .iter()
+        .map(
+            |launch| match (launch.program.as_str(), launch.args.first()) {
+                ("haproxy", _) => "balancer",
+                (_, Some(arg)) if arg == "serve" => "replica",
+                (_, Some(arg)) if arg == "healthcheck" => "wait",
+                _ => panic!("{launch:?} is not a step the cluster test knows"),
+            },
+        )
+        .collect();
+    assert_eq!(
+        kinds,
+        ["replica", "replica", "wait", "wait", "balancer"],
+        "the replicas, a wait for each, then the balancer"
+    );
+    let mut launches = launches.into_iter();
+    let replicas: Vec<Launch> = launches.by_ref().take(2).collect();
+    let waits: Vec<Launch> = launches.by_ref().take(2).collect();
+    let balancer = launches.next().unwrap();
     for replica in &replicas {
         assert_eq!(replica.program, "target/release/puzzled");
         assert_eq!(replica.args, ["serve"]);
+        assert!(replica.background, "a replica runs in the background");
     }
-    (replicas, balancers.into_iter().next().unwrap())
+    for (wait, replica) in waits.iter().zip(&replicas) {
+        assert_eq!(wait.program, "target/release/puzzled");
+        assert!(!wait.background, "a wait holds the recipe");
+        let addr = format!("http://{}", replica.env["PUZZLED_LISTEN"]);
+        assert!(
+            wait.args
+                .windows(2)
+                .any(|pair| pair == ["--addr", addr.as_str()]),
+            "{wait:?} waits for {addr}"
+        );
+        assert!(wait.args.iter().any(|arg| arg == "--wait-secs"), "{wait:?}");
+    }
+    // The recipe says how to stop what it started in the background: the
+    // shell's jobs 1 and 2 are the replicas.
+    assert!(
+        readme_section().contains("```sh\nkill %1 %2\n```"),
+        "the recipe stops its two background replicas"
+    );
+    Recipe {
+        replicas,
+        waits,
+        balancer,
+    }
 }
 
 /// The launch with every `127.0.0.1:PORT` of its variables and arguments
@@ -200,7 +273,12 @@ fn localized(
             }
         })
         .collect();
-    Launch { program, args, env }
+    Launch {
+        program,
+        args,
+        env,
+        background: launch.background,
+    }
 }
 
 impl Launch {
@@ -285,7 +363,11 @@ fn the_compose_file_describes_the_cluster_the_test_runs() {
 
     // The README's recipe sets what the compose file sets, and runs the
     // balancer with the same file.
-    let (recipe_replicas, recipe_balancer) = recipe_parts();
+    let Recipe {
+        replicas: recipe_replicas,
+        balancer: recipe_balancer,
+        ..
+    } = recipe_parts();
     for replica in &recipe_replicas {
         let names: Vec<&String> = replica.env.keys().collect();
         assert_eq!(
@@ -426,7 +508,11 @@ async fn a_cluster_behind_haproxy_spreads_calls_and_survives_a_killed_replica() 
     if !haproxy_available() {
         return;
     }
-    let (recipe_replicas, recipe_balancer) = recipe_parts();
+    let Recipe {
+        replicas: recipe_replicas,
+        waits: recipe_waits,
+        balancer: recipe_balancer,
+    } = recipe_parts();
     let mut ports = BTreeMap::new();
     // The first replica reaches the database through a link the test can
     // cut, to take its health down.
@@ -435,6 +521,18 @@ async fn a_cluster_behind_haproxy_spreads_calls_and_survives_a_killed_replica() 
         Replica::start(&recipe_replicas[0], &mut ports, &schema, Some(&link)),
         Replica::start(&recipe_replicas[1], &mut ports, &schema, None),
     ];
+    // The recipe's own waits, as written (on the test's ports).
+    for wait in &recipe_waits {
+        let wait = localized(wait, &mut ports, None);
+        let status = Command::new(&wait.program)
+            .args(&wait.args)
+            .envs(&wait.env)
+            .stdout(output())
+            .stderr(output())
+            .status()
+            .unwrap();
+        assert!(status.success(), "{wait:?}");
+    }
     for replica in &replicas {
         until_serving(&replica.url()).await;
     }

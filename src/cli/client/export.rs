@@ -154,8 +154,8 @@ pub async fn export(connection: &Connection, output: Output, args: ExportArgs) -
         match last_token {
             _ if written == 0 && !interrupted => {}
             Some(token) => eprintln!(
-                "export interrupted after {written} puzzles; to go on, run it again with \
-                 --resume-token {token}"
+                "export interrupted after {}; to go on, run it again with --resume-token {token}",
+                puzzles(written)
             ),
             None => eprintln!("export interrupted before its first puzzle; run it again"),
         }
@@ -196,15 +196,21 @@ pub async fn export(connection: &Connection, output: Output, args: ExportArgs) -
             (_, Some(path)) => format!(" to {}", path.display()),
             (_, None) => String::new(),
         };
-        eprintln!("exported {written} puzzles{target}");
+        eprintln!("exported {}{target}", puzzles(written));
     }
     if skipped > 0 {
         return Err(ClientError::Partial(format!(
-            "{skipped} puzzles were skipped: --format {} cannot hold them",
+            "{} skipped: --format {} cannot hold them",
+            puzzles(skipped),
             clap::ValueEnum::to_possible_value(&args.format)
                 .map(|v| v.get_name().to_owned())
                 .unwrap_or_default()
         )));
     }
     Ok(())
+}
+
+/// `1 puzzle`, `2 puzzles`.
+fn puzzles(count: u64) -> String {
+    crate::cli::report::counted(count as usize, "puzzle", "puzzles")
 }
