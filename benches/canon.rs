@@ -15,11 +15,11 @@ use std::time::{Duration, Instant};
 use puzzled::canon;
 use puzzled::puzzle::{Game, Limits, RawSpec, Spec};
 use puzzled::solver::geography::{self, GeographyOptions};
-use puzzled::testkit::families::{
+use puzzled_testkit::families::{
     copies_on_a_hub, cycle, disjoint_copies, grid, hypercube, paley, petersen,
 };
-use puzzled::testkit::random::{XorShiftStar, gnm, random_tree};
-use puzzled::testkit::stats::median;
+use puzzled_testkit::random::{XorShiftStar, gnm, random_tree};
+use puzzled_testkit::stats::median;
 
 /// The server's allocator (see `src/main.rs`): allocation is part of what
 /// both sides cost.

@@ -19,8 +19,8 @@ use std::time::{Duration, Instant};
 use puzzled::graph::{self, file::Numbering};
 use puzzled::graph::{Graph, Vertex};
 use puzzled::solver::{bipartite_edge, tree_paint};
-use puzzled::testkit::random::{Rng as _, SplitMix};
-use puzzled::testkit::stats::median;
+use puzzled_testkit::random::{Rng as _, SplitMix};
+use puzzled_testkit::stats::median;
 
 /// A random bipartite graph: `n` vertices with random ids, split into two
 /// halves, and `m` distinct random edges between the halves, in random order.

@@ -33,7 +33,7 @@ use puzzled::graph::Graph;
 use puzzled::graph::{self, file::Numbering};
 use puzzled::solver::geography::{self, GeographyOptions};
 use puzzled::solver::matching::MatchingAnalysis;
-use puzzled::testkit::stats::median;
+use puzzled_testkit::stats::median;
 
 mod families;
 

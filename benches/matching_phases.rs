@@ -32,7 +32,7 @@ use puzzled::solver::Player;
 use puzzled::solver::cancel::Cancel;
 use puzzled::solver::geography::{self, GeographyOptions};
 use puzzled::solver::matching::{self, MatchingAnalysis, VertexClass};
-use puzzled::testkit::stats::median;
+use puzzled_testkit::stats::median;
 
 #[derive(clap::Parser)]
 struct Args {

@@ -20,7 +20,7 @@ use puzzled::solver::geography::{self, GeographyOptions};
 use puzzled::solver::matching::mates_of;
 use puzzled::solver::play::Game;
 use puzzled::solver::position::{GameSetup, Move, geography_position_from};
-use puzzled::testkit::random::{EdgeSet, XorShiftStar};
+use puzzled_testkit::random::{EdgeSet, XorShiftStar};
 
 #[derive(clap::Parser)]
 struct Args {

@@ -57,8 +57,8 @@ use puzzled::solver::cancel::Cancel;
 use puzzled::solver::search_geography::{
     Board, DEFAULT_CERTIFICATE_POSITIONS, Search, SearchOptions, SearchStop, Variant, solve,
 };
-use puzzled::testkit::random::{EdgeSet, Rng as _, XorShift, XorShiftStar, random_tree};
-use puzzled::testkit::stats::median;
+use puzzled_testkit::random::{EdgeSet, Rng as _, XorShift, XorShiftStar, random_tree};
+use puzzled_testkit::stats::median;
 
 #[derive(clap::Parser)]
 struct Args {

@@ -96,6 +96,9 @@ pub struct LiveCounts {
     /// Each cache's entries and bytes (approximate: the caches count in
     /// the background).
     pub caches: Vec<(&'static str, u64, u64)>,
+    /// Canonical labellings past their budget since start-up
+    /// (`canon::fallbacks`).
+    pub canon_fallbacks: u64,
 }
 
 pub struct Metrics {
@@ -109,8 +112,9 @@ pub struct Metrics {
     pub store_seconds: Family<QueryLabels, Histogram>,
     errors: Family<ErrorLabels, Counter>,
     build_info: Family<BuildLabels, Gauge>,
-    /// Puzzles whose canonical labelling passed its budget.
-    pub canon_fallbacks: Counter,
+    /// Puzzles whose canonical labelling passed its budget (the core
+    /// counts them; the count is brought over at each scrape).
+    canon_fallbacks: Counter,
     verdict_store_bytes: Gauge,
     verdict_store_limit_bytes: Gauge,
     database_connections_in_use: Gauge,
@@ -302,6 +306,10 @@ impl Metrics {
         set(&self.database_connections_in_use, open.saturating_sub(idle));
         set(&self.database_connections_idle, idle);
         set(&self.database_connections_max, max);
+        let fallbacks = live
+            .canon_fallbacks
+            .saturating_sub(self.canon_fallbacks.get());
+        self.canon_fallbacks.inc_by(fallbacks);
         for (cache, entries, bytes) in live.caches {
             let labels = CacheSizeLabels { cache };
             set(&self.cache_entries.get_or_create(&labels), entries);

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use puzzled::canon::{self, SORTED_EDGES};
 use puzzled::puzzle::{Game, Limits, RawSpec, Spec};
-use puzzled::testkit::families::{copies_on_a_hub, petersen};
+use puzzled_testkit::families::{copies_on_a_hub, petersen};
 
 /// The process's resident set, in bytes (Linux).
 fn resident_bytes() -> Option<u64> {

@@ -3,7 +3,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use puzzled::testkit::evidence::{PlainGraph, Winner, check_geography};
+use puzzled_testkit::evidence::{PlainGraph, Winner, check_geography};
 use serde_json::Value;
 
 fn puzzled(args: &[&str]) -> (bool, String, String) {

@@ -7,8 +7,8 @@ use puzzled::graph::Graph;
 use puzzled::solver::Player;
 use puzzled::solver::geography::{self, GeographyOptions};
 use puzzled::solver::matching::{MatchingAnalysis, VertexClass};
-use puzzled::testkit::evidence::{PlainGraph, Winner, check_geography};
-use puzzled::testkit::random::{EdgeSet, Rng as _, XorShift};
+use puzzled_testkit::evidence::{PlainGraph, Winner, check_geography};
+use puzzled_testkit::random::{EdgeSet, Rng as _, XorShift};
 
 /// Memoised game-tree search over (visited set, token vertex): does the
 /// player to move win? `O(n²·2ⁿ)`; for n ≤ 14.

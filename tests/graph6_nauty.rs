@@ -23,7 +23,7 @@ use puzzled::graph::graph6::{
     parse_digraph6, parse_graph6, parse_sparse6, to_digraph6, to_graph6, to_sparse6,
 };
 use puzzled::puzzle::{Game, Limits, RawSpec, Spec};
-use puzzled::testkit::random::{Rng as _, XorShift};
+use puzzled_testkit::random::{Rng as _, XorShift};
 
 const ENABLE: &str = "PUZZLED_TEST_NAUTY";
 

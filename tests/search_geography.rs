@@ -16,8 +16,8 @@ use puzzled::solver::cancel::Cancel;
 use puzzled::solver::search_geography::{
     Board, Certificate, SearchOptions, SearchStop, Variant, solve,
 };
-use puzzled::testkit::random::{Rng as _, XorShift};
-use puzzled::testkit::strategy::{self, Rules, check_strategy};
+use puzzled_testkit::random::{Rng as _, XorShift};
+use puzzled_testkit::strategy::{self, Rules, check_strategy};
 
 const VARIANTS: [Variant; 3] = [
     Variant::DirectedVertex,

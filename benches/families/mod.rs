@@ -11,7 +11,7 @@ use std::collections::HashSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use puzzled::testkit::random::{EdgeSet, Rng as _, XorShiftStar};
+use puzzled_testkit::random::{EdgeSet, Rng as _, XorShiftStar};
 
 /// Every family name `--families` accepts, in the order `all` runs them.
 pub const ALL: &[&str] = &[

@@ -312,6 +312,7 @@ impl Application {
                             store.cache_sizes().await,
                         ]
                         .concat(),
+                        canon_fallbacks: crate::canon::fallbacks(),
                     }
                 })
             });

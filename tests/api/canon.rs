@@ -12,7 +12,7 @@ use super::helpers::*;
 use puzzled::canon::{Labelling, TRACES};
 use puzzled::solver::SOLVER_VERSION;
 use puzzled::store::{Store, VerdictKey};
-use puzzled::testkit::random::{Rng as _, XorShift};
+use puzzled_testkit::random::{Rng as _, XorShift};
 
 /// A permutation of `0..n` from a seed.
 fn permutation(n: u32, seed: u64) -> Vec<u32> {
@@ -571,8 +571,8 @@ async fn app_with_a_long_labelling_budget() -> TestApp {
 /// a long Traces search for a few hundred copies (the canon benchmark's
 /// hub rows show how long).
 fn hard_to_label(copies: u32) -> proto::PuzzleSpec {
-    let edges = puzzled::testkit::families::copies_on_a_hub(
-        &puzzled::testkit::families::petersen(),
+    let edges = puzzled_testkit::families::copies_on_a_hub(
+        &puzzled_testkit::families::petersen(),
         10,
         copies,
     );

@@ -1,10 +1,10 @@
 //! Checks Solutions from the API, apart from the solver: the shared evidence
-//! checker (`puzzled::testkit::evidence`) for matchings and barriers,
+//! checker (`puzzled_testkit::evidence`) for matchings and barriers,
 //! counting, and (for small graphs) plain game-tree search.
 
 use std::collections::{HashMap, HashSet};
 
-use puzzled::testkit::evidence::{PlainGraph, Winner, check_geography as check_geography_evidence};
+use puzzled_testkit::evidence::{PlainGraph, Winner, check_geography as check_geography_evidence};
 
 use super::helpers::proto;
 

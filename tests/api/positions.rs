@@ -7,8 +7,8 @@ use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 use std::time::Duration;
 
-use puzzled::testkit::evidence::{PlainGraph, Winner, check_geography};
-use puzzled::testkit::random::{Rng as _, XorShift};
+use puzzled_testkit::evidence::{PlainGraph, Winner, check_geography};
+use puzzled_testkit::random::{Rng as _, XorShift};
 use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
 use tonic::Code;

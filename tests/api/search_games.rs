@@ -5,8 +5,8 @@
 
 use std::sync::Arc;
 
-use puzzled::testkit::random::{Rng as _, XorShift};
-use puzzled::testkit::strategy::{self, Rules, check_strategy};
+use puzzled_testkit::random::{Rng as _, XorShift};
+use puzzled_testkit::strategy::{self, Rules, check_strategy};
 use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
 

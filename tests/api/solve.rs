@@ -1,7 +1,7 @@
 //! Solve and SolvePuzzle: verdicts with evidence checked independently,
 //! caching, coalescing.
 
-use puzzled::testkit::random::{XorShift, random_tree};
+use puzzled_testkit::random::{XorShift, random_tree};
 
 use super::checker::{Asked, check_geography};
 use super::helpers::*;

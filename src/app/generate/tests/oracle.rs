@@ -19,7 +19,7 @@
 use std::collections::HashMap;
 
 use crate::puzzle::{Game, Move, Spec};
-use crate::testkit::strategy::{self, Rules};
+use puzzled_testkit::strategy::{self, Rules};
 
 /// The oracle of one puzzle.
 pub enum Oracle {

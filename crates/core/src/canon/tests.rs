@@ -6,10 +6,10 @@ use proptest::prelude::*;
 use super::*;
 use crate::puzzle::{Game, Limits, RawSpec};
 use crate::solver::test_support::random_edges;
-use crate::testkit::families::{
+use puzzled_testkit::families::{
     complete, copies_on_a_hub, cycle, disjoint_copies, hypercube, paley, path, petersen, relabelled,
 };
-use crate::testkit::random::{Rng as _, SplitMix};
+use puzzled_testkit::random::{Rng as _, SplitMix};
 
 /// The labelling budget of these tests: a hang guard, not a bound on how
 /// fast labelling is (the canon benchmark measures that). A loaded machine

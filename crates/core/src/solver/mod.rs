@@ -56,7 +56,7 @@ pub(crate) mod test_support {
     /// `gnm` from the xorshift generator started at `seed` itself, the
     /// graphs the canonical hashes pinned in `canon` were computed on.
     pub fn random_edges(n: u32, m: usize, seed: u64) -> Vec<u32> {
-        use crate::testkit::random::{XorShift, gnm};
+        use puzzled_testkit::random::{XorShift, gnm};
         gnm(n, m, &mut XorShift::new(seed))
     }
 }

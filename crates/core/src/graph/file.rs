@@ -10,7 +10,7 @@
 use std::path::Path;
 
 /// How the vertices in a file are numbered.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Numbering {
     /// `1..=N`, as in the contest problems.
     #[default]

@@ -232,9 +232,9 @@ pub fn default_endpoints(graph: &Graph) -> (Vertex, Vertex) {
 /// first), so the split is a sum over the path.
 ///
 /// ```
-/// use puzzled::solver::Player;
-/// use puzzled::graph::Graph;
-/// use puzzled::solver::tree_paint::{default_endpoints, solve};
+/// use puzzled_core::solver::Player;
+/// use puzzled_core::graph::Graph;
+/// use puzzled_core::solver::tree_paint::{default_endpoints, solve};
 ///
 /// // ABC067 D sample 2: edges 1-4 4-2 2-3, black at 1, white at 4 → Snuke
 /// // (the second player) wins.

@@ -202,9 +202,9 @@ const UNSEEN: u8 = 2;
 /// with [`position_after_moves`], which also checks that each move was legal.
 ///
 /// ```
-/// use puzzled::solver::Player;
-/// use puzzled::solver::bipartite_edge::{position_after_moves, solve};
-/// use puzzled::graph::Graph;
+/// use puzzled_core::solver::Player;
+/// use puzzled_core::solver::bipartite_edge::{position_after_moves, solve};
+/// use puzzled_core::graph::Graph;
 ///
 /// // ABC398 G sample 1: the path 1-2-3-4 (here 0-1-2-3); the first player wins
 /// // by closing the 4-cycle, the only winning move.

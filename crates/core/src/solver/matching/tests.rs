@@ -1,5 +1,5 @@
 use super::*;
-use crate::testkit::random::{Rng as _, XorShift};
+use puzzled_testkit::random::{Rng as _, XorShift};
 
 fn graph(n: u64, edges: &[(Vertex, Vertex)]) -> Graph {
     Graph::from_pairs(n, edges).unwrap()
