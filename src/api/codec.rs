@@ -10,6 +10,7 @@ use tonic::codec::{BufferSettings, Codec, DecodeBuf, Decoder};
 use tonic_prost::{ProstDecoder, ProstEncoder};
 
 use crate::app::AppError;
+use crate::app::Reason;
 
 /// `ProstCodec` with client-fault decode errors.
 #[derive(Debug, Clone)]
@@ -53,7 +54,7 @@ impl<U: prost::Message + Default> Decoder for WireDecoder<U> {
             // No field to name: the message as a whole did not decode.
             AppError::invalid(
                 "",
-                "MALFORMED_MESSAGE",
+                Reason::MalformedMessage,
                 format!("the message cannot be decoded: {}", status.message()),
             )
             .into()

@@ -5,6 +5,7 @@
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use super::proto;
+use crate::app::Reason;
 use crate::app::admission::search_table_units;
 use crate::app::generate::{
     self, Delivery, Family, Found, GenerateRequest, Generated, WinnerWanted,
@@ -34,7 +35,7 @@ pub fn game_from_proto(value: i32, field: &str) -> Result<Game, AppError> {
         Ok(proto::Game::DirectedEdgeGeography) => Ok(Game::DirectedEdgeGeography),
         Ok(proto::Game::Unspecified) => Err(AppError::invalid(
             field,
-            "GAME_UNSPECIFIED",
+            Reason::GameUnspecified,
             format!(
                 "{field} is required: GAME_GEOGRAPHY, GAME_BIPARTITE_EDGE, GAME_TREE_PAINT, \
                  GAME_DIRECTED_VERTEX_GEOGRAPHY, GAME_UNDIRECTED_EDGE_GEOGRAPHY or \
@@ -43,7 +44,7 @@ pub fn game_from_proto(value: i32, field: &str) -> Result<Game, AppError> {
         )),
         Err(_) => Err(AppError::invalid(
             field,
-            "UNKNOWN_GAME",
+            Reason::UnknownGame,
             format!("{field}: {value} is not a game this server knows"),
         )),
     }
@@ -246,14 +247,14 @@ pub fn generate_request_from_proto(
     let unused = |field: &str, family: &str| {
         AppError::invalid(
             field,
-            "FIELD_NOT_FOR_FAMILY",
+            Reason::FieldNotForFamily,
             format!("{field}: the {family} family does not use it"),
         )
     };
     let family_value = proto::GraphFamily::try_from(family).map_err(|_| {
         AppError::invalid(
             "family",
-            "UNKNOWN_FAMILY",
+            Reason::UnknownFamily,
             format!("family: {family} is not a graph family this server knows"),
         )
     })?;
@@ -323,7 +324,7 @@ pub fn generate_request_from_proto(
         Err(_) => {
             return Err(AppError::invalid(
                 "winner",
-                "UNKNOWN_PLAYER",
+                Reason::UnknownPlayer,
                 format!("winner: {winner} is not PLAYER_FIRST or PLAYER_SECOND"),
             ));
         }
@@ -333,7 +334,7 @@ pub fn generate_request_from_proto(
         n if n > generate::MAX_COUNT => {
             return Err(AppError::invalid(
                 "count",
-                "COUNT_TOO_LARGE",
+                Reason::CountTooLarge,
                 format!(
                     "count: {n} is more than the {} puzzles a call sends; ask again with \
                      first_candidate after the last one received",
@@ -346,7 +347,7 @@ pub fn generate_request_from_proto(
     if author.chars().count() > MAX_AUTHOR_CHARS {
         return Err(AppError::invalid(
             "author",
-            "TEXT_TOO_LONG",
+            Reason::TextTooLong,
             format!("author: more than {MAX_AUTHOR_CHARS} characters"),
         ));
     }
@@ -381,7 +382,7 @@ pub fn generate_request_from_proto(
     if first_candidate == u64::MAX {
         return Err(AppError::invalid(
             "first_candidate",
-            "INVALID_GENERATE_REQUEST",
+            Reason::InvalidGenerateRequest,
             format!("first_candidate: {first_candidate} is the last index; nothing comes after it"),
         ));
     }
@@ -452,7 +453,7 @@ pub fn view_from_proto(value: i32, field: &str, default: View) -> Result<View, A
         Ok(proto::PuzzleView::Full) => Ok(View::Full),
         Err(_) => Err(AppError::invalid(
             field,
-            "UNKNOWN_VIEW",
+            Reason::UnknownView,
             format!("{field}: {value} is not a PuzzleView"),
         )),
     }
@@ -464,7 +465,7 @@ pub fn id_from_name<'a>(name: &'a str, field: &str) -> Result<&'a str, AppError>
         Some(id) if is_well_formed_id(id) => Ok(id),
         _ => Err(AppError::invalid(
             field,
-            "MALFORMED_NAME",
+            Reason::MalformedName,
             format!(
                 "{field}: {} is not a puzzle name (puzzles/ID, as CreatePuzzle returns)",
                 echo(name)
@@ -561,7 +562,7 @@ pub fn move_from_proto(m: proto::Move, game: Game, field: &str) -> Result<Move, 
         Some(proto::r#move::Move::Edge(proto::Edge { u, v })) => Ok(Move::Edge(u, v)),
         None => Err(AppError::invalid(
             field,
-            "MOVE_REQUIRED",
+            Reason::MoveRequired,
             format!("{field}: empty move; set `vertex` or `edge`"),
         )),
     }
@@ -574,7 +575,7 @@ pub fn player_from_proto(value: i32, field: &str) -> Result<Player, AppError> {
         Ok(proto::Player::Second) => Ok(Player::Second),
         Err(_) => Err(AppError::invalid(
             field,
-            "UNKNOWN_PLAYER",
+            Reason::UnknownPlayer,
             format!("{field}: {value} is not PLAYER_FIRST or PLAYER_SECOND"),
         )),
     }
@@ -843,7 +844,7 @@ pub fn hash_filter_from_proto<'a>(
     } else {
         Err(AppError::invalid(
             field,
-            "MALFORMED_CANONICAL_HASH",
+            Reason::MalformedCanonicalHash,
             format!(
                 "{field}: {} is not a canonical hash (NAME:64 hex digits, as a Puzzle's canonical_hash)",
                 echo(value)
@@ -901,7 +902,7 @@ pub mod page_token {
         let malformed = || {
             AppError::invalid(
                 "page_token",
-                "MALFORMED_PAGE_TOKEN",
+                Reason::MalformedPageToken,
                 "page_token: not a token this server issued (pass next_page_token unchanged)",
             )
         };
@@ -923,7 +924,7 @@ pub mod page_token {
         if !same_filter {
             return Err(AppError::invalid(
                 "page_token",
-                "PAGE_TOKEN_FILTER_MISMATCH",
+                Reason::PageTokenFilterMismatch,
                 "page_token: it was issued for another filter than this request's",
             ));
         }
@@ -968,7 +969,7 @@ mod tests {
         assert!(matches!(
             mismatch,
             AppError::InvalidArgument {
-                reason: "PAGE_TOKEN_FILTER_MISMATCH",
+                reason: Reason::PageTokenFilterMismatch,
                 ..
             }
         ));
@@ -1032,7 +1033,7 @@ mod tests {
                 matches!(
                     err,
                     AppError::InvalidArgument {
-                        reason: "MALFORMED_PAGE_TOKEN",
+                        reason: Reason::MalformedPageToken,
                         ..
                     }
                 ),

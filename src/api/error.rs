@@ -9,20 +9,24 @@ use std::collections::HashMap;
 use tonic::{Code, Status};
 use tonic_types::{ErrorDetails, StatusExt};
 
-use crate::app::AppError;
 use crate::app::error::Token;
+use crate::app::{AppError, Reason};
 
 /// The `ErrorInfo.domain` of every error this service raises.
 pub const ERROR_DOMAIN: &str = "puzzled.v1";
 
-fn info(reason: &str) -> ErrorDetails {
-    ErrorDetails::with_error_info(reason, ERROR_DOMAIN, HashMap::<String, String>::new())
+fn info(reason: Reason) -> ErrorDetails {
+    ErrorDetails::with_error_info(
+        reason.as_str(),
+        ERROR_DOMAIN,
+        HashMap::<String, String>::new(),
+    )
 }
 
 /// ErrorInfo that also names the offending field in its metadata.
-fn info_for_field(reason: &str, field: &str) -> ErrorDetails {
+fn info_for_field(reason: Reason, field: &str) -> ErrorDetails {
     let metadata = HashMap::from([("field".to_owned(), field.to_owned())]);
-    ErrorDetails::with_error_info(reason, ERROR_DOMAIN, metadata)
+    ErrorDetails::with_error_info(reason.as_str(), ERROR_DOMAIN, metadata)
 }
 
 /// The canonical name of a status code, as gRPC's specification and its
@@ -72,50 +76,50 @@ impl From<AppError> for Status {
                 counted(Code::InvalidArgument, message, details)
             }
             AppError::OverLimit { field, message } => {
-                let mut details = info_for_field("LIMIT_EXCEEDED", &field);
+                let mut details = info_for_field(Reason::LimitExceeded, &field);
                 details.add_bad_request_violation(field, message.clone());
                 counted(Code::ResourceExhausted, message, details)
             }
             AppError::NotFound { name } => counted(
                 Code::NotFound,
                 format!("{name} does not exist"),
-                info("PUZZLE_NOT_FOUND"),
+                info(Reason::PuzzleNotFound),
             ),
             AppError::AlreadyExists { field, message } => {
-                let mut details = info("REQUEST_ID_REUSED");
+                let mut details = info(Reason::RequestIdReused);
                 details.add_bad_request_violation(field, message.clone());
                 counted(Code::AlreadyExists, message, details)
             }
             AppError::Unauthenticated(Token::Admin) => counted(
                 Code::Unauthenticated,
                 "this call needs the admin token as \"authorization: Bearer TOKEN\"",
-                info("ADMIN_TOKEN_MISSING"),
+                info(Reason::AdminTokenMissing),
             ),
             AppError::PermissionDenied(Token::Admin) => counted(
                 Code::PermissionDenied,
                 "the admin token is wrong",
-                info("ADMIN_TOKEN_WRONG"),
+                info(Reason::AdminTokenWrong),
             ),
             AppError::Unauthenticated(Token::Writer) => counted(
                 Code::Unauthenticated,
                 "this call needs a writer's token (or the admin token) as \
                  \"authorization: Bearer TOKEN\"",
-                info("WRITER_TOKEN_MISSING"),
+                info(Reason::WriterTokenMissing),
             ),
             AppError::PermissionDenied(Token::Writer) => counted(
                 Code::PermissionDenied,
                 "the token is neither a writer's nor the admin's",
-                info("WRITER_TOKEN_WRONG"),
+                info(Reason::WriterTokenWrong),
             ),
             AppError::DeadlineExceeded => counted(
                 Code::DeadlineExceeded,
                 "the deadline passed before the answer was ready",
-                info("DEADLINE_EXCEEDED"),
+                info(Reason::DeadlineExceeded),
             ),
             AppError::GameIdle { seconds } => counted(
                 Code::DeadlineExceeded,
                 format!("no message for {seconds} s (--play-idle-secs); the game is closed"),
-                info("GAME_IDLE"),
+                info(Reason::GameIdle),
             ),
             AppError::Unavailable { reason, message } => {
                 counted(Code::Unavailable, message, info(reason))
@@ -123,7 +127,7 @@ impl From<AppError> for Status {
             AppError::ShuttingDown => counted(
                 Code::Unavailable,
                 "the server is shutting down and stopped this solve; try again",
-                info("SHUTTING_DOWN"),
+                info(Reason::ShuttingDown),
             ),
             AppError::MessageTooLarge { size, limit } => counted(
                 Code::ResourceExhausted,
@@ -131,11 +135,13 @@ impl From<AppError> for Status {
                     "the request message is {size} bytes, over the {limit}-byte message \
                      limit (--max-message-bytes)"
                 ),
-                info("LIMIT_EXCEEDED"),
+                info(Reason::LimitExceeded),
             ),
-            AppError::ResponseTooLarge { message } => {
-                counted(Code::ResourceExhausted, message, info("RESPONSE_TOO_LARGE"))
-            }
+            AppError::ResponseTooLarge { message } => counted(
+                Code::ResourceExhausted,
+                message,
+                info(Reason::ResponseTooLarge),
+            ),
             AppError::Busy { reason, message } => {
                 counted(Code::ResourceExhausted, message, info(reason))
             }
@@ -145,8 +151,11 @@ impl From<AppError> for Status {
                     .into_iter()
                     .map(|(key, value)| (key.to_owned(), value))
                     .collect();
-                let details =
-                    ErrorDetails::with_error_info("NO_PUZZLE_FOUND", ERROR_DOMAIN, metadata);
+                let details = ErrorDetails::with_error_info(
+                    Reason::NoPuzzleFound.as_str(),
+                    ERROR_DOMAIN,
+                    metadata,
+                );
                 counted(Code::ResourceExhausted, none.to_string(), details)
             }
             AppError::RateLimited {
@@ -165,7 +174,9 @@ impl From<AppError> for Status {
                     .insert("retry-after", seconds.to_string().parse().expect("digits"));
                 status
             }
-            AppError::Internal { message } => counted(Code::Internal, message, info("INTERNAL")),
+            AppError::Internal { message } => {
+                counted(Code::Internal, message, info(Reason::Internal))
+            }
         }
     }
 }

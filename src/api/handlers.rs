@@ -20,6 +20,7 @@ use super::proto;
 use super::proto::puzzle_service_server::PuzzleService;
 use super::reads::{DEFAULT_READ_MEMO_BYTES, ReadMemo, read_key};
 use super::request::{caller_of, check_admin, deadline, record_name, record_solution};
+use crate::app::Reason;
 use crate::app::access::{Access, Caller};
 use crate::app::admission::{Admission, Admitted, search_table_units};
 use crate::app::deadline::{check_deadline, within};
@@ -382,7 +383,7 @@ impl PuzzleApi {
         if request_id.chars().count() > MAX_REQUEST_ID_CHARS {
             return Err(AppError::invalid(
                 "request_id",
-                "TEXT_TOO_LONG",
+                Reason::TextTooLong,
                 format!("request_id: more than {MAX_REQUEST_ID_CHARS} characters"),
             ));
         }
@@ -517,7 +518,7 @@ impl PuzzleService for PuzzleApi {
             n if n < 0 => {
                 return Err(AppError::invalid(
                     "page_size",
-                    "NEGATIVE_PAGE_SIZE",
+                    Reason::NegativePageSize,
                     format!("page_size: {n} is negative"),
                 )
                 .into());
@@ -778,7 +779,7 @@ impl PuzzleService for PuzzleApi {
             let index = summary.results.len();
             if index == MAX_IMPORT_PUZZLES {
                 return Err(AppError::Busy {
-                    reason: "TOO_MANY_PUZZLES",
+                    reason: Reason::TooManyPuzzles,
                     message: format!(
                         "ImportPuzzles takes at most {MAX_IMPORT_PUZZLES} puzzles a call; the \
                          first {MAX_IMPORT_PUZZLES} are stored (sending them again with their \
@@ -791,7 +792,7 @@ impl PuzzleService for PuzzleApi {
             let outcome = if request_id.is_empty() {
                 Err(AppError::invalid(
                     "request_id",
-                    "REQUEST_ID_REQUIRED",
+                    Reason::RequestIdRequired,
                     "request_id: every imported puzzle needs one, so that a retried \
                      import stores nothing twice",
                 ))

@@ -16,6 +16,7 @@ use tonic::{Status, Streaming};
 
 use super::convert;
 use super::proto;
+use crate::app::Reason;
 use crate::app::admission::{Admission, Admitted, search_table_units};
 use crate::app::deadline::within;
 use crate::app::games::{opening_from_verdict, setup_of};
@@ -130,7 +131,7 @@ impl Positions {
         let missing = || {
             AppError::invalid(
                 format!("{prefix}puzzle"),
-                "FIELD_REQUIRED",
+                Reason::FieldRequired,
                 format!(
                     "{prefix}puzzle is required: set {prefix}name (a stored puzzle) or \
                      {prefix}spec (an inline one)"
@@ -272,7 +273,7 @@ impl Positions {
         let Some(proto::play_request::Request::Start(start)) = first.request else {
             return Err(AppError::invalid(
                 "start",
-                "START_REQUIRED",
+                Reason::StartRequired,
                 "the first message of a Play call must be `start`, naming the puzzle",
             ));
         };
@@ -281,7 +282,7 @@ impl Positions {
             .clone()
             .try_acquire_owned()
             .map_err(|_| AppError::Busy {
-                reason: "TOO_MANY_GAMES",
+                reason: Reason::TooManyGames,
                 message: format!(
                     "the server already runs {} games (--max-games); try again later",
                     self.play.max_games
@@ -335,7 +336,7 @@ impl Positions {
                 }
                 _ => Err(AppError::invalid(
                     "move",
-                    "NOT_A_MOVE",
+                    Reason::NotAMove,
                     "the game has started: send a `move`",
                 )),
             };
@@ -355,9 +356,10 @@ impl Positions {
                             let over = exchange.position.game_over;
                             (reply(exchange, self.play.message_limit), over)
                         }
-                        Err(PositionError::Illegal(illegal)) => {
-                            (rejection(illegal.reason.code(), illegal.message), false)
-                        }
+                        Err(PositionError::Illegal(illegal)) => (
+                            rejection(Reason::Move(illegal.reason), illegal.message),
+                            false,
+                        ),
                         Err(other) => return Err(other.into()),
                     }
                 }
@@ -386,7 +388,7 @@ impl Positions {
             next = tokio::time::timeout_at(idle_until.into(), inbound.message()) => next,
             _ = closing.wait_for(|&closing| closing) => {
                 return Err(AppError::Unavailable {
-                    reason: "SHUTTING_DOWN",
+                    reason: Reason::ShuttingDown,
                     message: "the server is shutting down; the game is closed".into(),
                 });
             }
@@ -461,12 +463,12 @@ fn reply(exchange: Exchange, message_limit: usize) -> proto::PlayResponse {
 /// The answer to a refused move: why, and nothing else. The position is
 /// unchanged, and the client has it from the response before: sending it
 /// again would cost a list of every legal move for a few bytes of request.
-fn rejection(reason: &str, message: String) -> proto::PlayResponse {
+fn rejection(reason: Reason, message: String) -> proto::PlayResponse {
     proto::PlayResponse {
         server_move: None,
         position: None,
         rejected: Some(proto::MoveRejection {
-            reason: reason.to_owned(),
+            reason: reason.as_str().to_owned(),
             message,
         }),
     }

@@ -21,6 +21,7 @@ use sha2::{Digest as _, Sha256};
 use subtle::ConstantTimeEq as _;
 
 use super::AppError;
+use crate::app::Reason;
 
 /// Who a call is charged to.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -170,7 +171,7 @@ pub struct RateLimit<C: Clock = DefaultClock> {
     limiter: RateLimiter<Caller, HashMapStateStore<Caller>, C, NoOpMiddleware<C::Instant>>,
     clock: C,
     checks: AtomicU64,
-    reason: &'static str,
+    reason: Reason,
     what: &'static str,
 }
 
@@ -184,7 +185,7 @@ impl<C: Clock + Clone> RateLimit<C> {
         per_minute: u32,
         burst: u32,
         clock: C,
-        reason: &'static str,
+        reason: Reason,
         what: &'static str,
     ) -> Option<RateLimit<C>> {
         let rate = NonZeroU32::new(per_minute)?;
@@ -271,14 +272,14 @@ impl Access {
                 settings.writes_per_minute,
                 settings.write_burst,
                 DefaultClock::default(),
-                "WRITE_RATE_EXCEEDED",
+                Reason::WriteRateExceeded,
                 "writes",
             ),
             solves: RateLimit::new(
                 settings.solves_per_minute,
                 settings.solve_burst,
                 DefaultClock::default(),
-                "SOLVE_RATE_EXCEEDED",
+                Reason::SolveRateExceeded,
                 "solves",
             ),
             sources: settings.tokens,
@@ -381,7 +382,8 @@ mod tests {
     #[test]
     fn a_bucket_lets_its_burst_through_then_says_when_to_come_back() {
         let clock = FakeRelativeClock::default();
-        let limit = RateLimit::new(6, 2, clock.clone(), "WRITE_RATE_EXCEEDED", "writes").unwrap();
+        let limit =
+            RateLimit::new(6, 2, clock.clone(), Reason::WriteRateExceeded, "writes").unwrap();
         let alice = Caller::Writer("alice".into());
         let address = Caller::Address("192.0.2.7".parse().unwrap());
         limit.charge(&alice).unwrap();
@@ -395,7 +397,7 @@ mod tests {
         else {
             panic!("{refused:?}")
         };
-        assert_eq!(reason, "WRITE_RATE_EXCEEDED");
+        assert_eq!(reason, Reason::WriteRateExceeded);
         // Six a minute: one every 10 s.
         assert_eq!(retry_after, Duration::from_secs(10));
         assert_eq!(
@@ -424,7 +426,7 @@ mod tests {
                 0,
                 5,
                 FakeRelativeClock::default(),
-                "WRITE_RATE_EXCEEDED",
+                Reason::WriteRateExceeded,
                 "writes"
             )
             .is_none()

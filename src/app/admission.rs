@@ -20,6 +20,7 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore, TryAcquireError};
 
 use super::error::AppError;
 use super::pool::{Counted, Gauge};
+use crate::app::Reason;
 use crate::puzzle::Game;
 use crate::solver::search_geography::TABLE_BYTES_PER_STATE;
 
@@ -55,17 +56,17 @@ pub struct BudgetNames {
     /// "admission budget", "games budget".
     pub phrase: &'static str,
     /// A request larger than the whole budget.
-    pub too_large: &'static str,
+    pub too_large: Reason,
     /// No room now, and no room to wait.
-    pub full: &'static str,
+    pub full: Reason,
 }
 
 /// The budget of requests in flight.
 pub const REQUESTS: BudgetNames = BudgetNames {
     flag: "--admission-budget",
     phrase: "admission budget",
-    too_large: "ADMISSION_BUDGET_EXCEEDED",
-    full: "ADMISSION_QUEUE_FULL",
+    too_large: Reason::AdmissionBudgetExceeded,
+    full: Reason::AdmissionQueueFull,
 };
 
 /// The budget of open Play games, apart from the requests' so that games
@@ -73,8 +74,8 @@ pub const REQUESTS: BudgetNames = BudgetNames {
 pub const GAMES: BudgetNames = BudgetNames {
     flag: "--games-budget",
     phrase: "games budget",
-    too_large: "GAMES_BUDGET_EXCEEDED",
-    full: "GAMES_BUDGET_FULL",
+    too_large: Reason::GamesBudgetExceeded,
+    full: Reason::GamesBudgetFull,
 };
 
 /// A size budget: of all requests in flight ([`REQUESTS`]) or of open games
@@ -271,7 +272,7 @@ mod tests {
         assert!(matches!(
             refused,
             AppError::Busy {
-                reason: "ADMISSION_QUEUE_FULL",
+                reason: Reason::AdmissionQueueFull,
                 ..
             }
         ));
@@ -309,7 +310,7 @@ mod tests {
         let AppError::Busy { reason, message } = refused else {
             panic!("{refused:?}")
         };
-        assert_eq!(reason, "ADMISSION_QUEUE_FULL");
+        assert_eq!(reason, Reason::AdmissionQueueFull);
         assert_eq!(
             message,
             "the admission budget of 10 vertices + edges is in use and the requests \
@@ -329,7 +330,7 @@ mod tests {
         let AppError::Busy { reason, message } = refused else {
             panic!("{refused:?}")
         };
-        assert_eq!(reason, "ADMISSION_BUDGET_EXCEEDED");
+        assert_eq!(reason, Reason::AdmissionBudgetExceeded);
         assert_eq!(
             message,
             "spec: 11 vertices + edges is more than this server's admission budget of 10 \

@@ -3,6 +3,7 @@
 //! becomes an [`AppError`]. `api::error` turns each into a `tonic::Status`
 //! in one place.
 
+use super::reason::Reason;
 use crate::puzzle::SpecError;
 use crate::solver::position::{IllegalMove, PositionError};
 use crate::solver::search_geography::BudgetExceeded;
@@ -22,7 +23,7 @@ pub enum AppError {
     /// Bad input in `field`.
     InvalidArgument {
         field: String,
-        reason: &'static str,
+        reason: Reason,
         message: String,
     },
     /// Input over a configured limit.
@@ -50,7 +51,7 @@ pub enum AppError {
     ShuttingDown,
     /// A fault a client may retry past (store contention or I/O).
     Unavailable {
-        reason: &'static str,
+        reason: Reason,
         message: String,
     },
     /// A request message whose frame header announces more bytes than
@@ -66,7 +67,7 @@ pub enum AppError {
     /// A resource is exhausted: the solve queue, the admission budget or
     /// its queue, or a search's state budget; `reason` says which.
     Busy {
-        reason: &'static str,
+        reason: Reason,
         message: String,
     },
     /// A generation rejected as many candidates in a row as its request
@@ -76,7 +77,7 @@ pub enum AppError {
     /// A caller past its rate limit; `reason` says which limit, and a
     /// call after `retry_after` finds a token in its bucket.
     RateLimited {
-        reason: &'static str,
+        reason: Reason,
         retry_after: std::time::Duration,
         message: String,
     },
@@ -86,11 +87,7 @@ pub enum AppError {
 }
 
 impl AppError {
-    pub fn invalid(
-        field: impl Into<String>,
-        reason: &'static str,
-        message: impl Into<String>,
-    ) -> Self {
+    pub fn invalid(field: impl Into<String>, reason: Reason, message: impl Into<String>) -> Self {
         AppError::InvalidArgument {
             field: field.into(),
             reason,
@@ -100,7 +97,7 @@ impl AppError {
 
     /// A required field that was left unset.
     pub fn missing(field: &str) -> Self {
-        AppError::invalid(field, "FIELD_REQUIRED", format!("{field} is required"))
+        AppError::invalid(field, Reason::FieldRequired, format!("{field} is required"))
     }
 
     /// A spec error, its field placed under `prefix` (e.g. `"spec"`).
@@ -115,7 +112,7 @@ impl AppError {
         } else {
             AppError::InvalidArgument {
                 field,
-                reason: err.reason(),
+                reason: Reason::from(&err),
                 message,
             }
         }
@@ -133,7 +130,7 @@ impl From<IllegalMove> for AppError {
     fn from(illegal: IllegalMove) -> Self {
         AppError::invalid(
             format!("moves[{}]", illegal.index),
-            illegal.reason.code(),
+            Reason::Move(illegal.reason),
             illegal.message,
         )
     }
@@ -160,7 +157,7 @@ impl From<BudgetExceeded> for AppError {
     /// the question, which a retry will not change.
     fn from(exceeded: BudgetExceeded) -> Self {
         AppError::Busy {
-            reason: "SEARCH_BUDGET_EXCEEDED",
+            reason: Reason::SearchBudgetExceeded,
             message: exceeded.to_string(),
         }
     }
@@ -179,21 +176,21 @@ impl From<StoreError> for AppError {
             StoreError::Busy(_) => {
                 tracing::warn!(error = %err, "store busy");
                 AppError::Unavailable {
-                    reason: "STORE_BUSY",
+                    reason: Reason::StoreBusy,
                     message: "the store is busy; try again".into(),
                 }
             }
             StoreError::Io(_) => {
                 tracing::error!(error = %err, "store I/O failure");
                 AppError::Unavailable {
-                    reason: "STORE_IO_ERROR",
+                    reason: Reason::StoreIoError,
                     message: "the store cannot read or write its database; try again later".into(),
                 }
             }
             StoreError::FileReplaced { .. } => {
                 tracing::error!(error = %err, "refusing store access");
                 AppError::Unavailable {
-                    reason: "STORE_FILE_REPLACED",
+                    reason: Reason::StoreFileReplaced,
                     message: "the store's database file was removed or replaced while the \
                               server ran; writes are not kept, and the server must be restarted"
                         .into(),

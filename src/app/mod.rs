@@ -12,7 +12,8 @@
 //! - `admission`: the memory budget requests draw from by size;
 //! - `access`: writer tokens, and rate limits on writes and solves;
 //! - `deadline`: a caller's deadline around the work it waits for;
-//! - `error`: what a request can fail with.
+//! - `error`: what a request can fail with;
+//! - `reason`: every reason an error gives, once.
 
 pub mod access;
 pub mod admission;
@@ -23,8 +24,10 @@ mod flights;
 pub mod games;
 pub mod generate;
 pub mod pool;
+pub mod reason;
 pub mod solving;
 
 pub use error::AppError;
 pub use pool::Gauge;
+pub use reason::Reason;
 pub use solving::{Charge, Solved, Solver, StoredPuzzle, free};

@@ -9,6 +9,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use tokio::sync::{Semaphore, TryAcquireError};
 
 use super::error::AppError;
+use crate::app::Reason;
 
 /// The solve workers: at most one solve per worker at once, a bounded
 /// queue of solves waiting for one.
@@ -187,7 +188,7 @@ impl Pool {
             Err(TryAcquireError::NoPermits) => {
                 let Some(_waiting) = self.waiting.try_enter(self.max_waiting) else {
                     return Err(AppError::Busy {
-                        reason: "SOLVE_QUEUE_FULL",
+                        reason: Reason::SolveQueueFull,
                         message: format!(
                             "every solver is busy and {} solves are already waiting; try again later",
                             self.max_waiting

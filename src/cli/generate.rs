@@ -439,7 +439,7 @@ pub fn in_flag_words(error: ClientError) -> ClientError {
     };
     let details = tonic_types::StatusExt::get_error_details(&*status);
     let message = match details.error_info() {
-        Some(info) if info.reason == "NO_PUZZLE_FOUND" => {
+        Some(info) if info.reason == crate::app::Reason::NoPuzzleFound.as_str() => {
             NoPuzzleFound::from_metadata(|key| info.metadata.get(key).cloned())
                 .map(|none| no_puzzle_found_text(&none))
         }

@@ -622,7 +622,7 @@ impl http_body::Body for EndingBody {
             _ => {
                 self.ended = true;
                 let status = Status::from(AppError::Unavailable {
-                    reason: "SHUTTING_DOWN",
+                    reason: crate::app::Reason::ShuttingDown,
                     message: "the server is shutting down; the watch is closed".into(),
                 });
                 let mut trailers = http::HeaderMap::new();

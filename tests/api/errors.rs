@@ -823,3 +823,70 @@ async fn the_server_answers_deadline_exceeded() {
         .into_inner();
     assert_eq!(ok.winner, proto::Player::Second as i32);
 }
+
+/// The reasons docs/api.md lists: the UPPER_SNAKE words in backticks of
+/// its table of errors, and the move reasons AnalyzePosition lists.
+fn documented_reasons() -> std::collections::BTreeSet<String> {
+    let docs =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/api.md")).unwrap();
+    let table = docs
+        .split_once("| code | reasons |")
+        .expect("the table of reasons")
+        .1
+        .split("\n\n")
+        .next()
+        .unwrap();
+    let moves = docs
+        .split_once("An illegal move list is")
+        .expect("the move reasons")
+        .1
+        .split("\n\n")
+        .next()
+        .unwrap();
+    let mut found = std::collections::BTreeSet::new();
+    for (row, text) in table.lines().map(|row| (true, row)).chain([(false, moves)]) {
+        // A row's first cell is the status code; the reasons follow.
+        let cells = if row {
+            row_reasons(text)
+        } else {
+            text.to_owned()
+        };
+        for word in cells.split('`').skip(1).step_by(2) {
+            // The paragraph on moves names the status code too.
+            let is_code =
+                (0..=16).any(|n| puzzled::api::error::code_name(Code::from_i32(n)) == word);
+            if word.len() > 1
+                && (row || !is_code)
+                && word
+                    .chars()
+                    .all(|c| c.is_ascii_uppercase() || c == '_' || c.is_ascii_digit())
+            {
+                found.insert(word.to_owned());
+            }
+        }
+    }
+    found
+}
+
+/// The cells of a table row after its first.
+fn row_reasons(row: &str) -> String {
+    row.trim_matches('|')
+        .split_once('|')
+        .map_or(String::new(), |(_, rest)| rest.to_owned())
+}
+
+#[test]
+fn the_documented_reasons_are_exactly_the_reasons_the_code_gives() {
+    let documented = documented_reasons();
+    let coded: std::collections::BTreeSet<String> = puzzled::app::Reason::all()
+        .map(|reason| reason.as_str().to_owned())
+        .collect();
+    let undocumented: Vec<&String> = coded.difference(&documented).collect();
+    let unknown: Vec<&String> = documented.difference(&coded).collect();
+    assert!(
+        undocumented.is_empty() && unknown.is_empty(),
+        "reasons the code gives but docs/api.md does not list: {undocumented:?}; \
+         reasons docs/api.md lists that no code gives: {unknown:?}"
+    );
+    assert!(documented.contains("ALREADY_VISITED") && documented.contains("STORE_BUSY"));
+}

@@ -228,34 +228,16 @@ impl SpecError {
         }
     }
 
-    /// A stable UPPER_SNAKE reason programs can branch on (AIP-193).
-    pub fn reason(&self) -> &'static str {
-        match self {
-            SpecError::TooFewVertices { .. } => "TOO_FEW_VERTICES",
-            SpecError::OverLimit { .. } => "LIMIT_EXCEEDED",
-            SpecError::Graph(e) => match e {
-                GraphError::OddEdgeList { .. } => "ODD_EDGE_LIST",
-                GraphError::VertexOutOfRange { .. } => "VERTEX_OUT_OF_RANGE",
-                GraphError::SelfLoop { .. } => "SELF_LOOP",
-                GraphError::DuplicateEdge { .. } => "DUPLICATE_EDGE",
-                GraphError::TooManyVertices { .. } | GraphError::TooManyEdges { .. } => {
-                    "LIMIT_EXCEEDED"
-                }
-            },
-            SpecError::Vertex(_) => "VERTEX_OUT_OF_RANGE",
-            SpecError::SameBlackWhite(_) => "SAME_BLACK_AND_WHITE",
-            SpecError::FieldNotForGame { .. } => "FIELD_NOT_FOR_GAME",
-            SpecError::NotBipartite(BipartiteEdgeError::OddCycle { .. }) => "ODD_CYCLE",
-            SpecError::NotATree(_) => "NOT_A_TREE",
-            SpecError::TooLargeForSearch(_) => "LIMIT_EXCEEDED",
-            SpecError::TextTooLong { .. } => "TEXT_TOO_LONG",
-            SpecError::NumberingUnknown(_) => "NUMBERING_UNKNOWN",
-        }
-    }
-
     /// Whether the input was well-formed but too big for this server.
     pub fn is_limit(&self) -> bool {
-        self.reason() == "LIMIT_EXCEEDED"
+        matches!(
+            self,
+            SpecError::OverLimit { .. }
+                | SpecError::TooLargeForSearch(_)
+                | SpecError::Graph(
+                    GraphError::TooManyVertices { .. } | GraphError::TooManyEdges { .. }
+                )
+        )
     }
 }
 
@@ -750,7 +732,7 @@ mod tests {
             "{err}"
         );
         let err = Spec::validate(raw(Game::TreePaint, 4, &[0, 1, 1, 2, 2, 0]), LIMITS).unwrap_err();
-        assert_eq!(err.reason(), "NOT_A_TREE");
+        assert!(matches!(err, SpecError::NotATree(_)), "{err:?}");
         assert!(err.to_string().contains("not connected"));
     }
 

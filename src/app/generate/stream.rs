@@ -8,6 +8,7 @@ use std::time::Instant;
 
 use super::{Family, GenerateError, GenerateRequest, Generated, Generator};
 use crate::app::AppError;
+use crate::app::Reason;
 use crate::app::admission::{Admission, search_table_units};
 use crate::app::deadline::{check_deadline, within};
 use crate::app::solving::{Charge, Solver};
@@ -188,12 +189,12 @@ impl From<GenerateError> for AppError {
         match error {
             GenerateError::InvalidRequest(e) => {
                 let message = e.to_string();
-                AppError::invalid(e.field, "INVALID_GENERATE_REQUEST", message)
+                AppError::invalid(e.field, Reason::InvalidGenerateRequest, message)
             }
             // The handle fires when the caller left or its deadline passed.
             GenerateError::Cancelled(_) => AppError::DeadlineExceeded,
             GenerateError::SearchBudget { .. } => AppError::Busy {
-                reason: "SEARCH_BUDGET_EXCEEDED",
+                reason: Reason::SearchBudgetExceeded,
                 message: error.to_string(),
             },
             GenerateError::NoPuzzleFound(none) => AppError::NoPuzzleFound(none),
