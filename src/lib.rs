@@ -8,14 +8,15 @@
 //! the rules): `store` is the only module that writes SQL; `app` is the
 //! application core (no proto, no transport); `api` is the only module
 //! that sees proto types; `server` runs it all; `cli` is the command line.
-//! `config` and `metrics` are read by every layer that needs them and
-//! import none. What the tests and benchmarks share is the crate
+//! `config`, `metrics` and `caches` (the list of every in-memory cache)
+//! are read by every layer that needs them and import none. What the tests and benchmarks share is the crate
 //! `puzzled-testkit` (crates/testkit), a dev-dependency.
 
 pub use puzzled_core::{canon, graph, puzzle, solver, splitmix};
 
 pub mod config;
 pub mod metrics;
+pub mod caches;
 pub mod store;
 pub mod app;
 pub mod api;

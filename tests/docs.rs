@@ -61,10 +61,21 @@ fn named_paths(text: &str) -> Vec<&str> {
         .collect()
 }
 
+/// The folders a path in the docs may start from: the repository's root,
+/// and each crate's sources (`canon/` is the core's).
+fn source_roots() -> [PathBuf; 4] {
+    [
+        root(),
+        root().join("src"),
+        root().join("crates/core/src"),
+        root().join("crates/testkit/src"),
+    ]
+}
+
 fn starts_with_a_folder(word: &str) -> bool {
     match word.split_once('/') {
         Some((first, _)) if !first.is_empty() => {
-            root().join(first).is_dir() || root().join("src").join(first).is_dir()
+            source_roots().iter().any(|dir| dir.join(first).is_dir())
         }
         _ => false,
     }
@@ -87,7 +98,7 @@ fn files_named(dir: &Path, name: &str, found: &mut Vec<PathBuf>) {
 
 fn exists_in_repository(named: &str) -> bool {
     let named = named.trim_end_matches('/');
-    if root().join(named).exists() || root().join("src").join(named).exists() {
+    if source_roots().iter().any(|dir| dir.join(named).exists()) {
         return true;
     }
     // A file named by its module's path (`canon/trees.rs`) or bare
@@ -339,4 +350,33 @@ fn anchors_are_made_and_found_as_github_makes_them() {
             "#here"
         ]
     );
+}
+
+/// docs/design.md's table of caches is `src/caches.rs`'s list, row for row.
+#[test]
+fn the_table_of_caches_is_the_list_in_the_code() {
+    use puzzled::caches::{ALL, Bound};
+    let design = std::fs::read_to_string(root().join("docs/design.md")).unwrap();
+    let table = design
+        .split_once("| name | lookups | owner | keeps | bound | made wrong by |\n|---|---|---|---|---|---|\n")
+        .expect("the table of caches in docs/design.md")
+        .1
+        .split("\n\n")
+        .next()
+        .unwrap();
+    let documented: Vec<&str> = table.lines().collect();
+    let listed: Vec<String> = ALL
+        .iter()
+        .map(|cache| {
+            let bound = match cache.bound {
+                Bound::Flag(flag) => format!("`{flag}`"),
+                Bound::Bytes(bytes) => format!("{} MiB", bytes >> 20),
+            };
+            format!(
+                "| `{}` | `{}` | `{}` | {} | {bound} | {} |",
+                cache.name, cache.lookups, cache.owner, cache.keeps, cache.invalidated_by
+            )
+        })
+        .collect();
+    assert_eq!(documented, listed, "docs/design.md's table of caches");
 }

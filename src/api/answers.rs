@@ -28,9 +28,6 @@ const MAX_REQUEST_BYTES: usize = 4096;
 /// The largest answer kept.
 const MAX_ANSWER_BYTES: usize = 64 * 1024;
 
-/// The memo's bound on its keys and answers together.
-pub const DEFAULT_MEMO_BYTES: u64 = 32 << 20;
-
 /// What an answer is kept under.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum AnswerKey {
@@ -100,7 +97,7 @@ impl AnswerMemo {
     /// The answer made for the request `key`, marked as cached.
     pub async fn get(&self, key: &AnswerKey) -> Option<proto::Solution> {
         let answer = self.answers.get(key).await;
-        crate::metrics::metrics().cache_lookup("answer", answer.is_some());
+        crate::metrics::metrics().cache_lookup(crate::caches::ANSWERS.lookups, answer.is_some());
         answer.map(|answer| (*answer).clone())
     }
 
@@ -137,7 +134,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_repeat_gets_the_answer_made_for_its_bytes_marked_cached() {
-        let memo = AnswerMemo::new(DEFAULT_MEMO_BYTES);
+        let memo = AnswerMemo::new(crate::caches::ANSWERS.bytes());
         let key = AnswerMemo::key(&request(3, vec![0, 1, 1, 2])).unwrap();
         assert_eq!(memo.get(&key).await, None);
         let answer = proto::Solution {
@@ -163,7 +160,7 @@ mod tests {
     async fn large_requests_and_answers_are_not_kept() {
         let edges: Vec<u32> = (0..2000).flat_map(|v| [v, v + 1]).collect();
         assert_eq!(AnswerMemo::key(&request(2001, edges)), None);
-        let memo = AnswerMemo::new(DEFAULT_MEMO_BYTES);
+        let memo = AnswerMemo::new(crate::caches::ANSWERS.bytes());
         let key = AnswerMemo::key(&request(3, vec![0, 1])).unwrap();
         let large = proto::Solution {
             canonical_hash: "x".repeat(MAX_ANSWER_BYTES),

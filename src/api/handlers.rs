@@ -1,10 +1,9 @@
-//! The handlers of `puzzled.v1.PuzzleService`: each takes its request
-//! apart, checks it, and calls the store or the solver.
-
-use std::sync::Arc;
-use std::time::Instant;
+//! The handlers of `puzzled.v1.PuzzleService`: each decodes its request,
+//! calls one use case of the application core, and encodes the answer.
 
 use std::pin::Pin;
+use std::sync::Arc;
+use std::time::Instant;
 
 use prost::Message as _;
 use tokio::sync::mpsc;
@@ -13,26 +12,27 @@ use tokio_stream::wrappers::ReceiverStream;
 use tonic::{Request, Response, Status, Streaming};
 use tonic_types::StatusExt as _;
 
-use super::answers::{AnswerMemo, DEFAULT_MEMO_BYTES};
-use super::convert::{self, View};
+use super::answers::AnswerMemo;
 use super::positions::{Positions, PuzzleRef};
 use super::proto;
 use super::proto::puzzle_service_server::PuzzleService;
-use super::reads::{DEFAULT_READ_MEMO_BYTES, ReadMemo, read_key};
+use super::reads::{ReadMemo, read_key};
 use super::request::{caller_of, check_admin, deadline, record_name, record_solution};
-use crate::app::Reason;
+use super::{decode, encode, page_token, sizing};
 use crate::app::access::{Access, Caller};
-use crate::app::admission::{Admission, Admitted, search_table_units};
+use crate::app::admission::Admission;
+use crate::app::catalog::{
+    Catalog, Created, ListFilter, PageQuery, PuzzleRecord, Submission, View,
+};
 use crate::app::deadline::{check_deadline, within};
-use crate::app::pool::{INLINE_UNITS, off_runtime_if_large};
-use crate::app::{AppError, Solver, StoredPuzzle, generate};
+use crate::app::pool::off_runtime_if_large;
+use crate::app::{AppError, Reason, Solver, generate};
+use crate::caches;
 use crate::puzzle::{Limits, SolveOptions, Spec};
-use crate::solver::SOLVER_VERSION;
-use crate::store::{Created, ListFilter, NewPuzzle, PuzzleRead, PuzzleRecord, Store};
+use crate::solver::Player;
 
 const DEFAULT_PAGE_SIZE: u32 = 50;
 const MAX_PAGE_SIZE: u32 = 1000;
-const MAX_REQUEST_ID_CHARS: usize = 100;
 
 /// What to leave out of a solution that does not fit in a message.
 fn smaller_solution(options: SolveOptions) -> &'static str {
@@ -41,12 +41,6 @@ fn smaller_solution(options: SolveOptions) -> &'static str {
     } else {
         ""
     }
-}
-
-/// The fewest bytes the edge list of `summary` takes in a message: a packed
-/// `uint32` takes at least one byte, and an edge two of them.
-fn min_encoded_len(summary: &PuzzleRecord) -> u64 {
-    summary.edge_count.saturating_mul(2)
 }
 
 /// The API's memos, as the metrics read them.
@@ -66,17 +60,31 @@ impl MemoSizes {
             self.pages.sizes().await,
         );
         vec![
-            ("answers", answers.0, answers.1),
-            ("puzzles", puzzles.0, puzzles.1),
-            ("pages", pages.0, pages.1),
+            (caches::ANSWERS.name, answers.0, answers.1),
+            (caches::PUZZLES.name, puzzles.0, puzzles.1),
+            (caches::PAGES.name, pages.0, pages.1),
         ]
     }
+}
+
+/// What the handlers call: the application core's use cases, and the
+/// access rules and admission they are checked and sized by.
+pub struct UseCases {
+    pub catalog: Catalog,
+    pub generations: generate::Generations,
+    pub positions: Positions,
+    pub solver: Solver,
+    pub access: Arc<Access>,
+    pub admission: Arc<Admission>,
 }
 
 /// The handlers of `puzzled.v1.PuzzleService`.
 #[derive(Clone)]
 pub struct PuzzleApi {
-    store: Store,
+    /// The stored puzzles' use cases.
+    catalog: Catalog,
+    /// GeneratePuzzles' use case.
+    generations: generate::Generations,
     solver: Solver,
     limits: Limits,
     /// The admin and writer tokens, and the rate limits.
@@ -94,9 +102,6 @@ pub struct PuzzleApi {
     /// Answers to repeated ListPuzzles requests.
     pages: ReadMemo<proto::ListPuzzlesResponse>,
 }
-
-/// Puzzles read from the store at a time by an export.
-const EXPORT_PAGE: u32 = 64;
 
 /// The most puzzles one ImportPuzzles call takes: its one response lists a
 /// result for each, and must stay well under the message limit.
@@ -141,12 +146,6 @@ fn import_result(
     result
 }
 
-/// Whether a stored puzzle is small enough to read without admission
-/// ([`INLINE_UNITS`] vertices + edges at most).
-fn is_small(summary: &PuzzleRecord) -> bool {
-    summary.spec.vertex_count.saturating_add(summary.edge_count) <= INLINE_UNITS
-}
-
 impl PuzzleApi {
     /// Sends every puzzle `filter` selects below `before` (newest first,
     /// FULL view, each with its resume token) until the last one, the
@@ -154,87 +153,61 @@ impl PuzzleApi {
     async fn export(
         &self,
         filter: ListFilter<'_>,
-        mut before: Option<i64>,
+        before: Option<i64>,
         deadline: Option<Instant>,
         outbound: &mpsc::Sender<Result<proto::ExportedPuzzle, Status>>,
     ) -> Result<(), AppError> {
-        loop {
-            check_deadline(deadline)?;
-            let page = self.store.list_puzzles(filter, before, EXPORT_PAGE).await?;
-            // One query for the page's stored winners, from the summaries,
-            // so that no page of full puzzles is held to ask it.
-            let ids: Vec<&str> = page.puzzles.iter().map(|p| p.id.as_str()).collect();
-            let winners = self.store.stored_winners(&ids, SOLVER_VERSION).await?;
-            // The page's small puzzles whole in one query (a page of them
-            // is bounded by its length times the inline size); each large
-            // one is read by itself under admission, as GetPuzzle reads it.
-            let small: Vec<&str> = page
-                .puzzles
-                .iter()
-                .filter(|p| is_small(p))
-                .map(|p| p.id.as_str())
-                .collect();
-            let mut small = self.store.get_puzzles(&small).await?;
-            for summary in &page.puzzles {
-                check_deadline(deadline)?;
-                let seq = summary.seq;
-                let read = match small.remove(&summary.id) {
-                    Some(record) => Ok((record, None)),
-                    // Deleted since the page was read.
-                    None if is_small(summary) => continue,
-                    None => self.read_summarised(summary, 1024).await,
-                };
-                let (record, _admitted) = match read {
-                    Ok(read) => read,
-                    // Deleted since the page was read.
-                    Err(AppError::NotFound { .. }) => continue,
-                    Err(e) => return Err(e),
-                };
-                let mut puzzle = self.fit_export(convert::puzzle_to_proto(record), 1024);
-                if puzzle.encoded_len() + 1024 > self.max_message_bytes {
-                    return Err(AppError::ResponseTooLarge {
-                        message: format!(
-                            "{}: its edge list ({} edges) does not fit in the {}-byte message \
-                             limit; resume after it with the previous resume_token, or read \
-                             it from a server with a larger --max-message-bytes",
-                            puzzle.name, puzzle.edge_count, self.max_message_bytes
-                        ),
-                    });
-                }
-                if let Some(&winner) = winners.get(summary.id.as_str()) {
-                    puzzle.cached_winner = convert::player_to_proto(winner) as i32;
-                }
-                let exported = proto::ExportedPuzzle {
-                    puzzle: Some(puzzle),
-                    resume_token: convert::page_token::encode(seq, filter),
-                };
-                if outbound.send(Ok(exported)).await.is_err() {
-                    // The client has gone: nothing is left to do.
-                    return Ok(());
-                }
+        let send = |record: PuzzleRecord, winner: Option<Player>, seq: i64| {
+            let exported = self.export_item(record, winner, seq, filter);
+            async move {
+                // A client that has gone leaves nothing to do.
+                Ok(outbound.send(Ok(exported?)).await.is_ok())
             }
-            match page.next_before {
-                Some(next) => before = Some(next),
-                None => return Ok(()),
-            }
-        }
+        };
+        self.catalog.export(filter, before, deadline, send).await
     }
 
-    pub fn new(
-        store: Store,
-        solver: Solver,
-        limits: Limits,
-        access: Arc<Access>,
-        max_message_bytes: usize,
-        admission: Arc<Admission>,
-        positions: Positions,
-    ) -> PuzzleApi {
+    /// One exported puzzle, refused when it does not fit in a message.
+    fn export_item(
+        &self,
+        record: PuzzleRecord,
+        winner: Option<Player>,
+        seq: i64,
+        filter: ListFilter<'_>,
+    ) -> Result<proto::ExportedPuzzle, AppError> {
+        let puzzle = self.fit_export(encode::stored_puzzle_to_proto(record, winner), 1024);
+        if puzzle.encoded_len() + 1024 > self.max_message_bytes {
+            return Err(AppError::ResponseTooLarge {
+                message: format!(
+                    "{}: its edge list ({} edges) does not fit in the {}-byte message \
+                     limit; resume after it with the previous resume_token, or read it \
+                     from a server with a larger --max-message-bytes",
+                    puzzle.name, puzzle.edge_count, self.max_message_bytes
+                ),
+            });
+        }
+        Ok(proto::ExportedPuzzle {
+            puzzle: Some(puzzle),
+            resume_token: page_token::encode(seq, filter),
+        })
+    }
+
+    pub fn new(core: UseCases, limits: Limits, max_message_bytes: usize) -> PuzzleApi {
+        let UseCases {
+            catalog,
+            generations,
+            positions,
+            solver,
+            access,
+            admission,
+        } = core;
         PuzzleApi {
             positions,
-            answers: AnswerMemo::new(DEFAULT_MEMO_BYTES),
-            puzzles: ReadMemo::new(DEFAULT_READ_MEMO_BYTES, "puzzle"),
-            pages: ReadMemo::new(DEFAULT_READ_MEMO_BYTES, "page"),
-            store,
+            answers: AnswerMemo::new(caches::ANSWERS.bytes()),
+            puzzles: ReadMemo::new(caches::PUZZLES.bytes(), caches::PUZZLES.lookups),
+            pages: ReadMemo::new(caches::PAGES.bytes(), caches::PAGES.lookups),
+            catalog,
+            generations,
             solver,
             limits,
             access,
@@ -297,70 +270,8 @@ impl PuzzleApi {
         puzzle
     }
 
-    /// The stored puzzle `id` with its edges, for a FULL view that keeps
-    /// `room` bytes of its message for other fields: a small puzzle is read
-    /// in one query, a larger one as [`PuzzleApi::read_summarised`] does.
-    async fn read_whole(
-        &self,
-        id: &str,
-        room: usize,
-    ) -> Result<(PuzzleRecord, Option<Admitted>), AppError> {
-        match self.store.get_puzzle_up_to(id, INLINE_UNITS).await? {
-            PuzzleRead::Whole(record) => Ok((record, None)),
-            PuzzleRead::Summary(summary) => self.read_summarised(&summary, room).await,
-        }
-    }
-
-    /// The puzzle of `summary` with its edges, for a FULL view that keeps
-    /// `room` bytes of its message for other fields. A puzzle larger than
-    /// [`INLINE_UNITS`] is refused when its edge list alone passes the
-    /// message limit, and otherwise waits for admission of its size before
-    /// its edges are read (the admission is held until it is dropped).
-    async fn read_summarised(
-        &self,
-        summary: &PuzzleRecord,
-        room: usize,
-    ) -> Result<(PuzzleRecord, Option<Admitted>), AppError> {
-        let id = summary.id.as_str();
-        if is_small(summary) {
-            return Ok((self.store.get_puzzle(id).await?, None));
-        }
-        let units = summary.spec.vertex_count.saturating_add(summary.edge_count);
-        let name = format!("puzzles/{id}");
-        let limit = self.max_message_bytes as u64;
-        if min_encoded_len(summary) + room as u64 > limit {
-            return Err(AppError::ResponseTooLarge {
-                message: format!(
-                    "{name}: its edge list ({} edges) does not fit in the {limit}-byte \
-                     message limit; ask with view PUZZLE_VIEW_BASIC",
-                    summary.edge_count
-                ),
-            });
-        }
-        let admitted = self.admission.admit(units, &name).await?;
-        let record = self.store.get_puzzle(id).await?;
-        Ok((record, Some(admitted)))
-    }
-
-    /// Sets `cached_winner` on each of `puzzles` whose verdict is stored
-    /// (by this solver version); one query for them all.
-    async fn fill_cached_winners(&self, puzzles: &mut [proto::Puzzle]) -> Result<(), AppError> {
-        let ids: Vec<&str> = puzzles
-            .iter()
-            .filter_map(|p| p.name.strip_prefix("puzzles/"))
-            .collect();
-        let winners = self.store.stored_winners(&ids, SOLVER_VERSION).await?;
-        for puzzle in puzzles {
-            let id = puzzle.name.strip_prefix("puzzles/").unwrap_or_default();
-            if let Some(&winner) = winners.get(id) {
-                puzzle.cached_winner = convert::player_to_proto(winner) as i32;
-            }
-        }
-        Ok(())
-    }
-
-    /// Validates, hashes and stores the spec of `puzzle` under the optional
-    /// idempotency key `request_id`, as CreatePuzzle and ImportPuzzles do.
+    /// Stores the spec of `puzzle` under the optional idempotency key
+    /// `request_id`, as CreatePuzzle and ImportPuzzles do.
     async fn store_puzzle(
         &self,
         puzzle: Option<proto::Puzzle>,
@@ -380,46 +291,14 @@ impl PuzzleApi {
             cached_winner: _,
             difficulty: _,
         } = puzzle;
-        if request_id.chars().count() > MAX_REQUEST_ID_CHARS {
-            return Err(AppError::invalid(
-                "request_id",
-                Reason::TextTooLong,
-                format!("request_id: more than {MAX_REQUEST_ID_CHARS} characters"),
-            ));
-        }
         let limits = self.limits;
-        let units = convert::units_of(spec.as_ref(), limits);
-        let held = convert::held_bytes(spec.as_ref());
-        let _admitted = self
-            .admission
-            .admit_holding(units, held, "puzzle.spec")
-            .await?;
-        let spec = off_runtime_if_large(units, move || {
-            convert::spec_from_proto(spec, "puzzle.spec", limits)
-        })
-        .await??;
-        let spec = Arc::new(spec);
-        let canonical = self.solver.canonicalize(spec.clone()).await?;
-        tracing::Span::current().record("canonical_hash", canonical.hash.as_str());
-        let raw = spec.raw();
-        self.store
-            .create_or_replay(NewPuzzle {
-                game: raw.game,
-                vertex_count: raw.vertex_count,
-                edges: &raw.edges,
-                start: raw.start,
-                black: raw.black,
-                white: raw.white,
-                title: &raw.title,
-                author: &raw.author,
-                numbered_from: raw.numbered_from,
-                canonical_hash: &canonical.hash,
-                canonical_labels: canonical.labelling.canonical_labels(),
-                request_id: Some(request_id).filter(|r| !r.is_empty()),
-                difficulty: None,
-            })
-            .await
-            .map_err(AppError::from)
+        let submission = Submission {
+            units: sizing::units_of(spec.as_ref(), limits),
+            held: sizing::held_bytes(spec.as_ref()),
+            field: "puzzle.spec",
+            decode: move || decode::spec_from_proto(spec, "puzzle.spec", limits),
+        };
+        self.catalog.create(submission, request_id).await
     }
 
     async fn solve_spec(
@@ -433,9 +312,30 @@ impl PuzzleApi {
         let started = Instant::now();
         let charge = || self.access.charge_solve(caller);
         let solved = self.solver.solve(spec, options, deadline, &charge).await?;
-        let solution = convert::solved_to_proto(solved);
+        let solution = encode::solved_to_proto(solved);
         record_solution(&solution, started);
         Ok(solution)
+    }
+
+    /// The filter of a list or an export, checked.
+    fn filter<'a>(game: i32, canonical_hash: &'a str) -> Result<ListFilter<'a>, AppError> {
+        Ok(ListFilter {
+            game: decode::game_filter_from_proto(game, "game")?,
+            canonical_hash: decode::hash_filter_from_proto(canonical_hash, "canonical_hash")?,
+        })
+    }
+}
+
+/// The page size asked for: the default when unset, at most the largest.
+fn page_size(asked: i32) -> Result<u32, AppError> {
+    match asked {
+        0 => Ok(DEFAULT_PAGE_SIZE),
+        n if n < 0 => Err(AppError::invalid(
+            "page_size",
+            Reason::NegativePageSize,
+            format!("page_size: {n} is negative"),
+        )),
+        n => Ok((n as u32).min(MAX_PAGE_SIZE)),
     }
 }
 
@@ -449,9 +349,8 @@ impl PuzzleService for PuzzleApi {
         self.access.charge_write(&caller)?;
         let proto::CreatePuzzleRequest { puzzle, request_id } = request.into_inner();
         let Created { record, .. } = self.store_puzzle(puzzle, &request_id).await?;
-        let mut puzzle = self.fit_export(convert::puzzle_to_proto(record), 0);
-        self.fill_cached_winners(std::slice::from_mut(&mut puzzle))
-            .await?;
+        let winner = self.catalog.created_winner(&record).await?;
+        let puzzle = self.fit_export(encode::stored_puzzle_to_proto(record, winner), 0);
         let what = format!("{} with its edge list", puzzle.name);
         self.reply(puzzle, &what, "")
     }
@@ -461,28 +360,17 @@ impl PuzzleService for PuzzleApi {
         request: Request<proto::GetPuzzleRequest>,
     ) -> Result<Response<proto::Puzzle>, Status> {
         record_name(&request.get_ref().name);
-        let kept = read_key(&self.store, request.get_ref());
+        let kept = read_key(self.catalog.version(), request.get_ref());
         if let Some((version, key)) = &kept
             && let Some(puzzle) = self.puzzles.get(key, *version).await
         {
             return Ok(Response::new(puzzle));
         }
         let proto::GetPuzzleRequest { name, view } = request.into_inner();
-        let id = convert::id_from_name(&name, "name")?;
-        let view = convert::view_from_proto(view, "view", View::Full)?;
-        let (record, _admitted) = match view {
-            View::Full => self.read_whole(id, 0).await?,
-            View::Basic => (
-                self.store
-                    .get_puzzle_summary(id)
-                    .await
-                    .map_err(AppError::from)?,
-                None,
-            ),
-        };
-        let mut puzzle = self.fit_export(convert::puzzle_to_proto(record), 0);
-        self.fill_cached_winners(std::slice::from_mut(&mut puzzle))
-            .await?;
+        let id = decode::id_from_name(&name, "name")?;
+        let view = decode::view_from_proto(view, "view", View::Full)?;
+        let read = self.catalog.read(id, view, 0).await?;
+        let puzzle = self.fit_export(encode::stored_puzzle_to_proto(read.record, read.winner), 0);
         let what = format!("{} with its edge list", puzzle.name);
         let reply = self.reply(puzzle, &what, "; ask with view PUZZLE_VIEW_BASIC")?;
         if let Some((version, key)) = kept {
@@ -495,95 +383,42 @@ impl PuzzleService for PuzzleApi {
         &self,
         request: Request<proto::ListPuzzlesRequest>,
     ) -> Result<Response<proto::ListPuzzlesResponse>, Status> {
-        let kept = read_key(&self.store, request.get_ref());
+        let kept = read_key(self.catalog.version(), request.get_ref());
         if let Some((version, key)) = &kept
             && let Some(page) = self.pages.get(key, *version).await
         {
             return Ok(Response::new(page));
         }
         let proto::ListPuzzlesRequest {
-            page_size,
+            page_size: asked_size,
             page_token,
             game,
             view,
             canonical_hash,
         } = request.into_inner();
-        let filter = ListFilter {
-            game: convert::game_filter_from_proto(game, "game")?,
-            canonical_hash: convert::hash_filter_from_proto(&canonical_hash, "canonical_hash")?,
+        let filter = Self::filter(game, &canonical_hash)?;
+        let query = PageQuery {
+            filter,
+            before: page_token::decode(&page_token, filter)?,
+            size: page_size(asked_size)?,
+            view: decode::view_from_proto(view, "view", View::Basic)?,
         };
-        let view = convert::view_from_proto(view, "view", View::Basic)?;
-        let page_size = match page_size {
-            0 => DEFAULT_PAGE_SIZE,
-            n if n < 0 => {
-                return Err(AppError::invalid(
-                    "page_size",
-                    Reason::NegativePageSize,
-                    format!("page_size: {n} is negative"),
-                )
-                .into());
-            }
-            n => (n as u32).min(MAX_PAGE_SIZE),
-        };
-        let before = convert::page_token::decode(&page_token, filter)?;
-        let page = self
-            .store
-            .list_puzzles(filter, before, page_size)
-            .await
-            .map_err(AppError::from)?;
-        let mut next_before = page.next_before;
-        let mut puzzles: Vec<proto::Puzzle> = Vec::with_capacity(page.puzzles.len());
-        match view {
-            View::Basic => puzzles.extend(page.puzzles.into_iter().map(convert::puzzle_to_proto)),
-            View::Full => {
-                // Room for the response's own fields around the puzzles.
-                let budget = (self.max_message_bytes as u64).saturating_sub(1024);
-                let mut used = 0;
-                for summary in page.puzzles {
-                    let seq = summary.seq;
-                    // The page ends before a puzzle whose edge list alone
-                    // cannot fit, without reading it.
-                    let fits = used + min_encoded_len(&summary) <= budget;
-                    let puzzle = if fits {
-                        // A puzzle deleted since the page was read is left out.
-                        let (record, _admitted) = match self.read_summarised(&summary, 1024).await {
-                            Ok(read) => read,
-                            Err(AppError::NotFound { .. }) => continue,
-                            Err(e) => return Err(e.into()),
-                        };
-                        self.fit_export(convert::puzzle_to_proto(record), 1024)
-                    } else {
-                        convert::puzzle_to_proto(summary)
-                    };
-                    // Its size inside the response: the field tag and length.
-                    let size = puzzle.encoded_len() as u64 + 8;
-                    if !fits || used + size > budget {
-                        if puzzles.is_empty() {
-                            return Err(AppError::ResponseTooLarge {
-                                message: format!(
-                                    "{}: its edge list ({} edges) does not fit in the \
-                                     {}-byte message limit; list with view \
-                                     PUZZLE_VIEW_BASIC",
-                                    puzzle.name, puzzle.edge_count, self.max_message_bytes
-                                ),
-                            }
-                            .into());
-                        }
-                        // The page ends here; the next one starts at this puzzle.
-                        next_before = Some(seq + 1);
-                        break;
-                    }
-                    used += size;
-                    puzzles.push(puzzle);
-                }
-            }
-        }
-        self.fill_cached_winners(&mut puzzles).await?;
+        // Each puzzle as the page sends it, and its size there (its field
+        // tag and length included); 1024 bytes kept for the page's own.
+        let listed = self
+            .catalog
+            .page(query, 1024, |record, winner| {
+                let puzzle = self.fit_export(encode::stored_puzzle_to_proto(record, winner), 1024);
+                let size = puzzle.encoded_len() as u64 + 8;
+                (puzzle, size)
+            })
+            .await?;
         let page = proto::ListPuzzlesResponse {
-            next_page_token: next_before
-                .map(|b| convert::page_token::encode(b, filter))
+            next_page_token: listed
+                .next_before
+                .map(|b| page_token::encode(b, filter))
                 .unwrap_or_default(),
-            puzzles,
+            puzzles: listed.items,
         };
         let reply = self.reply(page, "the page", "; ask for a smaller page_size")?;
         if let Some((version, key)) = kept {
@@ -599,8 +434,8 @@ impl PuzzleService for PuzzleApi {
         check_admin(&self.access, &request)?;
         let proto::DeletePuzzleRequest { name } = request.into_inner();
         record_name(&name);
-        let id = convert::id_from_name(&name, "name")?;
-        self.store.delete_puzzle(id).await.map_err(AppError::from)?;
+        let id = decode::id_from_name(&name, "name")?;
+        self.catalog.delete(id).await?;
         Ok(Response::new(()))
     }
 
@@ -621,33 +456,23 @@ impl PuzzleService for PuzzleApi {
         };
         record_name(&name);
         let work = async {
-            let id = convert::id_from_name(&name, "name")?;
+            let id = decode::id_from_name(&name, "name")?;
             // The summary holds the hash and shape; the edges are read only
             // when the verdict must be computed.
-            let record = self.store.get_puzzle_summary(id).await?;
-            let key = AnswerMemo::stored_key(&record.id, &record.canonical_hash, options);
+            let summary = self.catalog.summary(id).await?;
+            let key = AnswerMemo::stored_key(&summary.id, &summary.canonical_hash, options);
             if let Some(answer) = self.answers.get(&key).await {
                 record_solution(&answer, Instant::now());
                 return Ok((answer, None));
             }
-            let units = record
-                .spec
-                .vertex_count
-                .saturating_add(record.edge_count)
-                .saturating_add(search_table_units(
-                    record.spec.game,
-                    self.solver.search_budget_states(),
-                ));
-            let _admitted = self.admission.admit(units, &name).await?;
-            check_deadline(deadline)?;
-            let stored_hash = record.canonical_hash.clone();
+            let stored_hash = summary.canonical_hash.clone();
             let started = Instant::now();
             let charge = || self.access.charge_solve(&caller);
             let solved = self
-                .solver
-                .solve_stored(StoredPuzzle::from(record), options, deadline, &charge)
+                .catalog
+                .solve(summary, options, deadline, &charge)
                 .await?;
-            let solution = convert::solved_to_proto(solved);
+            let solution = encode::solved_to_proto(solved);
             record_solution(&solution, started);
             // A puzzle rehashed meanwhile answers under its new hash, which
             // is not the key's.
@@ -687,17 +512,16 @@ impl PuzzleService for PuzzleApi {
             winning_moves: include_winning_moves,
         };
         let work = async {
-            let units = convert::units_of(spec.as_ref(), limits);
-            let held = convert::held_bytes(spec.as_ref());
-            let table = convert::search_units_of(spec.as_ref(), self.solver.search_budget_states());
+            let units = sizing::units_of(spec.as_ref(), limits);
+            let held = sizing::held_bytes(spec.as_ref());
+            let table = sizing::search_units_of(spec.as_ref(), self.solver.search_budget_states());
             let _admitted = self
                 .admission
                 .admit_holding(units.saturating_add(table), held, "spec")
                 .await?;
-            let spec = off_runtime_if_large(units, move || {
-                convert::spec_from_proto(spec, "spec", limits)
-            })
-            .await??;
+            let spec =
+                off_runtime_if_large(units, move || decode::spec_from_proto(spec, "spec", limits))
+                    .await??;
             self.solve_spec(Arc::new(spec), options, deadline, &caller)
                 .await
         };
@@ -740,14 +564,10 @@ impl PuzzleService for PuzzleApi {
             page_token,
         } = request.into_inner();
         // Every field is checked before the stream starts.
-        let game = convert::game_filter_from_proto(game, "game")?;
-        let hash =
-            convert::hash_filter_from_proto(&canonical_hash, "canonical_hash")?.map(str::to_owned);
-        let filter = ListFilter {
-            game,
-            canonical_hash: hash.as_deref(),
-        };
-        let before = convert::page_token::decode(&page_token, filter)?;
+        let filter = Self::filter(game, &canonical_hash)?;
+        let before = page_token::decode(&page_token, filter)?;
+        let game = filter.game;
+        let hash = filter.canonical_hash.map(str::to_owned);
         // A few puzzles ahead of the client, no more: the stream is paced by
         // its reader.
         let (outbound, puzzles) = mpsc::channel(4);
@@ -828,11 +648,8 @@ impl PuzzleService for PuzzleApi {
         let storing = request.get_ref().store;
         let caller = self.caller(&request, storing && self.access.writes_need_a_token())?;
         // Every field is checked before the stream starts.
-        let (generate, delivery) = convert::generate_request_from_proto(
-            request.into_inner(),
-            self.limits,
-            self.solver.search_budget_states(),
-        )?;
+        let ask = decode::generate_ask_from_proto(request.into_inner())?;
+        let (generate, delivery) = ask.prepare(self.limits, self.solver.search_budget_states())?;
         let generator = generate::Generator::new(generate).map_err(AppError::from)?;
         // One puzzle ahead of the client, no more: the stream is paced by
         // its reader, and a client that leaves stops the search.
@@ -843,20 +660,13 @@ impl PuzzleService for PuzzleApi {
             let deliver = |found: generate::Found| {
                 let sent = outbound.clone();
                 async move {
-                    let puzzle = convert::generated_to_proto(found);
+                    let puzzle = encode::generated_to_proto(found);
                     sent.send(Ok(puzzle)).await.is_ok()
                 }
             };
-            let outcome = generate::generate(
-                &api.solver,
-                &api.store,
-                &api.admission,
-                generator,
-                delivery,
-                deadline,
-                &charge,
-                deliver,
-            );
+            let outcome = api
+                .generations
+                .generate(generator, delivery, deadline, &charge, deliver);
             // A client that leaves closes the channel: the search stops.
             let outcome = tokio::select! {
                 outcome = outcome => outcome,

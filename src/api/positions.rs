@@ -14,22 +14,20 @@ use std::time::{Duration, Instant};
 use tokio::sync::{Semaphore, mpsc, watch};
 use tonic::{Status, Streaming};
 
-use super::convert;
 use super::proto;
+use super::{decode, encode, sizing};
 use crate::app::Reason;
-use crate::app::admission::{Admission, Admitted, search_table_units};
-use crate::app::deadline::within;
+use crate::app::admission::{Admission, Admitted};
+use crate::app::catalog::{Catalog, Opened};
 use crate::app::games::{opening_from_verdict, setup_of};
 use crate::app::pool::off_runtime_if_large;
-use crate::app::solving::load_stored;
-use crate::app::{AppError, Gauge, Solver, StoredPuzzle};
+use crate::app::{AppError, Gauge, Solver};
 use crate::graph::Vertex;
-use crate::puzzle::{Evidence, Game, Limits, Move, SolveOptions, Spec, Verdict};
+use crate::puzzle::{Evidence, Game, Limits, Move, Spec, Verdict};
 use crate::solver::cancel::Cancel;
 use crate::solver::matching::mates_of;
 use crate::solver::play::{Exchange, Game as PlayedGame};
 use crate::solver::position::PositionError;
-use crate::store::Store;
 
 /// The limits on Play games.
 #[derive(Debug, Clone)]
@@ -84,7 +82,7 @@ struct OpenPuzzle {
 /// task.
 #[derive(Clone)]
 pub struct Positions {
-    store: Store,
+    catalog: Catalog,
     solver: Solver,
     limits: Limits,
     admission: Arc<Admission>,
@@ -97,7 +95,7 @@ pub struct Positions {
 
 impl Positions {
     pub fn new(
-        store: Store,
+        catalog: Catalog,
         solver: Solver,
         limits: Limits,
         admission: Arc<Admission>,
@@ -106,7 +104,7 @@ impl Positions {
     ) -> Positions {
         Positions {
             closing,
-            store,
+            catalog,
             solver,
             limits,
             admission,
@@ -144,28 +142,21 @@ impl Positions {
         match puzzle.ok_or_else(missing)? {
             PuzzleRef::Name(name) => {
                 let name_field = format!("{prefix}name");
-                let id = convert::id_from_name(&name, &name_field)?;
-                let record = self.store.get_puzzle_summary(id).await?;
-                let units = record
-                    .spec
-                    .vertex_count
-                    .saturating_add(record.edge_count)
-                    .saturating_add(extra_units)
-                    .saturating_add(search_table_units(record.spec.game, search_budget));
-                let admitted = admission.admit_holding(units, moves_held, &name).await?;
-                let (spec, verdict) = if wants_verdict(record.spec.game) {
-                    let options = SolveOptions {
-                        all_starts: false,
-                        winning_moves: true,
-                    };
-                    let (spec, solved) = self
-                        .solver
-                        .stored_with_verdict(&StoredPuzzle::from(record), options, deadline)
-                        .await?;
-                    (spec, Some(solved.verdict))
-                } else {
-                    (within(deadline, load_stored(&self.store, id)).await?, None)
-                };
+                let id = decode::id_from_name(&name, &name_field)?;
+                let Opened {
+                    spec,
+                    verdict,
+                    admitted,
+                } = self
+                    .catalog
+                    .open(
+                        id,
+                        admission,
+                        (extra_units, moves_held),
+                        deadline,
+                        wants_verdict,
+                    )
+                    .await?;
                 Ok(OpenPuzzle {
                     spec,
                     verdict,
@@ -175,9 +166,9 @@ impl Positions {
             PuzzleRef::Spec(spec) => {
                 let spec_field = format!("{prefix}spec");
                 let limits = self.limits;
-                let units = convert::units_of(Some(&spec), limits);
-                let held = convert::held_bytes(Some(&spec)).saturating_add(moves_held);
-                let table = convert::search_units_of(Some(&spec), search_budget);
+                let units = sizing::units_of(Some(&spec), limits);
+                let held = sizing::held_bytes(Some(&spec)).saturating_add(moves_held);
+                let table = sizing::search_units_of(Some(&spec), search_budget);
                 let admitted = admission
                     .admit_holding(
                         units.saturating_add(extra_units).saturating_add(table),
@@ -186,7 +177,7 @@ impl Positions {
                     )
                     .await?;
                 let spec = off_runtime_if_large(units, move || {
-                    convert::spec_from_proto(Some(spec), &spec_field, limits)
+                    decode::spec_from_proto(Some(spec), &spec_field, limits)
                 })
                 .await??;
                 Ok(OpenPuzzle {
@@ -225,12 +216,12 @@ impl Positions {
         let moves = moves
             .into_iter()
             .enumerate()
-            .map(|(i, m)| convert::move_from_proto(m, game, &format!("moves[{i}]")))
+            .map(|(i, m)| decode::move_from_proto(m, game, &format!("moves[{i}]")))
             .collect::<Result<Vec<Move>, AppError>>()?;
         let n = open.spec.graph().vertex_count();
         let warm = match open.verdict {
             Some(verdict) if opening => match opening_from_verdict(&open.spec, verdict) {
-                Some(analysis) => return Ok(convert::position_to_proto(analysis)),
+                Some(analysis) => return Ok(encode::position_to_proto(analysis)),
                 None => None,
             },
             Some(verdict) => witness_mates(&verdict, n),
@@ -244,7 +235,7 @@ impl Positions {
                 setup_of(&spec, search_budget).analyze_warm(&moves, warm.as_deref(), cancel)
             })
             .await??;
-        Ok(convert::position_to_proto(analysis))
+        Ok(encode::position_to_proto(analysis))
     }
 
     /// Plays one game on `inbound`, sending one response per client
@@ -290,7 +281,7 @@ impl Positions {
             })?;
         let _counted = self.play.open.enter();
         let proto::PlayStart { puzzle, human_side } = start;
-        let human = convert::player_from_proto(human_side, "start.human_side")?;
+        let human = decode::player_from_proto(human_side, "start.human_side")?;
         // The verdict serves the opening, but not the edge game's.
         let open = self
             .open(
@@ -332,7 +323,7 @@ impl Positions {
         while let Some(message) = self.next_message(inbound, idle_until).await? {
             let played = match message.request {
                 Some(proto::play_request::Request::Move(m)) => {
-                    convert::move_from_proto(m, open.spec.game(), "move")
+                    decode::move_from_proto(m, open.spec.game(), "move")
                 }
                 _ => Err(AppError::invalid(
                     "move",
@@ -436,8 +427,8 @@ fn witness_mates(verdict: &Verdict, n: usize) -> Option<Vec<Vertex>> {
 fn reply(exchange: Exchange, message_limit: usize) -> proto::PlayResponse {
     use prost::Message as _;
     let mut response = proto::PlayResponse {
-        server_move: exchange.engine_move.map(convert::move_to_proto),
-        position: Some(convert::play_position_to_proto(exchange.position)),
+        server_move: exchange.engine_move.map(encode::move_to_proto),
+        position: Some(encode::play_position_to_proto(exchange.position)),
         rejected: None,
     };
     if response.encoded_len() > message_limit

@@ -3,7 +3,7 @@
 //!
 //! A puzzle site shows its puzzles and first pages far more often than
 //! anything is stored, deleted or solved. On SQLite the store has a
-//! version ([`Store::version`](crate::store::Store::version)) that every
+//! version ([`Catalog::version`](crate::app::catalog::Catalog::version)) that every
 //! create, delete, rehash and verdict write moves: an answer made under
 //! one version (taken before its reads) is served again, the same message,
 //! to the same request while the version stays the same. On PostgreSQL
@@ -13,21 +13,21 @@ use std::sync::Arc;
 
 use moka::future::Cache;
 
-use crate::store::{Store, StoreVersion};
+use crate::app::catalog::StoreVersion;
 
 /// The store's version now and the key of `request`, when answers to
 /// reads may be kept (SQLite). Taken before any read, so that an answer
 /// is kept only while no write can have come between its reads and a
 /// repeat.
-pub fn read_key(store: &Store, request: &impl prost::Message) -> Option<(StoreVersion, Vec<u8>)> {
-    Some((store.version()?, request.encode_to_vec()))
+pub fn read_key(
+    version: Option<StoreVersion>,
+    request: &impl prost::Message,
+) -> Option<(StoreVersion, Vec<u8>)> {
+    Some((version?, request.encode_to_vec()))
 }
 
 /// The largest answer kept.
 const MAX_ANSWER_BYTES: usize = 1 << 20;
-
-/// Each memo's bound on its keys and answers together.
-pub const DEFAULT_READ_MEMO_BYTES: u64 = 16 << 20;
 
 /// Answers of type `M` by request bytes (see [`read_key`]), each with the
 /// store version it was made under; bounded in bytes (least recently used

@@ -140,5 +140,5 @@ pub fn record_solution(solution: &proto::Solution, started: Instant) {
 /// Fills the current call's span with the puzzle it is about, as the
 /// client named it (cut: it is the client's value).
 pub fn record_name(name: &str) {
-    tracing::Span::current().record("puzzle", super::convert::cut(name));
+    tracing::Span::current().record("puzzle", super::echo::cut(name));
 }

@@ -36,6 +36,10 @@ impl From<SearchStop> for GameError {
     }
 }
 
+/// What a game's solver decides: the winner, the evidence, and the
+/// winning moves when they were asked for.
+type Decided = (Player, Evidence, Option<WinningMoves>);
+
 /// Solves `spec` in its own labels, a game solved by search within
 /// `search_budget_states`, stopping soon after `cancel` fires. CPU-bound:
 /// call it off the async runtime.
@@ -46,8 +50,6 @@ pub fn solve(
     cancel: &Cancel,
 ) -> Result<Verdict, GameError> {
     let game = spec.game();
-    let graph = spec.graph();
-    let distinguished = spec.distinguished();
     // Times are kept to the microsecond, as the store keeps them, so a
     // verdict read back from the store equals the fresh one.
     let solve_time = UNIX_EPOCH
@@ -59,144 +61,15 @@ pub fn solve(
         );
     let started = Instant::now();
     let (winner, evidence, winning_moves) = match game {
-        Game::Geography => {
-            let start = distinguished[0];
-            let s = geography::solve_with_cancel(
-                graph,
-                start,
-                geography::GeographyOptions {
-                    all_starts: options.all_starts,
-                    winning_moves: options.winning_moves,
-                },
-                cancel,
-            )?;
-            let geography::GeographySolution {
-                winner,
-                matching,
-                barrier,
-                start_barrier,
-                second_player_starts,
-                winning_moves,
-            } = s;
-            let winning_moves =
-                winning_moves.map(|w| WinningMoves::from_vertex_moves(w, Move::Geography));
-            (
-                winner,
-                Evidence::Geography {
-                    matching,
-                    barrier,
-                    start_barrier,
-                    second_player_starts,
-                },
-                winning_moves,
-            )
-        }
-        Game::BipartiteEdge => {
-            let solution = bipartite_edge::solve_with_cancel(graph, cancel)?
-                .map_err(|e| GameError::Rejected(e.to_string()))?;
-            let bipartite_edge::BipartiteEdgeSolution {
-                winner,
-                counts,
-                winning_move,
-                winning_moves,
-            } = solution;
-            let bipartite_edge::BipartiteCounts {
-                n,
-                m,
-                x,
-                iso,
-                oo,
-                eo,
-                ee,
-            } = counts;
-            let (classes, winning_moves) = if options.winning_moves {
-                let classes: Vec<EdgeClass> = winning_moves
-                    .classes
-                    .iter()
-                    .map(|c| EdgeClass {
-                        class: move_class_name(c.class),
-                        edge_count: c.edge_count,
-                        example: c.example,
-                    })
-                    .collect();
-                (Some(classes), Some(WinningMoves::from(winning_moves)))
-            } else {
-                (None, None)
-            };
-            (
-                winner,
-                Evidence::BipartiteEdge {
-                    n,
-                    m,
-                    x,
-                    iso,
-                    oo,
-                    eo,
-                    ee,
-                    winning_move,
-                    winning_move_classes: classes,
-                },
-                winning_moves,
-            )
-        }
+        Game::Geography => solve_geography(spec, options, cancel)?,
+        Game::BipartiteEdge => solve_bipartite_edge(spec, options, cancel)?,
+        Game::TreePaint => solve_tree_paint(spec, options, cancel)?,
         Game::DirectedVertexGeography
         | Game::UndirectedEdgeGeography
-        | Game::DirectedEdgeGeography => {
-            let board = spec
-                .board()
-                .ok_or_else(|| GameError::Rejected("the puzzle has no search board".into()))?;
-            let options = SearchOptions {
-                budget_states: search_budget_states,
-                certificate_positions: DEFAULT_CERTIFICATE_POSITIONS,
-            };
-            let solution = search_geography::solve(board, distinguished[0], options, cancel)?;
-            let moves = solution.winning_moves.into_iter().map(Move::Geography);
-            (
-                solution.winner,
-                Evidence::Search {
-                    states: solution.states,
-                    certificate: solution.certificate,
-                },
-                Some(WinningMoves::complete_list(moves.collect())),
-            )
-        }
-        Game::TreePaint => {
-            let (black, white) = (distinguished[0], distinguished[1]);
-            let solution = tree_paint::solve_with_cancel(graph, black, white, cancel)?
-                .map_err(|e| GameError::Rejected(e.to_string()))?;
-            let tree_paint::TreePaintSolution {
-                winner,
-                black: _,
-                white: _,
-                black_count,
-                white_count,
-                winning_move,
-                winning_moves,
-            } = solution;
-            let winning_moves = options
-                .winning_moves
-                .then(|| WinningMoves::from_vertex_moves(winning_moves, Move::Paint));
-            (
-                winner,
-                Evidence::TreePaint {
-                    black_count,
-                    white_count,
-                    winning_move,
-                },
-                winning_moves,
-            )
-        }
+        | Game::DirectedEdgeGeography => solve_by_search(spec, search_budget_states, cancel)?,
     };
     let solve_duration = started.elapsed();
-    let metrics = crate::metrics::metrics();
-    let game_label = crate::metrics::GameLabels {
-        game: game.as_str(),
-    };
-    metrics.solver_runs.get_or_create(&game_label).inc();
-    metrics
-        .solver_seconds
-        .get_or_create(&game_label)
-        .observe(solve_duration.as_secs_f64());
+    count_solve(game, solve_duration);
     Ok(Verdict {
         winner,
         evidence,
@@ -205,6 +78,157 @@ pub fn solve(
         solve_time,
         solve_duration: Duration::from_micros(solve_duration.as_micros() as u64),
     })
+}
+
+/// A solve of `game` that took `took`, in the metrics.
+fn count_solve(game: Game, took: Duration) {
+    let metrics = crate::metrics::metrics();
+    let game_label = crate::metrics::GameLabels {
+        game: game.as_str(),
+    };
+    metrics.solver_runs.get_or_create(&game_label).inc();
+    metrics
+        .solver_seconds
+        .get_or_create(&game_label)
+        .observe(took.as_secs_f64());
+}
+
+fn solve_geography(
+    spec: &Spec,
+    options: SolveOptions,
+    cancel: &Cancel,
+) -> Result<Decided, GameError> {
+    let solution = geography::solve_with_cancel(
+        spec.graph(),
+        spec.distinguished()[0],
+        geography::GeographyOptions {
+            all_starts: options.all_starts,
+            winning_moves: options.winning_moves,
+        },
+        cancel,
+    )?;
+    let geography::GeographySolution {
+        winner,
+        matching,
+        barrier,
+        start_barrier,
+        second_player_starts,
+        winning_moves,
+    } = solution;
+    let winning_moves = winning_moves.map(|w| WinningMoves::from_vertex_moves(w, Move::Geography));
+    let evidence = Evidence::Geography {
+        matching,
+        barrier,
+        start_barrier,
+        second_player_starts,
+    };
+    Ok((winner, evidence, winning_moves))
+}
+
+fn solve_bipartite_edge(
+    spec: &Spec,
+    options: SolveOptions,
+    cancel: &Cancel,
+) -> Result<Decided, GameError> {
+    let solution = bipartite_edge::solve_with_cancel(spec.graph(), cancel)?
+        .map_err(|e| GameError::Rejected(e.to_string()))?;
+    let bipartite_edge::BipartiteEdgeSolution {
+        winner,
+        counts,
+        winning_move,
+        winning_moves,
+    } = solution;
+    let bipartite_edge::BipartiteCounts {
+        n,
+        m,
+        x,
+        iso,
+        oo,
+        eo,
+        ee,
+    } = counts;
+    let (classes, winning_moves) = if options.winning_moves {
+        let classes: Vec<EdgeClass> = winning_moves
+            .classes
+            .iter()
+            .map(|c| EdgeClass {
+                class: move_class_name(c.class),
+                edge_count: c.edge_count,
+                example: c.example,
+            })
+            .collect();
+        (Some(classes), Some(WinningMoves::from(winning_moves)))
+    } else {
+        (None, None)
+    };
+    let evidence = Evidence::BipartiteEdge {
+        n,
+        m,
+        x,
+        iso,
+        oo,
+        eo,
+        ee,
+        winning_move,
+        winning_move_classes: classes,
+    };
+    Ok((winner, evidence, winning_moves))
+}
+
+fn solve_tree_paint(
+    spec: &Spec,
+    options: SolveOptions,
+    cancel: &Cancel,
+) -> Result<Decided, GameError> {
+    let distinguished = spec.distinguished();
+    let (black, white) = (distinguished[0], distinguished[1]);
+    let solution = tree_paint::solve_with_cancel(spec.graph(), black, white, cancel)?
+        .map_err(|e| GameError::Rejected(e.to_string()))?;
+    let tree_paint::TreePaintSolution {
+        winner,
+        black: _,
+        white: _,
+        black_count,
+        white_count,
+        winning_move,
+        winning_moves,
+    } = solution;
+    let winning_moves = options
+        .winning_moves
+        .then(|| WinningMoves::from_vertex_moves(winning_moves, Move::Paint));
+    let evidence = Evidence::TreePaint {
+        black_count,
+        white_count,
+        winning_move,
+    };
+    Ok((winner, evidence, winning_moves))
+}
+
+/// The three Geographies without a polynomial rule: every winning first
+/// move is part of the search's evidence, whatever was asked.
+fn solve_by_search(
+    spec: &Spec,
+    search_budget_states: u64,
+    cancel: &Cancel,
+) -> Result<Decided, GameError> {
+    let board = spec
+        .board()
+        .ok_or_else(|| GameError::Rejected("the puzzle has no search board".into()))?;
+    let options = SearchOptions {
+        budget_states: search_budget_states,
+        certificate_positions: DEFAULT_CERTIFICATE_POSITIONS,
+    };
+    let solution = search_geography::solve(board, spec.distinguished()[0], options, cancel)?;
+    let moves = solution.winning_moves.into_iter().map(Move::Geography);
+    let evidence = Evidence::Search {
+        states: solution.states,
+        certificate: solution.certificate,
+    };
+    Ok((
+        solution.winner,
+        evidence,
+        Some(WinningMoves::complete_list(moves.collect())),
+    ))
 }
 
 /// The stable wire name of an edge-game move class.

@@ -2,6 +2,8 @@
 //! a domain value, whatever carried it. No proto type and no
 //! `tonic::Status` is seen here; `api` translates both ways.
 //!
+//! - `catalog`: stored puzzles' use cases (create, read, list, export,
+//!   delete, solve, open for position work), each owning its store calls;
 //! - `solving`: verdicts through the cache, the store and the solver, in
 //!   canonical labels kept and in each caller's labels answered;
 //! - `flights`: one computation per key in this process;
@@ -17,6 +19,7 @@
 
 pub mod access;
 pub mod admission;
+pub mod catalog;
 mod claims;
 pub mod deadline;
 pub mod error;

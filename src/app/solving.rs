@@ -33,6 +33,7 @@ use super::games::{self, GameError};
 use super::pool::{
     Gauge, INLINE_UNITS, Pool, off_runtime, off_runtime_if_large, off_runtime_small,
 };
+use crate::caches;
 use crate::canon::{self, Canonical, Labelling};
 use crate::metrics::metrics;
 use crate::puzzle::{Evidence, Game, SolveOptions, Spec, Verdict};
@@ -130,9 +131,6 @@ struct StoredAnswer {
 /// never reused, so this names one answer for good: a rehash makes a new
 /// key, and a deleted puzzle is not found before the key is made.
 type StoredAnswerKey = (String, String, &'static str);
-
-/// The bound on the stored answers kept, in bytes.
-const STORED_ANSWER_BYTES: u64 = 32 << 20;
 
 /// Solves with a cache in front and a bounded pool behind.
 #[derive(Clone)]
@@ -251,7 +249,7 @@ impl Solver {
                 })
                 .build(),
             stored_answers: Cache::builder()
-                .max_capacity(STORED_ANSWER_BYTES)
+                .max_capacity(caches::STORED_ANSWERS.bytes())
                 .weigher(stored_answer_weight)
                 .build(),
             store,
@@ -387,7 +385,7 @@ impl Solver {
             options_key(options),
         );
         let kept = self.stored_answers.get(&key).await;
-        metrics().cache_lookup("stored_answer", kept.is_some());
+        metrics().cache_lookup(caches::STORED_ANSWERS.lookups, kept.is_some());
         if let Some(answer) = kept {
             return Ok((answer.spec.clone(), answer.solved.clone()));
         }
@@ -437,12 +435,12 @@ impl Solver {
         self.stored_answers.run_pending_tasks().await;
         vec![
             (
-                "verdicts",
+                caches::VERDICTS.name,
                 self.cache.entry_count(),
                 self.cache.weighted_size(),
             ),
             (
-                "stored_answers",
+                caches::STORED_ANSWERS.name,
                 self.stored_answers.entry_count(),
                 self.stored_answers.weighted_size(),
             ),
@@ -630,7 +628,7 @@ impl Solver {
         let key = format!("{}#{}", stored.canonical_hash, options_key(options));
         let work = async {
             let in_memory = self.cache.get(&key).await;
-            metrics().cache_lookup("memory", in_memory.is_some());
+            metrics().cache_lookup(caches::VERDICTS.lookups, in_memory.is_some());
             if let Some(entry) = in_memory {
                 if entry.has_shape(stored.vertex_count, stored.edge_count) {
                     return Ok((entry, true));
@@ -670,7 +668,7 @@ impl Solver {
     ) -> Result<(Verdict, bool), AppError> {
         let labelling = &canonical.labelling;
         let in_memory = self.cache.get(key).await;
-        metrics().cache_lookup("memory", in_memory.is_some());
+        metrics().cache_lookup(caches::VERDICTS.lookups, in_memory.is_some());
         if let Some(entry) = in_memory {
             if entry.has_shape(canonical.vertex_count, canonical.edge_count)
                 && let Some(verdict) =
@@ -754,145 +752,19 @@ impl Solver {
         source: Source,
         flight: Arc<Flight<FlightOutcome>>,
     ) {
-        let store = self.store.clone();
-        let pool = self.pool.clone();
-        let search_budget = self.search_budget_states;
-        let cache = self.cache.clone();
-        let flights = self.flights.clone();
-        let stopped = self.solves_stopped.clone();
-        let key = key.to_owned();
-        let hash = hash.to_owned();
-        let options_key = options_key(options);
+        let miss = Miss {
+            store: self.store.clone(),
+            pool: self.pool.clone(),
+            search_budget: self.search_budget_states,
+            stopped: self.solves_stopped.clone(),
+            hash: hash.to_owned(),
+            options,
+            shape: (vertex_count, edge_count),
+        };
+        let (cache, flights, key) = (self.cache.clone(), self.flights.clone(), key.to_owned());
         tokio::spawn(async move {
-            let verdict_key = VerdictKey {
-                canonical_hash: &hash,
-                options: options_key,
-                vertex_count,
-                edge_count,
-                solver_version: SOLVER_VERSION,
-            };
-            let work = async {
-                let stored = store.get_verdict(verdict_key).await?;
-                metrics().cache_lookup("store", stored.is_some());
-                let (spec, canonical) = match source {
-                    Source::Inline { spec, canonical } => (spec, canonical),
-                    Source::Stored { id } => {
-                        if let Some(verdict) = stored {
-                            return Ok(Arc::new(Entry {
-                                verdict,
-                                vertex_count,
-                                edge_count,
-                                from_store: true,
-                            }));
-                        }
-                        let spec = load_stored(&store, &id).await?;
-                        // Only hashes that keep labels take this way.
-                        let canonical = {
-                            let spec = spec.clone();
-                            off_runtime(move || canon::keep_labels(&spec)).await?
-                        };
-                        if canonical.hash != hash {
-                            tracing::error!(%id, stored = %hash, computed = %canonical.hash, "a stored puzzle's hash does not match its graph");
-                            return Err(AppError::internal(
-                                "the stored puzzle's hash does not match it; see the server log",
-                            ));
-                        }
-                        (spec, canonical)
-                    }
-                };
-                let labelling = canonical.labelling;
-                // Servers sharing the database compute each verdict once:
-                // the one holding the claim solves, the others wait for
-                // the verdict it stores (or for its claim to lapse). A
-                // database of one server's own needs no claims: the
-                // flights already join identical solves.
-                let mut stored = stored;
-                let mut misfit_seen = false;
-                // A claim taken after a miss: the verdict is looked for once
-                // more under it, since its solver may have stored it and
-                // released its own claim between that miss and this claim.
-                let mut held: Option<SolveClaim> = None;
-                let claim = loop {
-                    if let Some(verdict) = stored.take() {
-                        let entry = Arc::new(Entry {
-                            verdict,
-                            vertex_count,
-                            edge_count,
-                            from_store: true,
-                        });
-                        if in_request_labels(&entry, &labelling, &spec, Check::Fits)
-                            .await?
-                            .is_some()
-                        {
-                            if let Some(claim) = held.take() {
-                                claim.release().await;
-                            }
-                            return Ok(entry);
-                        }
-                        if !misfit_seen {
-                            tracing::warn!(%hash, "stored verdict does not fit its graph; solving again");
-                            misfit_seen = true;
-                        }
-                    }
-                    if !store.is_shared() {
-                        break None;
-                    }
-                    if let Some(claim) = held.take() {
-                        break Some(claim);
-                    }
-                    match SolveClaim::take(&store, &hash, options_key).await {
-                        Some(claim) => held = Some(claim),
-                        None => tokio::time::sleep(CLAIM_POLL).await,
-                    }
-                    stored = store.get_verdict(verdict_key).await?;
-                };
-                let game = spec.game();
-                let cancel = flight.cancel().clone();
-                let solve_spec = spec.clone();
-                let verdict = pool
-                    .run(move || {
-                        let graph = solve_spec.graph();
-                        tracing::debug!(
-                            ?game,
-                            vertices = graph.vertex_count(),
-                            edges = graph.edge_count(),
-                            "solve started"
-                        );
-                        let verdict = games::solve(&solve_spec, options, search_budget, &cancel)
-                            .inspect_err(|error| {
-                                if matches!(error, GameError::Cancelled(_)) {
-                                    stopped.count_one();
-                                }
-                            })?;
-                        // Solved in the request's labels; kept in canonical ones.
-                        Ok(match &labelling {
-                            Labelling::Identity => verdict,
-                            labelling => verdict.relabel(|v| labelling.to_canonical(v)),
-                        })
-                    })
-                    .await?
-                    .map_err(solve_error)?;
-                match store.put_verdict(verdict_key, &verdict).await {
-                    Ok(Retained::Stored) => {}
-                    Ok(Retained::TooLarge) => {
-                        tracing::info!(%hash, "a verdict larger than the whole verdict budget was served but not stored");
-                    }
-                    Err(e) => {
-                        tracing::error!(error = %e, "could not store a verdict; serving it anyway");
-                    }
-                }
-                if let Some(claim) = claim {
-                    claim.release().await;
-                }
-                Ok(Arc::new(Entry {
-                    verdict,
-                    vertex_count,
-                    edge_count,
-                    from_store: false,
-                }))
-            };
             let outcome = tokio::select! {
-                outcome = work => outcome,
+                outcome = miss.answer(source, &flight) => outcome,
                 () = flight.abandoned() => Err(AppError::ShuttingDown),
             };
             if let Ok(entry) = &outcome {
@@ -902,6 +774,185 @@ impl Solver {
             // verdict in the cache (or starts afresh after an error).
             flights.land(&key, &flight, outcome);
         });
+    }
+}
+
+/// What a flight needs to answer a miss, in its task: the store, the
+/// pool, and the verdict it is after (hash, options, shape).
+struct Miss {
+    store: Store,
+    pool: Arc<Pool>,
+    search_budget: u64,
+    stopped: Gauge,
+    hash: String,
+    options: SolveOptions,
+    shape: (u64, u64),
+}
+
+/// What a look in the store found for a miss.
+enum Looked {
+    /// A verdict that fits the puzzle.
+    Found(Arc<Entry>),
+    /// None: this server is to compute it, holding the claim on it when
+    /// the store is shared by replicas.
+    Compute(Option<Box<SolveClaim>>),
+}
+
+impl Miss {
+    fn verdict_key(&self) -> VerdictKey<'_> {
+        VerdictKey {
+            canonical_hash: &self.hash,
+            options: options_key(self.options),
+            vertex_count: self.shape.0,
+            edge_count: self.shape.1,
+            solver_version: SOLVER_VERSION,
+        }
+    }
+
+    fn entry(&self, verdict: Verdict, from_store: bool) -> Arc<Entry> {
+        Arc::new(Entry {
+            verdict,
+            vertex_count: self.shape.0,
+            edge_count: self.shape.1,
+            from_store,
+        })
+    }
+
+    /// The stored verdict, or one computed now and stored.
+    async fn answer(&self, source: Source, flight: &Flight<FlightOutcome>) -> FlightOutcome {
+        let stored = self.store.get_verdict(self.verdict_key()).await?;
+        metrics().cache_lookup("store", stored.is_some());
+        let (spec, canonical, stored) = match (source, stored) {
+            (Source::Inline { spec, canonical }, stored) => (spec, canonical, stored),
+            // A stored puzzle's verdict is for its own hash and shape: no
+            // need to read the puzzle to trust it.
+            (Source::Stored { .. }, Some(verdict)) => return Ok(self.entry(verdict, true)),
+            (Source::Stored { id }, None) => {
+                let (spec, canonical) = self.read_stored(&id).await?;
+                (spec, canonical, None)
+            }
+        };
+        let labelling = canonical.labelling;
+        let claim = match self.look_or_claim(stored, &spec, &labelling).await? {
+            Looked::Found(entry) => return Ok(entry),
+            Looked::Compute(claim) => claim,
+        };
+        let verdict = self
+            .compute(spec, labelling, flight.cancel().clone())
+            .await?;
+        match self.store.put_verdict(self.verdict_key(), &verdict).await {
+            Ok(Retained::Stored) => {}
+            Ok(Retained::TooLarge) => {
+                tracing::info!(hash = %self.hash, "a verdict larger than the whole verdict budget was served but not stored");
+            }
+            Err(e) => {
+                tracing::error!(error = %e, "could not store a verdict; serving it anyway");
+            }
+        }
+        if let Some(claim) = claim {
+            claim.release().await;
+        }
+        Ok(self.entry(verdict, false))
+    }
+
+    /// A stored puzzle to solve, read, validated and hashed again: only
+    /// hashes that keep labels take this way, and the hash must be the one
+    /// it was stored with.
+    async fn read_stored(&self, id: &str) -> Result<(Arc<Spec>, Canonical), AppError> {
+        let spec = load_stored(&self.store, id).await?;
+        let canonical = {
+            let spec = spec.clone();
+            off_runtime(move || canon::keep_labels(&spec)).await?
+        };
+        if canonical.hash != self.hash {
+            tracing::error!(%id, stored = %self.hash, computed = %canonical.hash, "a stored puzzle's hash does not match its graph");
+            return Err(AppError::internal(
+                "the stored puzzle's hash does not match it; see the server log",
+            ));
+        }
+        Ok((spec, canonical))
+    }
+
+    /// A stored verdict that fits the puzzle, or the go-ahead to compute
+    /// one. Servers sharing the database compute each verdict once: the
+    /// one holding the claim solves, the others wait for the verdict it
+    /// stores (or for its claim to lapse). A database of one server's own
+    /// needs no claims: the flights already join identical solves.
+    async fn look_or_claim(
+        &self,
+        mut stored: Option<Verdict>,
+        spec: &Arc<Spec>,
+        labelling: &Labelling,
+    ) -> Result<Looked, AppError> {
+        let mut misfit_seen = false;
+        // A claim taken after a miss: the verdict is looked for once more
+        // under it, since its solver may have stored it and released its
+        // own claim between that miss and this claim.
+        let mut held: Option<SolveClaim> = None;
+        loop {
+            if let Some(verdict) = stored.take() {
+                let entry = self.entry(verdict, true);
+                if in_request_labels(&entry, labelling, spec, Check::Fits)
+                    .await?
+                    .is_some()
+                {
+                    if let Some(claim) = held.take() {
+                        claim.release().await;
+                    }
+                    return Ok(Looked::Found(entry));
+                }
+                if !misfit_seen {
+                    tracing::warn!(hash = %self.hash, "stored verdict does not fit its graph; solving again");
+                    misfit_seen = true;
+                }
+            }
+            if !self.store.is_shared() {
+                return Ok(Looked::Compute(None));
+            }
+            if let Some(claim) = held.take() {
+                return Ok(Looked::Compute(Some(Box::new(claim))));
+            }
+            match SolveClaim::take(&self.store, &self.hash, options_key(self.options)).await {
+                Some(claim) => held = Some(claim),
+                None => tokio::time::sleep(CLAIM_POLL).await,
+            }
+            stored = self.store.get_verdict(self.verdict_key()).await?;
+        }
+    }
+
+    /// Solves `spec` on the pool, in its labels, and gives the verdict in
+    /// canonical labels, as it is kept.
+    async fn compute(
+        &self,
+        spec: Arc<Spec>,
+        labelling: Labelling,
+        cancel: Cancel,
+    ) -> Result<Verdict, AppError> {
+        let (game, options, budget) = (spec.game(), self.options, self.search_budget);
+        let stopped = self.stopped.clone();
+        self.pool
+            .run(move || {
+                let graph = spec.graph();
+                tracing::debug!(
+                    ?game,
+                    vertices = graph.vertex_count(),
+                    edges = graph.edge_count(),
+                    "solve started"
+                );
+                let verdict =
+                    games::solve(&spec, options, budget, &cancel).inspect_err(|error| {
+                        if matches!(error, GameError::Cancelled(_)) {
+                            stopped.count_one();
+                        }
+                    })?;
+                // Solved in the request's labels; kept in canonical ones.
+                Ok(match &labelling {
+                    Labelling::Identity => verdict,
+                    labelling => verdict.relabel(|v| labelling.to_canonical(v)),
+                })
+            })
+            .await?
+            .map_err(solve_error)
     }
 }
 

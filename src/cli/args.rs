@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use clap::{Parser, Subcommand};
 
 pub use super::choices::{FileFormat, Game, Side};
+pub use super::input::{FileArgs, FileFlags, PuzzleArgs};
 
 #[derive(Parser)]
 #[command(
@@ -85,39 +86,6 @@ pub struct HealthcheckArgs {
     /// when it is self-signed).
     #[arg(long, env = "PUZZLED_HEALTHCHECK_CA_CERT")]
     pub ca_cert: Option<PathBuf>,
-}
-
-/// The puzzle in a graph file, as `solve`, `analyze` and `play` read it.
-#[derive(clap::Args)]
-pub struct PuzzleArgs {
-    /// Which game the file describes.
-    #[arg(long, value_enum)]
-    pub game: Game,
-    /// The graph file; `-` reads standard input.
-    pub file: PathBuf,
-    #[arg(long, value_enum, default_value = "contest")]
-    pub format: FileFormat,
-    /// The Geographies: the start vertex, in the file's numbering (default: the first vertex).
-    #[arg(long)]
-    pub start: Option<u64>,
-    /// Tree paint: black's vertex, in the file's numbering (default: the first vertex).
-    #[arg(long)]
-    pub black: Option<u64>,
-    /// Tree paint: white's vertex, in the file's numbering (default: the last vertex).
-    #[arg(long)]
-    pub white: Option<u64>,
-    /// Most vertices a graph may have (as the server's flag): a few bytes
-    /// of graph6 or sparse6 can announce billions.
-    #[arg(long, default_value_t = crate::config::DEFAULT_MAX_VERTICES)]
-    pub max_vertices: u64,
-    /// Most edges a graph may have (as the server's flag).
-    #[arg(long, default_value_t = crate::config::DEFAULT_MAX_EDGES)]
-    pub max_edges: u64,
-    /// The games solved by search: the most states a search may explore
-    /// (as the server's flag); past it the answer is refused, never guessed.
-    #[arg(long, default_value_t = crate::config::DEFAULT_SEARCH_BUDGET_STATES,
-          value_parser = clap::value_parser!(u64).range(1..))]
-    pub search_budget_states: u64,
 }
 
 #[derive(clap::Args)]

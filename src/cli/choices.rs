@@ -21,6 +21,20 @@ pub enum Game {
     DirectedEdgeGeography,
 }
 
+impl From<Game> for crate::puzzle::Game {
+    fn from(game: Game) -> crate::puzzle::Game {
+        use crate::puzzle::Game as Domain;
+        match game {
+            Game::Geography => Domain::Geography,
+            Game::BipartiteEdge => Domain::BipartiteEdge,
+            Game::TreePaint => Domain::TreePaint,
+            Game::DirectedVertexGeography => Domain::DirectedVertexGeography,
+            Game::UndirectedEdgeGeography => Domain::UndirectedEdgeGeography,
+            Game::DirectedEdgeGeography => Domain::DirectedEdgeGeography,
+        }
+    }
+}
+
 /// The layout of the input file.
 #[derive(Clone, Copy, ValueEnum)]
 pub enum FileFormat {

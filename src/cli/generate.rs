@@ -14,13 +14,14 @@ use clap::ValueEnum;
 
 use super::choices::{BulkFormat, Game};
 use super::client::error::{ClientError, Result};
-use super::client::export::Sink;
 use super::client::json::to_json;
 use super::client::progress::Progress;
+use super::client::records::Sink;
 use super::client::show;
-use super::client::source::proto_game;
-use crate::api::{convert, proto};
-use crate::app::generate::{Advice, Found, Generator, MAX_COUNT, NoPuzzleFound};
+use crate::api::{encode, proto};
+use crate::app::generate::{
+    Advice, Ask, FamilyKind, Found, Generator, MAX_COUNT, NoPuzzleFound, WinnerWanted,
+};
 use crate::config::{
     DEFAULT_CANON_BUDGET_MS, DEFAULT_MAX_EDGES, DEFAULT_MAX_VERTICES, DEFAULT_SEARCH_BUDGET_STATES,
 };
@@ -122,12 +123,10 @@ fn parse_range(text: &str) -> std::result::Result<(u32, u32), String> {
 }
 
 impl GenerationArgs {
-    /// The API's request for `count` puzzles from candidate `first_candidate`.
-    pub fn request(
-        &self,
-        count: u32,
-        first_candidate: u64,
-    ) -> Result<proto::GeneratePuzzlesRequest> {
+    /// The request the flags make for `count` puzzles from candidate
+    /// `first_candidate`: generated here as it is, or sent to a server as
+    /// the API's message (`encode::ask_to_proto`).
+    pub fn ask(&self, count: u32, first_candidate: u64) -> Result<Ask> {
         let graph6_lines = match &self.graph6 {
             Some(path) => read_lines(path)?,
             None => Vec::new(),
@@ -145,25 +144,25 @@ impl GenerationArgs {
             return Err(ClientError::usage(why));
         }
         let family = match self.family {
-            None if self.graph6.is_some() => proto::GraphFamily::Graph6,
-            None => proto::GraphFamily::Unspecified,
-            Some(Family::Gnm) => proto::GraphFamily::Gnm,
-            Some(Family::Tree) => proto::GraphFamily::Tree,
-            Some(Family::GridWithHoles) => proto::GraphFamily::GridWithHoles,
-            Some(Family::Bipartite) => proto::GraphFamily::Bipartite,
-            Some(Family::Caterpillar) => proto::GraphFamily::Caterpillar,
-            Some(Family::Graph6) => proto::GraphFamily::Graph6,
+            None if self.graph6.is_some() => Some(FamilyKind::Graph6),
+            None => None,
+            Some(Family::Gnm) => Some(FamilyKind::Gnm),
+            Some(Family::Tree) => Some(FamilyKind::Tree),
+            Some(Family::GridWithHoles) => Some(FamilyKind::GridWithHoles),
+            Some(Family::Bipartite) => Some(FamilyKind::Bipartite),
+            Some(Family::Caterpillar) => Some(FamilyKind::Caterpillar),
+            Some(Family::Graph6) => Some(FamilyKind::Graph6),
         };
-        Ok(proto::GeneratePuzzlesRequest {
-            game: proto_game(self.game) as i32,
-            family: family as i32,
+        Ok(Ask {
+            game: self.game.into(),
+            family,
             min_vertices: self.vertices.0,
             max_vertices: self.vertices.1,
             winner: match self.winner {
-                Winner::First => proto::Player::First,
-                Winner::Second => proto::Player::Second,
-                Winner::Either => proto::Player::Unspecified,
-            } as i32,
+                Winner::First => WinnerWanted::First,
+                Winner::Second => WinnerWanted::Second,
+                Winner::Either => WinnerWanted::Either,
+            },
             seed: self.seed,
             min_only_move_depth: self.min_only_move_depth,
             count,
@@ -328,18 +327,18 @@ fn generate_here(args: GenerateArgs) -> Result<()> {
     // The server's bound on one call's puzzles does not apply here: the
     // request is checked with it, and the generator runs on to the count.
     let wanted = args.generation.count;
-    let request = args
+    let ask = args
         .generation
-        .request(wanted.min(MAX_COUNT), args.generation.first_candidate)?;
+        .ask(wanted.min(MAX_COUNT), args.generation.first_candidate)?;
     let limits = Limits {
         max_vertices: DEFAULT_MAX_VERTICES,
         max_edges: DEFAULT_MAX_EDGES,
     };
     // The server's own message, code and reason, as from a server.
     let refused = |error: crate::app::AppError| ClientError::from(tonic::Status::from(error));
-    let (request, delivery) =
-        convert::generate_request_from_proto(request, limits, args.search_budget_states)
-            .map_err(refused)?;
+    let (request, delivery) = ask
+        .prepare(limits, args.search_budget_states)
+        .map_err(refused)?;
     let mut generator = Generator::new(request).map_err(|e| refused(e.into()))?;
     generator.resume_at(delivery.first_candidate);
     let mut delivered = Delivered::open(&args.generation, args.json)?;
@@ -350,7 +349,7 @@ fn generate_here(args: GenerateArgs) -> Result<()> {
         let Some((generated, canonical)) = found.map_err(|e| refused(e.into()))? else {
             break;
         };
-        delivered.put(&convert::generated_to_proto(Found {
+        delivered.put(&encode::generated_to_proto(Found {
             generated,
             canonical_hash: canonical.hash,
             canonicaliser: canonical.canonicaliser,

@@ -4,7 +4,9 @@
 
 use anyhow::{Context as _, Result, bail};
 
-use super::args::{FileFormat, Game, PuzzleArgs};
+use std::path::PathBuf;
+
+use super::choices::{FileFormat, Game};
 use super::report::{self, Labels};
 use crate::graph::digraph::Digraph;
 use crate::graph::file::Numbering;
@@ -12,6 +14,77 @@ use crate::graph::graph6::{self, Graph6Format};
 use crate::graph::{self, Graph, Vertex, check_vertex};
 use crate::solver::position::{GameSetup, InvalidPuzzle, PositionError};
 use crate::solver::search_geography::{Board, Variant};
+
+/// How a graph file is read: its layout, and its distinguished vertices in
+/// its own numbering. The local commands and the client's declare these
+/// flags once, here.
+#[derive(clap::Args, Clone)]
+pub struct FileFlags {
+    /// The file's layout.
+    #[arg(long, value_enum, default_value = "contest")]
+    pub format: FileFormat,
+    /// The Geographies: the start vertex, in the file's numbering (default: the first vertex).
+    #[arg(long)]
+    pub start: Option<u64>,
+    /// Tree paint: black's vertex, in the file's numbering (default: the first vertex).
+    #[arg(long)]
+    pub black: Option<u64>,
+    /// Tree paint: white's vertex, in the file's numbering (default: the last vertex).
+    #[arg(long)]
+    pub white: Option<u64>,
+}
+
+/// The puzzle in a graph file, as `solve`, `analyze` and `play` read it.
+#[derive(clap::Args)]
+pub struct PuzzleArgs {
+    /// Which game the file describes.
+    #[arg(long, value_enum)]
+    pub game: Game,
+    /// The graph file; `-` reads standard input.
+    pub file: PathBuf,
+    #[command(flatten)]
+    pub read: FileFlags,
+    /// Most vertices a graph may have (as the server's flag): a few bytes
+    /// of graph6 or sparse6 can announce billions.
+    #[arg(long, default_value_t = crate::config::DEFAULT_MAX_VERTICES)]
+    pub max_vertices: u64,
+    /// Most edges a graph may have (as the server's flag).
+    #[arg(long, default_value_t = crate::config::DEFAULT_MAX_EDGES)]
+    pub max_edges: u64,
+    /// The games solved by search: the most states a search may explore
+    /// (as the server's flag); past it the answer is refused, never guessed.
+    #[arg(long, default_value_t = crate::config::DEFAULT_SEARCH_BUDGET_STATES,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub search_budget_states: u64,
+}
+
+impl PuzzleArgs {
+    /// The file `file` of `game` read as `read` says, with the size limits
+    /// and search budget at the server's defaults (a server applies its
+    /// own): how the client reads a file it sends.
+    pub fn with_defaults(game: Game, file: PathBuf, read: FileFlags) -> PuzzleArgs {
+        PuzzleArgs {
+            game,
+            file,
+            read,
+            max_vertices: crate::config::DEFAULT_MAX_VERTICES,
+            max_edges: crate::config::DEFAULT_MAX_EDGES,
+            search_budget_states: crate::config::DEFAULT_SEARCH_BUDGET_STATES,
+        }
+    }
+}
+
+/// How the client reads a puzzle from a graph file, as the local
+/// `puzzled solve` reads it; unused for a stored puzzle, which knows its
+/// game and numbering.
+#[derive(clap::Args, Clone)]
+pub struct FileArgs {
+    /// Which game the file describes (required for a file).
+    #[arg(long, value_enum)]
+    pub game: Option<Game>,
+    #[command(flatten)]
+    pub read: FileFlags,
+}
 
 /// The numbering of a file format, and its line format for graph6/sparse6.
 pub fn numbering_of(format: FileFormat) -> (Numbering, Option<Graph6Format>) {
@@ -27,7 +100,7 @@ pub fn numbering_of(format: FileFormat) -> (Numbering, Option<Graph6Format>) {
 /// The one graph of a puzzle file (for graph6/sparse6: its first line).
 pub fn read_puzzle_file(args: &PuzzleArgs) -> Result<graph::file::EdgeListFile> {
     let text = read_input(&args.file)?;
-    let (numbering, lines) = numbering_of(args.format);
+    let (numbering, lines) = numbering_of(args.read.format);
     if let Some(format) = lines {
         let line = text
             .split(|&b| b == b'\n')
@@ -38,7 +111,7 @@ pub fn read_puzzle_file(args: &PuzzleArgs) -> Result<graph::file::EdgeListFile> 
         return graph6::parse_line(line, format).map_err(|e| anyhow::anyhow!("line 1: {e}"));
     }
     let tree_layout = matches!(
-        (args.game, args.format),
+        (args.game, args.read.format),
         (Game::TreePaint, FileFormat::Contest)
     );
     Ok(if tree_layout {
@@ -103,13 +176,13 @@ pub fn setup_of<'g>(
     if let Some(board) = &loaded.board {
         return Ok(GameSetup::Search {
             board,
-            start: vertex_arg("start", args.start, labels.label(0))?,
+            start: vertex_arg("start", args.read.start, labels.label(0))?,
             budget_states: args.search_budget_states,
         });
     }
     Ok(match args.game {
         Game::Geography => {
-            let start = vertex_arg("start", args.start, labels.label(0))?;
+            let start = vertex_arg("start", args.read.start, labels.label(0))?;
             GameSetup::Geography { graph, start }
         }
         Game::BipartiteEdge => GameSetup::BipartiteEdge { graph },
@@ -119,8 +192,8 @@ pub fn setup_of<'g>(
                 (0, 0)
             } else {
                 (
-                    vertex_arg("black", args.black, labels.label(0))?,
-                    vertex_arg("white", args.white, last)?,
+                    vertex_arg("black", args.read.black, labels.label(0))?,
+                    vertex_arg("white", args.read.white, last)?,
                 )
             };
             GameSetup::TreePaint {

@@ -15,7 +15,7 @@ use crate::solver::play::Game as PlayedGame;
 use crate::solver::position::PositionError;
 
 pub fn analyze(args: AnalyzeArgs) -> Result<()> {
-    let labels = Labels::new(numbering_of(args.puzzle.format).0);
+    let labels = Labels::new(numbering_of(args.puzzle.read.format).0);
     let graph = load_graph(&args.puzzle, labels)?;
     let setup = setup_of(&args.puzzle, &graph, labels)?;
     let typed: Vec<String> = args
@@ -45,7 +45,7 @@ pub fn analyze(args: AnalyzeArgs) -> Result<()> {
 }
 
 pub fn play(args: PlayArgs) -> Result<()> {
-    let labels = Labels::new(numbering_of(args.puzzle.format).0);
+    let labels = Labels::new(numbering_of(args.puzzle.read.format).0);
     if args.puzzle.file.as_os_str() == "-" {
         bail!("play reads your moves from standard input: give the puzzle as a file");
     }

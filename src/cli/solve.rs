@@ -17,7 +17,7 @@ use crate::solver::search_geography::{self, DEFAULT_CERTIFICATE_POSITIONS, Searc
 use crate::solver::{bipartite_edge, tree_paint};
 
 pub fn solve(args: SolveArgs) -> Result<()> {
-    let (numbering, lines) = numbering_of(args.puzzle.format);
+    let (numbering, lines) = numbering_of(args.puzzle.read.format);
     let labels = Labels::new(numbering);
     if let Some(format) = lines {
         return solve_each_line(&args, format, labels);

@@ -266,7 +266,7 @@ where
             .to_owned();
         let span = tracing::info_span!(
             "call",
-            method = %crate::api::convert::cut(request.uri().path()),
+            method = %crate::api::echo::cut(request.uri().path()),
             request_id = %id,
             puzzle = tracing::field::Empty,
             writer = tracing::field::Empty,

@@ -20,9 +20,11 @@ use super::tls::{ServingTls, TlsError};
 use super::transport::{self, CallService, Transport};
 use crate::api::positions::{PlayLimits, Positions};
 use crate::api::proto::puzzle_service_server::PuzzleServiceServer;
-use crate::api::{FILE_DESCRIPTOR_SET, PuzzleApi};
+use crate::api::{FILE_DESCRIPTOR_SET, MemoSizes, PuzzleApi, UseCases};
 use crate::app::access::{Access, AccessSettings, TokenSources, TokensError};
 use crate::app::admission::{self, Admission};
+use crate::app::catalog::Catalog;
+use crate::app::generate::Generations;
 use crate::app::{Gauge, Solver};
 use crate::config::Config;
 use crate::metrics::LiveCounts;
@@ -252,85 +254,26 @@ impl Application {
         let rehashing = tokio::spawn(rehash_stored_puzzles(solver.clone()));
         let writing_uses = tokio::spawn(store.clone().write_verdict_uses_every(VERDICT_USES_EVERY));
         let (games_closing, games_closing_seen) = tokio::sync::watch::channel(false);
-        let limits = Limits {
-            max_vertices: config.max_vertices,
-            max_edges: config.max_edges,
-        };
-        let positions = Positions::new(
-            store.clone(),
-            solver.clone(),
-            limits,
-            admission.clone(),
-            PlayLimits {
-                budget: Arc::new(Admission::named(
-                    admission::GAMES,
-                    config
-                        .games_budget
-                        .unwrap_or_else(|| admission.budget() / 4)
-                        .max(1),
-                    0,
-                )),
-                idle: Duration::from_secs(config.play_idle_secs),
-                message_limit: config.message_limit(),
-                max_games: config.max_games,
-                open: games_open.clone(),
-            },
+        let api = puzzle_api(
+            &config,
+            &store,
+            &solver,
+            &admission,
+            &access,
+            &games_open,
             games_closing_seen,
         );
-        let api = PuzzleApi::new(
-            store.clone(),
-            solver.clone(),
-            limits,
-            access.clone(),
-            config.message_limit(),
-            admission.clone(),
-            positions,
-        );
-        let memos = api.memo_sizes();
         let serving_metrics = metrics_listener.map(|listener| {
-            let (solver, admission, store) = (solver.clone(), admission.clone(), store.clone());
-            let (connections_open, games_open) = (connections_open.clone(), games_open.clone());
-            let live: metrics_endpoint::LiveReader = Arc::new(move || {
-                let (solver, admission, store, memos) = (
-                    solver.clone(),
-                    admission.clone(),
-                    store.clone(),
-                    memos.clone(),
-                );
-                let (connections_open, games_open) = (connections_open.get(), games_open.get());
-                Box::pin(async move {
-                    LiveCounts {
-                        solves_running: solver.solves_running().get(),
-                        solves_waiting: solver.callers_waiting().get(),
-                        admission_waiting: admission.waiting().get(),
-                        games_open,
-                        connections_open,
-                        database_connections: store.connections(),
-                        caches: [
-                            solver.cache_sizes().await,
-                            memos.read().await,
-                            store.cache_sizes().await,
-                        ]
-                        .concat(),
-                        canon_fallbacks: crate::canon::fallbacks(),
-                    }
-                })
-            });
+            let live = live_counts(
+                &solver,
+                &admission,
+                &store,
+                api.memo_sizes(),
+                &connections_open,
+                &games_open,
+            );
             tokio::spawn(metrics_endpoint::serve(listener, live))
         });
-        let puzzles = PuzzleServiceServer::new(api)
-            .max_decoding_message_size(config.message_limit())
-            .max_encoding_message_size(config.message_limit());
-        // Each reflection service also lists the other version.
-        let reflection_v1 = reflection()
-            .register_encoded_file_descriptor_set(
-                tonic_reflection::pb::v1alpha::FILE_DESCRIPTOR_SET,
-            )
-            .build_v1()?;
-        let reflection_v1alpha = reflection()
-            .register_encoded_file_descriptor_set(tonic_reflection::pb::v1::FILE_DESCRIPTOR_SET)
-            .build_v1alpha()?;
-
         let (watches_closing, watches_closing_seen) = tokio::sync::watch::channel(false);
         let stopping = {
             let health = health.clone();
@@ -350,67 +293,27 @@ impl Application {
                 let _ = watches_closing.send(true);
             }
         };
-        tracing::info!(
-            "puzzled listening on {local_addr}{}, store {}",
-            if config.tls_cert.is_some() {
-                " (TLS)"
-            } else {
-                ""
-            },
-            config.database_url_redacted()
-        );
-        if let Some(addr) = metrics_addr {
-            tracing::info!("metrics at http://{addr}/metrics");
-        }
-        let budget = admission.budget();
-        tracing::info!(
-            admission_budget = budget,
-            message_limit = config.message_limit(),
-            "requests hold at most {budget} vertices + edges at once"
-        );
-        if budget < config.max_vertices.saturating_add(config.max_edges) {
-            tracing::warn!(
-                "the admission budget ({budget}) is smaller than the largest puzzle the \
-                 size limits allow; such puzzles are refused with ADMISSION_BUDGET_EXCEEDED"
-            );
-        }
-        let policy = config.connection_policy();
-        if let Some(files) = transport::open_files_limit() {
-            let needed = policy.max_connections as u64 + 64;
-            if files < needed {
-                tracing::warn!(
-                    "--max-connections {} with this process's open-file limit of {files}: \
-                     accepting may fail for want of file descriptors; raise the limit \
-                     (ulimit -n) to {needed} or lower --max-connections",
-                    policy.max_connections
-                );
-            }
-        }
+        say_how_it_serves(&config, local_addr, metrics_addr, admission.budget());
+        // Each reflection service also lists the other version.
+        let reflection_v1 = reflection()
+            .register_encoded_file_descriptor_set(
+                tonic_reflection::pb::v1alpha::FILE_DESCRIPTOR_SET,
+            )
+            .build_v1()?;
+        let reflection_v1alpha = reflection()
+            .register_encoded_file_descriptor_set(tonic_reflection::pb::v1::FILE_DESCRIPTOR_SET)
+            .build_v1alpha()?;
         let routes = Routes::new(health_service)
             .add_service(reflection_v1)
             .add_service(reflection_v1alpha)
-            .add_service(puzzles)
+            .add_service(
+                PuzzleServiceServer::new(api)
+                    .max_decoding_message_size(config.message_limit())
+                    .max_encoding_message_size(config.message_limit()),
+            )
             .prepare();
-        // gRPC-Web is translated to gRPC first, so everything inside sees
-        // gRPC alone (message limits, deadlines, the call's status).
-        let grpc = tower::ServiceBuilder::new()
-            .map_request(drop_unusable_request_id)
-            .layer(SetRequestIdLayer::x_request_id(FreshRequestIds))
-            .layer(PropagateRequestIdLayer::x_request_id())
-            .service(CallSpans(Deadlines(MessageLimit {
-                inner: EndWatchesAtShutdown {
-                    inner: routes,
-                    closing: watches_closing_seen,
-                },
-                limit: config.message_limit(),
-            })));
-        let calls = CallService::new(WithPage {
-            inner: tower::ServiceBuilder::new()
-                .layer(cors)
-                .layer(tonic_web::GrpcWebLayer::new())
-                .service(grpc),
-        });
-        let mut connections = Transport::new(policy, connections_open, tls)
+        let calls = call_service(routes, cors, watches_closing_seen, config.message_limit());
+        let mut connections = Transport::new(config.connection_policy(), connections_open, tls)
             .serve(listener, calls, stopping)
             .await;
         if tokio::time::timeout(config.shutdown_grace(), connections.closed())
@@ -434,6 +337,169 @@ impl Application {
         tracing::info!("store closed");
         Ok(())
     }
+}
+
+/// The API over the use cases of the application core, with the limits
+/// of `config`; its Play games end when `games_closing` turns true.
+fn puzzle_api(
+    config: &Config,
+    store: &Store,
+    solver: &Solver,
+    admission: &Arc<Admission>,
+    access: &Arc<Access>,
+    games_open: &Gauge,
+    games_closing: tokio::sync::watch::Receiver<bool>,
+) -> PuzzleApi {
+    let limits = Limits {
+        max_vertices: config.max_vertices,
+        max_edges: config.max_edges,
+    };
+    let catalog = Catalog::new(
+        store.clone(),
+        solver.clone(),
+        admission.clone(),
+        config.message_limit(),
+    );
+    let games_budget = config
+        .games_budget
+        .unwrap_or_else(|| admission.budget() / 4)
+        .max(1);
+    let positions = Positions::new(
+        catalog.clone(),
+        solver.clone(),
+        limits,
+        admission.clone(),
+        PlayLimits {
+            budget: Arc::new(Admission::named(admission::GAMES, games_budget, 0)),
+            idle: Duration::from_secs(config.play_idle_secs),
+            message_limit: config.message_limit(),
+            max_games: config.max_games,
+            open: games_open.clone(),
+        },
+        games_closing,
+    );
+    let core = UseCases {
+        catalog,
+        generations: Generations::new(solver.clone(), store.clone(), admission.clone()),
+        positions,
+        solver: solver.clone(),
+        access: access.clone(),
+        admission: admission.clone(),
+    };
+    PuzzleApi::new(core, limits, config.message_limit())
+}
+
+/// What the metrics endpoint reads at each scrape: the gauges of the
+/// solver, admission, store, memos and transport, and each cache's size.
+fn live_counts(
+    solver: &Solver,
+    admission: &Arc<Admission>,
+    store: &Store,
+    memos: MemoSizes,
+    connections_open: &Gauge,
+    games_open: &Gauge,
+) -> metrics_endpoint::LiveReader {
+    let (solver, admission, store) = (solver.clone(), admission.clone(), store.clone());
+    let (connections_open, games_open) = (connections_open.clone(), games_open.clone());
+    Arc::new(move || {
+        let (solver, admission, store, memos) = (
+            solver.clone(),
+            admission.clone(),
+            store.clone(),
+            memos.clone(),
+        );
+        let (connections_open, games_open) = (connections_open.get(), games_open.get());
+        Box::pin(async move {
+            LiveCounts {
+                solves_running: solver.solves_running().get(),
+                solves_waiting: solver.callers_waiting().get(),
+                admission_waiting: admission.waiting().get(),
+                games_open,
+                connections_open,
+                database_connections: store.connections(),
+                caches: [
+                    solver.cache_sizes().await,
+                    memos.read().await,
+                    store.cache_sizes().await,
+                ]
+                .concat(),
+                canon_fallbacks: crate::canon::fallbacks(),
+            }
+        })
+    })
+}
+
+/// The start-up lines: where it listens, the store, the metrics, the
+/// admission budget; and a warning for limits it cannot keep.
+fn say_how_it_serves(
+    config: &Config,
+    local_addr: SocketAddr,
+    metrics_addr: Option<SocketAddr>,
+    budget: u64,
+) {
+    tracing::info!(
+        "puzzled listening on {local_addr}{}, store {}",
+        if config.tls_cert.is_some() {
+            " (TLS)"
+        } else {
+            ""
+        },
+        config.database_url_redacted()
+    );
+    if let Some(addr) = metrics_addr {
+        tracing::info!("metrics at http://{addr}/metrics");
+    }
+    tracing::info!(
+        admission_budget = budget,
+        message_limit = config.message_limit(),
+        "requests hold at most {budget} vertices + edges at once"
+    );
+    if budget < config.max_vertices.saturating_add(config.max_edges) {
+        tracing::warn!(
+            "the admission budget ({budget}) is smaller than the largest puzzle the \
+             size limits allow; such puzzles are refused with ADMISSION_BUDGET_EXCEEDED"
+        );
+    }
+    let max_connections = config.connection_policy().max_connections;
+    if let Some(files) = transport::open_files_limit() {
+        let needed = max_connections as u64 + 64;
+        if files < needed {
+            tracing::warn!(
+                "--max-connections {max_connections} with this process's open-file limit of \
+                 {files}: accepting may fail for want of file descriptors; raise the limit \
+                 (ulimit -n) to {needed} or lower --max-connections"
+            );
+        }
+    }
+}
+
+/// Every call's way in: gRPC-Web translated to gRPC first, so that
+/// everything inside sees gRPC alone (request ids, spans, deadlines,
+/// message limits, health watches ended at shutdown), and the page beside
+/// the calls.
+fn call_service(
+    routes: Routes,
+    cors: tower_http::cors::CorsLayer,
+    watches_closing: tokio::sync::watch::Receiver<bool>,
+    message_limit: usize,
+) -> CallService {
+    let grpc = tower::ServiceBuilder::new()
+        .map_request(drop_unusable_request_id)
+        .layer(SetRequestIdLayer::x_request_id(FreshRequestIds))
+        .layer(PropagateRequestIdLayer::x_request_id())
+        .service(CallSpans(Deadlines(MessageLimit {
+            inner: EndWatchesAtShutdown {
+                inner: routes,
+                closing: watches_closing,
+            },
+            limit: message_limit,
+        })));
+    CallService::new(WithPage {
+        inner: tower::ServiceBuilder::new()
+            .layer(cors)
+            .layer(tonic_web::GrpcWebLayer::new())
+            .service(grpc),
+    })
 }
 
 /// How often the verdicts read are written as used: the eviction order

@@ -6,7 +6,9 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::puzzles::PuzzleRecord;
+use super::records::PuzzleRecord;
+use crate::caches;
+use crate::metrics::metrics;
 use crate::solver::Player;
 
 /// How many times each kind of change that can make a read stale has
@@ -71,8 +73,6 @@ fn weight(bytes: usize) -> u32 {
 
 impl Kept {
     const MAX_UNITS: u64 = 4096;
-    const RECORD_BYTES: u64 = 64 << 20;
-    const WINNER_BYTES: u64 = 16 << 20;
 
     /// The entries and bytes of the kept records and winners.
     pub(super) async fn sizes(&self) -> Vec<(&'static str, u64, u64)> {
@@ -80,12 +80,12 @@ impl Kept {
         self.winners.run_pending_tasks().await;
         vec![
             (
-                "kept_records",
+                caches::KEPT_RECORDS.name,
                 self.records.entry_count(),
                 self.records.weighted_size(),
             ),
             (
-                "kept_winners",
+                caches::KEPT_WINNERS.name,
                 self.winners.entry_count(),
                 self.winners.weighted_size(),
             ),
@@ -95,13 +95,13 @@ impl Kept {
     pub(super) fn new() -> Kept {
         Kept {
             records: moka::future::Cache::builder()
-                .max_capacity(Self::RECORD_BYTES)
+                .max_capacity(caches::KEPT_RECORDS.bytes())
                 .weigher(|_, (_, record): &(StoreVersion, Arc<PuzzleRecord>)| {
                     weight(record_bytes(record))
                 })
                 .build(),
             winners: moka::future::Cache::builder()
-                .max_capacity(Self::WINNER_BYTES)
+                .max_capacity(caches::KEPT_WINNERS.bytes())
                 .weigher(|id: &String, kept: &KeptWinner| {
                     weight(96 + id.len() + kept.solver_version.len())
                 })
@@ -122,8 +122,14 @@ impl Kept {
     }
 
     pub(super) async fn record(&self, id: &str) -> Option<Arc<PuzzleRecord>> {
-        let (read_under, record) = self.records.get(id).await?;
-        (read_under.changes == self.version().changes).then_some(record)
+        let kept = self
+            .records
+            .get(id)
+            .await
+            .filter(|(read_under, _)| read_under.changes == self.version().changes)
+            .map(|(_, record)| record);
+        metrics().cache_lookup(caches::KEPT_RECORDS.lookups, kept.is_some());
+        kept
     }
 
     /// Keeps `record`, read under `read_under`, if it is small.
@@ -137,12 +143,14 @@ impl Kept {
     /// The kept winner of puzzle `id` by `solver_version`: `None` when
     /// nothing is kept, `Some(None)` when it is kept that there is none.
     pub(super) async fn winner(&self, id: &str, solver_version: &str) -> Option<Option<Player>> {
-        let kept = self.winners.get(id).await?;
         let now = self.version();
-        let fresh = kept.read_under.changes == now.changes
-            && kept.read_under.verdicts == now.verdicts
-            && *kept.solver_version == *solver_version;
-        fresh.then_some(kept.winner)
+        let kept = self.winners.get(id).await.filter(|kept| {
+            kept.read_under.changes == now.changes
+                && kept.read_under.verdicts == now.verdicts
+                && *kept.solver_version == *solver_version
+        });
+        metrics().cache_lookup(caches::KEPT_WINNERS.lookups, kept.is_some());
+        kept.map(|kept| kept.winner)
     }
 
     pub(super) async fn keep_winner(

@@ -19,6 +19,7 @@
 //!
 //! - `db`: the [`Store`] itself: opening, the pool, write transactions,
 //!   the checks that the database is still the one it opened;
+//! - `records`: what the store takes and gives for puzzles, as plain data;
 //! - `puzzles`: create, read, list, delete;
 //! - `kept`: small stored puzzles and cached winners kept in memory once
 //!   read, and the store's version (SQLite);
@@ -33,15 +34,15 @@ mod db;
 mod error;
 mod kept;
 mod puzzles;
+mod records;
 mod verdicts;
 
 pub use backup::{BackupError, BackupSummary, backup_sqlite};
 pub use db::{DEFAULT_VERDICT_BYTES, PoolSettings, Store};
 pub use error::StoreError;
 pub use kept::StoreVersion;
-pub use puzzles::{
-    Created, ListFilter, NewPuzzle, Page, PuzzleRead, PuzzleRecord, is_well_formed_id,
-};
+pub use puzzles::is_well_formed_id;
+pub use records::{Created, ListFilter, NewPuzzle, Page, PuzzleRead, PuzzleRecord};
 pub use verdicts::{Retained, VerdictKey};
 
 #[cfg(test)]

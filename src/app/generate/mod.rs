@@ -4,6 +4,9 @@
 //! `stream` runs it for a call on the solvers' pool and stores what it
 //! finds.
 //!
+//! - `ask`: a request as a client asks it, and the rules that make it the
+//!   generator's (the game's default family, each family's parameters,
+//!   the server's limits);
 //! - `families`: the graph families, and each candidate's puzzle drawn from
 //!   the request's seed and the candidate's index;
 //! - `difficulty`: the rating (only-move depth, losing first moves, the
@@ -31,18 +34,20 @@
 //! [`GenerateError::NoPuzzleFound`], which counts the reasons and says what
 //! to relax; the next call goes on from the next candidate.
 
+mod ask;
 mod difficulty;
 mod error;
 mod families;
 mod stream;
 
+pub use ask::{Ask, FamilyKind};
 pub use difficulty::{Difficulty, Rating, rate};
 pub use error::{Advice, GenerateError, NoPuzzleFound, Rejection, Rejections, RequestError};
 pub use families::{
     DEFAULT_AVERAGE_DEGREE, DEFAULT_HOLE_FRACTION, DEFAULT_SPINE_FRACTION, DrawnGraph, Family,
     MAX_HOLE_FRACTION, candidate_rng, parse_graph6_line,
 };
-pub use stream::{Delivery, Found, MAX_COUNT, generate};
+pub use stream::{Delivery, Found, Generations, MAX_COUNT};
 
 use std::collections::HashSet;
 use std::time::Duration;

@@ -43,12 +43,58 @@ pub struct Found {
     pub duplicate_of: Option<String>,
 }
 
-/// Finds `delivery.count` puzzles for `request` and hands each to
-/// `deliver` as soon as it is found; stops early when `deliver` says the
-/// caller has gone (returns false), or when a graph6 family's lines are
-/// used up. `charge_write` is called before each puzzle is stored.
+/// GeneratePuzzles' use case: what a call needs from the server (the
+/// solvers' pool, the store, the admission budget), cheap to clone into
+/// its task.
+#[derive(Clone)]
+pub struct Generations {
+    solver: Solver,
+    store: Store,
+    admission: std::sync::Arc<Admission>,
+}
+
+impl Generations {
+    pub fn new(solver: Solver, store: Store, admission: std::sync::Arc<Admission>) -> Generations {
+        Generations {
+            solver,
+            store,
+            admission,
+        }
+    }
+
+    /// Finds `delivery.count` puzzles for `generator`'s request and hands
+    /// each to `deliver` as soon as it is found; stops early when `deliver`
+    /// says the caller has gone (returns false), or when a graph6 family's
+    /// lines are used up. `charge_write` is called before each puzzle is
+    /// stored.
+    pub async fn generate<Delivered>(
+        &self,
+        generator: Generator,
+        delivery: Delivery,
+        deadline: Option<Instant>,
+        charge_write: Charge<'_>,
+        deliver: impl FnMut(Found) -> Delivered,
+    ) -> Result<(), AppError>
+    where
+        Delivered: Future<Output = bool>,
+    {
+        generate(
+            &self.solver,
+            &self.store,
+            &self.admission,
+            generator,
+            delivery,
+            deadline,
+            charge_write,
+            deliver,
+        )
+        .await
+    }
+}
+
+/// [`Generations::generate`], its parts apart.
 #[allow(clippy::too_many_arguments)]
-pub async fn generate<Delivered>(
+async fn generate<Delivered>(
     solver: &Solver,
     store: &Store,
     admission: &Admission,

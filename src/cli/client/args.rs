@@ -5,38 +5,20 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 
+use super::connect::SERVER_OPTIONS;
+pub use super::connect::ServerFlags;
 pub use crate::cli::choices::BulkFormat;
-use crate::cli::choices::{FileFormat, Game, Side};
-
-/// Where `--help` lists the flags every client subcommand takes.
-const SERVER_OPTIONS: &str = "Server options";
-
-/// Seconds `--timeout-secs` gives connecting and each single call.
-pub const DEFAULT_TIMEOUT_SECS: u64 = 30;
+use crate::cli::choices::{Game, Side};
+pub use crate::cli::input::FileArgs;
 
 #[derive(Args)]
 pub struct ClientArgs {
-    /// The server's address: http://HOST:PORT, or https://HOST:PORT for TLS.
-    #[arg(long, global = true, help_heading = SERVER_OPTIONS, env = "PUZZLED_SERVER", default_value = crate::config::DEFAULT_SERVER)]
-    pub server: String,
-    /// A bearer token sent with every call (`authorization: Bearer TOKEN`):
-    /// a writer's for create and import on a server with writer tokens, the
-    /// admin's for delete.
-    #[arg(long, global = true, help_heading = SERVER_OPTIONS, env = "PUZZLED_TOKEN", hide_env_values = true)]
-    pub token: Option<String>,
-    /// For an https:// address: a PEM certificate to trust besides the web's
-    /// root authorities (a private authority's, or a self-signed server's).
-    #[arg(long, global = true, help_heading = SERVER_OPTIONS, env = "PUZZLED_CA_CERT")]
-    pub ca_cert: Option<PathBuf>,
+    #[command(flatten)]
+    pub connection: ServerFlags,
     /// Print each result as the API's JSON (the proto3 JSON mapping, as
     /// grpcurl prints it), one document a line.
     #[arg(long, global = true, help_heading = SERVER_OPTIONS)]
     pub json: bool,
-    /// Give up connecting, and each single call, after this many seconds
-    /// (streams — import, export, play — run as long as they have work).
-    #[arg(long, global = true, help_heading = SERVER_OPTIONS, default_value_t = DEFAULT_TIMEOUT_SECS,
-          value_parser = clap::value_parser!(u64).range(1..))]
-    pub timeout_secs: u64,
     #[command(subcommand)]
     pub command: ClientCommand,
 }
@@ -117,27 +99,6 @@ pub struct GetArgs {
     /// Leave out the edge list (the BASIC view).
     #[arg(long)]
     pub basic: bool,
-}
-
-/// How to read a puzzle from a graph file, as the local `puzzled solve`
-/// reads it; unused for a stored puzzle.
-#[derive(Args, Clone)]
-pub struct FileArgs {
-    /// Which game the file describes (required for a file).
-    #[arg(long, value_enum)]
-    pub game: Option<Game>,
-    /// The file's layout.
-    #[arg(long, value_enum, default_value = "contest")]
-    pub format: FileFormat,
-    /// The Geographies: the start vertex, in the file's numbering (default the first).
-    #[arg(long)]
-    pub start: Option<u64>,
-    /// Tree paint: black's vertex, in the file's numbering (default the first).
-    #[arg(long)]
-    pub black: Option<u64>,
-    /// Tree paint: white's vertex, in the file's numbering (default the last).
-    #[arg(long)]
-    pub white: Option<u64>,
 }
 
 #[derive(Args)]

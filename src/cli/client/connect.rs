@@ -7,10 +7,38 @@ use std::time::Duration;
 use tonic::metadata::{Ascii, MetadataValue};
 use tonic::transport::{Certificate, Channel, ClientTlsConfig, Endpoint};
 
-use super::args::ClientArgs;
 use super::error::{ClientError, Result};
 use crate::api::proto::puzzle_service_client::PuzzleServiceClient;
 use crate::cli::connect_advice::{advice, advice_for_status};
+
+/// Where `--help` lists the flags every client subcommand takes.
+pub const SERVER_OPTIONS: &str = "Server options";
+
+/// Seconds `--timeout-secs` gives connecting and each single call.
+pub const DEFAULT_TIMEOUT_SECS: u64 = 30;
+
+/// Which server, as whom, and how long to wait: the flags every client
+/// subcommand takes.
+#[derive(clap::Args)]
+pub struct ServerFlags {
+    /// The server's address: http://HOST:PORT, or https://HOST:PORT for TLS.
+    #[arg(long, global = true, help_heading = SERVER_OPTIONS, env = "PUZZLED_SERVER", default_value = crate::config::DEFAULT_SERVER)]
+    pub server: String,
+    /// A bearer token sent with every call (`authorization: Bearer TOKEN`):
+    /// a writer's for create and import on a server with writer tokens, the
+    /// admin's for delete.
+    #[arg(long, global = true, help_heading = SERVER_OPTIONS, env = "PUZZLED_TOKEN", hide_env_values = true)]
+    pub token: Option<String>,
+    /// For an https:// address: a PEM certificate to trust besides the web's
+    /// root authorities (a private authority's, or a self-signed server's).
+    #[arg(long, global = true, help_heading = SERVER_OPTIONS, env = "PUZZLED_CA_CERT")]
+    pub ca_cert: Option<std::path::PathBuf>,
+    /// Give up connecting, and each single call, after this many seconds
+    /// (streams — import, export, play — run as long as they have work).
+    #[arg(long, global = true, help_heading = SERVER_OPTIONS, default_value_t = DEFAULT_TIMEOUT_SECS,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub timeout_secs: u64,
+}
 
 /// `Bearer TOKEN`, for a token a header can carry: printable ASCII, no
 /// spaces (HTTP would take some other bytes, but no server could read
@@ -59,7 +87,7 @@ pub struct Connection {
 }
 
 impl Connection {
-    pub fn new(args: &ClientArgs) -> Result<Connection> {
+    pub fn new(args: &ServerFlags) -> Result<Connection> {
         let addr = args.server.clone();
         // An empty token (`PUZZLED_TOKEN=`) is no token.
         let authorization = match args.token.as_deref() {

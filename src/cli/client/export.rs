@@ -5,105 +5,14 @@
 //! the last puzzle that was written, and a resumed export appends to the
 //! same file.
 
-use std::io::Write as _;
-use std::path::{Path, PathBuf};
-
 use super::args::{BulkFormat, ExportArgs};
 use super::commands::Output;
 use super::connect::Connection;
 use super::error::{ClientError, Result};
-use super::json::to_json;
 use super::progress::Progress;
-use super::records;
+use super::records::{self, Sink};
 use super::source::proto_game;
 use crate::api::proto;
-
-/// Where the puzzles go.
-pub enum Sink {
-    /// One puzzle a line.
-    Lines(Box<dyn std::io::Write>, String),
-    /// One contest file a puzzle, in this directory.
-    Directory(PathBuf),
-}
-
-impl Sink {
-    /// Where `format` puzzles go: `file` (a directory for contest files,
-    /// appended to when `append`), or standard output.
-    pub fn open(file: Option<&Path>, format: BulkFormat, append: bool) -> Result<Sink> {
-        let cannot = |path: &Path, error: std::io::Error| {
-            ClientError::local(format!("cannot write {}: {error}", path.display()))
-        };
-        match (file, format) {
-            (Some(dir), BulkFormat::Contest) => {
-                std::fs::create_dir_all(dir).map_err(|e| cannot(dir, e))?;
-                Ok(Sink::Directory(dir.to_owned()))
-            }
-            (None, BulkFormat::Contest) => Err(ClientError::usage(
-                "--format contest writes a file a puzzle: give the directory to write them in",
-            )),
-            (Some(path), _) => {
-                let file = std::fs::OpenOptions::new()
-                    .create(true)
-                    .write(true)
-                    .append(append)
-                    .truncate(!append)
-                    .open(path)
-                    .map_err(|e| cannot(path, e))?;
-                Ok(Sink::Lines(
-                    Box::new(std::io::BufWriter::new(file)),
-                    path.display().to_string(),
-                ))
-            }
-            (None, _) => Ok(Sink::Lines(
-                Box::new(std::io::BufWriter::new(std::io::stdout())),
-                "standard output".into(),
-            )),
-        }
-    }
-
-    /// Writes one puzzle through to the file (`stem.txt` in a directory of
-    /// contest files); Err(None) for a puzzle the format cannot hold (said,
-    /// and skipped), Err(Some) when writing fails.
-    pub fn write(
-        &mut self,
-        format: BulkFormat,
-        puzzle: &proto::Puzzle,
-        stem: &str,
-    ) -> std::result::Result<(), Option<ClientError>> {
-        let failed = |target: &str, error: std::io::Error| {
-            Some(ClientError::local(format!(
-                "cannot write {target}: {error}"
-            )))
-        };
-        match self {
-            Sink::Directory(dir) => {
-                let path = dir.join(format!("{stem}.txt"));
-                std::fs::write(&path, records::contest_text(puzzle))
-                    .map_err(|e| failed(&path.display().to_string(), e))
-            }
-            Sink::Lines(out, target) => {
-                let line = match format {
-                    BulkFormat::Jsonl => to_json(puzzle),
-                    _ => match records::graph_line(format, puzzle) {
-                        Ok(line) => line,
-                        Err(why) => {
-                            let what = if puzzle.name.is_empty() {
-                                stem
-                            } else {
-                                &puzzle.name
-                            };
-                            eprintln!("{what}: skipped: {why}");
-                            return Err(None);
-                        }
-                    },
-                };
-                writeln!(out, "{line}")
-                    .and_then(|()| out.flush())
-                    .map_err(|e| failed(target, e))
-            }
-        }
-    }
-}
 
 fn check_flags(args: &ExportArgs) -> Result<()> {
     match (args.format, args.game) {

@@ -28,11 +28,10 @@ async fn generate_in_turns(
     let mut delivered = Delivered::open(&args.generation, output.json)?;
     // Built once: graph6 lines from standard input can be read only once,
     // and every turn sends them all (candidates index the lines).
-    let mut request = args
-        .generation
-        .request(0, args.generation.first_candidate)?;
-    request.store = args.store;
-    request.author = args.author.clone().unwrap_or_default();
+    let mut ask = args.generation.ask(0, args.generation.first_candidate)?;
+    ask.store = args.store;
+    ask.author = args.author.clone().unwrap_or_default();
+    let mut request = crate::api::encode::ask_to_proto(ask);
     let most_copies = args
         .generation
         .max_rejected_in_a_row

@@ -9,7 +9,7 @@
 use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
 
-use super::args::{BulkFormat, FileArgs, ImportArgs};
+use super::args::{BulkFormat, ImportArgs};
 use super::commands::Output;
 use super::connect::Connection;
 use super::error::{ClientError, Result};
@@ -18,6 +18,7 @@ use super::progress::Progress;
 use super::records::{self, Item, Reader};
 use crate::api::{MAX_IMPORT_PUZZLES, proto};
 use crate::cli::args::FileFormat;
+use crate::cli::input::{FileArgs, FileFlags};
 
 /// What the import did, over all its calls.
 #[derive(Default)]
@@ -61,14 +62,16 @@ pub async fn import(connection: &Connection, output: Output, args: ImportArgs) -
     check_flags(&args)?;
     let file_args = FileArgs {
         game: args.game,
-        // The graph formats are 0-based, contest files 1-based.
-        format: match args.format {
-            BulkFormat::Contest => FileFormat::Contest,
-            _ => FileFormat::ZeroBased,
+        read: FileFlags {
+            // The graph formats are 0-based, contest files 1-based.
+            format: match args.format {
+                BulkFormat::Contest => FileFormat::Contest,
+                _ => FileFormat::ZeroBased,
+            },
+            start: args.start,
+            black: args.black,
+            white: args.white,
         },
-        start: args.start,
-        black: args.black,
-        white: args.white,
     };
     let progress = Progress::new(
         if std::io::IsTerminal::is_terminal(&std::io::stderr()) {

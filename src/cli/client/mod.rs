@@ -54,7 +54,7 @@ pub fn run(args: ClientArgs) -> ExitCode {
 
 async fn dispatch(args: ClientArgs) -> error::Result<()> {
     let output = Output { json: args.json };
-    let connection = Connection::new(&args)?;
+    let connection = Connection::new(&args.connection)?;
     let ended = match args.command {
         ClientCommand::Health => commands::health(&connection, output).await,
         ClientCommand::List(list) => commands::list(&connection, output, list).await,

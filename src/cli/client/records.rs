@@ -10,18 +10,18 @@
 //! swapped with the first vertex, white with the last — so that reading it
 //! back gives the same puzzle up to labels, with the same canonical hash.
 
-use std::io::BufRead;
+use std::io::{BufRead, Write as _};
 use std::path::{Path, PathBuf};
 
 use prost::Message as _;
 use sha2::{Digest as _, Sha256};
 
-use super::args::{BulkFormat, FileArgs};
-use super::json::{field_names, from_json};
-use super::source::{game_of, is_directed, proto_game, puzzle_args, spec_of};
+use super::error::ClientError;
+use super::json::{field_names, from_json, to_json};
+use super::source::{game_of, is_directed, proto_game, spec_of};
 use crate::api::proto;
-use crate::cli::args::{FileFormat, Game};
-use crate::cli::input::{numbering_of, read_puzzle_file};
+use crate::cli::choices::{BulkFormat, FileFormat, Game};
+use crate::cli::input::{FileArgs, PuzzleArgs, numbering_of, read_puzzle_file};
 use crate::cli::report::Labels;
 use crate::graph::graph6::{self, Graph6Format};
 
@@ -106,8 +106,9 @@ impl Reader {
         file: &crate::graph::file::EdgeListFile,
     ) -> Item {
         let game = self.file_args.game.expect("checked before reading");
-        let args = puzzle_args(&self.file_args, game, PathBuf::from(&source));
-        let labels = Labels::new(numbering_of(args.format).0);
+        let args =
+            PuzzleArgs::with_defaults(game, PathBuf::from(&source), self.file_args.read.clone());
+        let labels = Labels::new(numbering_of(args.read.format).0);
         match spec_of(&args, file, &source, labels) {
             Ok(spec) => puzzle(source, spec, line),
             Err(error) => unreadable(source, &error),
@@ -199,9 +200,10 @@ impl Reader {
     fn contest_item(&self, path: &Path) -> Item {
         let source = path.display().to_string();
         let game = self.file_args.game.expect("checked before reading");
-        let mut args = puzzle_args(&self.file_args, game, path.to_owned());
-        args.format = FileFormat::Contest;
-        let labels = Labels::new(numbering_of(args.format).0);
+        let mut args =
+            PuzzleArgs::with_defaults(game, path.to_owned(), self.file_args.read.clone());
+        args.read.format = FileFormat::Contest;
+        let labels = Labels::new(numbering_of(args.read.format).0);
         let read = read_puzzle_file(&args).and_then(|file| spec_of(&args, &file, &source, labels));
         match read {
             Ok(spec) => puzzle(source, spec, 1),
@@ -364,6 +366,97 @@ pub fn contest_text(puzzle: &proto::Puzzle) -> String {
         out.push_str(&format!("{} {}\n", u + 1, v + 1));
     }
     out
+}
+
+/// Where the puzzles go.
+pub enum Sink {
+    /// One puzzle a line.
+    Lines(Box<dyn std::io::Write>, String),
+    /// One contest file a puzzle, in this directory.
+    Directory(PathBuf),
+}
+
+impl Sink {
+    /// Where `format` puzzles go: `file` (a directory for contest files,
+    /// appended to when `append`), or standard output.
+    pub fn open(
+        file: Option<&Path>,
+        format: BulkFormat,
+        append: bool,
+    ) -> Result<Sink, ClientError> {
+        let cannot = |path: &Path, error: std::io::Error| {
+            ClientError::local(format!("cannot write {}: {error}", path.display()))
+        };
+        match (file, format) {
+            (Some(dir), BulkFormat::Contest) => {
+                std::fs::create_dir_all(dir).map_err(|e| cannot(dir, e))?;
+                Ok(Sink::Directory(dir.to_owned()))
+            }
+            (None, BulkFormat::Contest) => Err(ClientError::usage(
+                "--format contest writes a file a puzzle: give the directory to write them in",
+            )),
+            (Some(path), _) => {
+                let file = std::fs::OpenOptions::new()
+                    .create(true)
+                    .write(true)
+                    .append(append)
+                    .truncate(!append)
+                    .open(path)
+                    .map_err(|e| cannot(path, e))?;
+                Ok(Sink::Lines(
+                    Box::new(std::io::BufWriter::new(file)),
+                    path.display().to_string(),
+                ))
+            }
+            (None, _) => Ok(Sink::Lines(
+                Box::new(std::io::BufWriter::new(std::io::stdout())),
+                "standard output".into(),
+            )),
+        }
+    }
+
+    /// Writes one puzzle through to the file (`stem.txt` in a directory of
+    /// contest files); Err(None) for a puzzle the format cannot hold (said,
+    /// and skipped), Err(Some) when writing fails.
+    pub fn write(
+        &mut self,
+        format: BulkFormat,
+        puzzle: &proto::Puzzle,
+        stem: &str,
+    ) -> std::result::Result<(), Option<ClientError>> {
+        let failed = |target: &str, error: std::io::Error| {
+            Some(ClientError::local(format!(
+                "cannot write {target}: {error}"
+            )))
+        };
+        match self {
+            Sink::Directory(dir) => {
+                let path = dir.join(format!("{stem}.txt"));
+                std::fs::write(&path, contest_text(puzzle))
+                    .map_err(|e| failed(&path.display().to_string(), e))
+            }
+            Sink::Lines(out, target) => {
+                let line = match format {
+                    BulkFormat::Jsonl => to_json(puzzle),
+                    _ => match graph_line(format, puzzle) {
+                        Ok(line) => line,
+                        Err(why) => {
+                            let what = if puzzle.name.is_empty() {
+                                stem
+                            } else {
+                                &puzzle.name
+                            };
+                            eprintln!("{what}: skipped: {why}");
+                            return Err(None);
+                        }
+                    },
+                };
+                writeln!(out, "{line}")
+                    .and_then(|()| out.flush())
+                    .map_err(|e| failed(target, e))
+            }
+        }
+    }
 }
 
 #[cfg(test)]

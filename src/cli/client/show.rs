@@ -5,7 +5,7 @@
 
 use super::source::{Subject, game_flag, game_of, solver_move};
 use crate::api::proto;
-use crate::cli::args::Game;
+use crate::cli::choices::Game;
 use crate::cli::report::{self, Labels, counted, player_name, preview};
 use crate::solver::Player;
 use crate::solver::position::{Move, PlayPosition, WinningMoves};

@@ -5,14 +5,14 @@
 //! are typed and shown in the puzzle's own: the API's 0-based one for a
 //! stored puzzle, the file's for a file (1-based in the contest layout).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use super::args::FileArgs;
 use super::connect::Connection;
 use super::error::{ClientError, Result};
 use crate::api::proto;
-use crate::cli::args::{Game, PuzzleArgs};
+use crate::cli::choices::{FileFormat, Game};
 use crate::cli::input::{self, game_kind, numbering_of};
+use crate::cli::input::{FileArgs, PuzzleArgs};
 use crate::cli::report::{GameKind, Labels};
 use crate::solver::position::GameSetup;
 
@@ -71,10 +71,10 @@ pub async fn subject(
 
 fn any_file_flag(file_args: &FileArgs) -> bool {
     file_args.game.is_some()
-        || !matches!(file_args.format, crate::cli::args::FileFormat::Contest)
-        || file_args.start.is_some()
-        || file_args.black.is_some()
-        || file_args.white.is_some()
+        || !matches!(file_args.read.format, FileFormat::Contest)
+        || file_args.read.start.is_some()
+        || file_args.read.black.is_some()
+        || file_args.read.white.is_some()
 }
 
 /// A stored puzzle, read in the BASIC view (no edges).
@@ -109,23 +109,6 @@ pub async fn stored(connection: &Connection, name: &str) -> Result<Subject> {
     })
 }
 
-/// The local command line's arguments for `file` with `game`, so that the
-/// file is read, numbered and checked exactly as `puzzled solve` reads it
-/// (its size limits at their defaults; the server applies its own).
-pub fn puzzle_args(file_args: &FileArgs, game: Game, file: PathBuf) -> PuzzleArgs {
-    PuzzleArgs {
-        game,
-        file,
-        format: file_args.format,
-        start: file_args.start,
-        black: file_args.black,
-        white: file_args.white,
-        max_vertices: crate::config::DEFAULT_MAX_VERTICES,
-        max_edges: crate::config::DEFAULT_MAX_EDGES,
-        search_budget_states: crate::config::DEFAULT_SEARCH_BUDGET_STATES,
-    }
-}
-
 /// The puzzle of a graph file, and its spec (what `create` stores).
 pub fn from_file(path: &Path, file_args: &FileArgs) -> Result<(Subject, proto::PuzzleSpec)> {
     let Some(game) = file_args.game else {
@@ -134,9 +117,9 @@ pub fn from_file(path: &Path, file_args: &FileArgs) -> Result<(Subject, proto::P
             path.display()
         )));
     };
-    let args = puzzle_args(file_args, game, path.to_owned());
+    let args = PuzzleArgs::with_defaults(game, path.to_owned(), file_args.read.clone());
     let shown = path.display().to_string();
-    let labels = Labels::new(numbering_of(args.format).0);
+    let labels = Labels::new(numbering_of(args.read.format).0);
     let file = input::read_puzzle_file(&args).map_err(|e| in_file(&shown, &e))?;
     let spec = spec_of(&args, &file, &shown, labels).map_err(|e| in_file(&shown, &e))?;
     let subject = Subject {

@@ -70,9 +70,8 @@ pub fn group_by_bucket<T: Copy>(
 /// of the hashes' top bits, about four keys per item, least significant
 /// digit first, then an insertion sort of what the top bits left out of
 /// order. Hashes spread evenly, so few items share their top bits, and
-/// the items are moved twice, in sequence (grouping them into a bucket per
-/// item, as this did before, moved each to a random place, a cache miss
-/// per item once they outgrow the cache, and was slower). Crafted input
+/// the items are moved twice, in sequence, rather than each to a random
+/// place (a cache miss per item once they outgrow the cache). Crafted input
 /// whose hashes share their top bits is caught by a bound on the
 /// insertion sort's moves and sorted by comparison instead.
 pub fn sort_by_hash<T: Copy>(items: &mut Vec<T>, hash: impl Fn(&T) -> u64) {

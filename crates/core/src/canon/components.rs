@@ -25,7 +25,7 @@
 
 use std::time::Instant;
 
-use super::traces::{self, Sparse};
+use super::traces::{self, InputError, Sparse};
 use crate::graph::{Graph, Vertex};
 use crate::solver::cancel::Cancel;
 
@@ -87,36 +87,18 @@ pub fn canonical_core_order(
             members[c].push(v);
         }
     }
-    let searches = members.iter().enumerate().map(|(c, members)| {
-        let mut offsets = Vec::with_capacity(members.len());
-        let mut degrees = Vec::with_capacity(members.len());
-        let mut targets = Vec::new();
-        for &v in members {
-            offsets.push(targets.len());
-            let before = targets.len();
-            targets.extend(
-                graph
-                    .neighbors(v)
-                    .iter()
-                    .filter(|&&w| component[w as usize] == c as u32)
-                    .map(|&w| local[w as usize]),
-            );
-            degrees.push(targets.len() - before);
-        }
-        let mut cells: Vec<Vec<Vertex>> = Vec::new();
-        for (l, &v) in members.iter().enumerate() {
-            let starts_a_cell = l == 0 || cell_of[v as usize] != cell_of[members[l - 1] as usize];
-            if starts_a_cell {
-                cells.push(Vec::new());
-            }
-            cells.last_mut().expect("a cell").push(l as Vertex);
-        }
-        (Sparse::new(offsets, degrees, targets), cells)
-    });
-    let searches: Vec<(Sparse, Vec<Vec<Vertex>>)> = match searches
-        .map(|(sparse, cells)| sparse.map(|sparse| (sparse, cells)))
-        .collect()
-    {
+    let split = Split {
+        graph,
+        component,
+        cell_of: &cell_of,
+        local: &local,
+    };
+    let searches: Result<Vec<Search>, InputError> = members
+        .iter()
+        .enumerate()
+        .map(|(c, members)| split.search(c as u32, members))
+        .collect();
+    let searches = match searches {
         Ok(searches) => searches,
         Err(error) => {
             tracing::error!(%error, "a component of the core was not fit for Traces");
@@ -131,38 +113,10 @@ pub fn canonical_core_order(
         }
     };
 
-    // Certificates: cells by canonical position, then the sorted edges.
     let certificates: Vec<Vec<u32>> = orders
         .iter()
         .enumerate()
-        .map(|(c, order)| {
-            let mut label = vec![0u32; order.len()];
-            for (i, &l) in order.iter().enumerate() {
-                label[l as usize] = i as u32;
-            }
-            let mut edges: Vec<(u32, u32)> = Vec::new();
-            for (l, &v) in members[c].iter().enumerate() {
-                for &w in graph.neighbors(v) {
-                    if component[w as usize] == c as u32 {
-                        let (a, b) = (label[l], label[local[w as usize] as usize]);
-                        if a < b {
-                            edges.push((a, b));
-                        }
-                    }
-                }
-            }
-            edges.sort_unstable();
-            let mut certificate = Vec::with_capacity(2 + order.len() + 2 * edges.len());
-            certificate.push(order.len() as u32);
-            certificate.extend(
-                order
-                    .iter()
-                    .map(|&l| cell_of[members[c][l as usize] as usize]),
-            );
-            certificate.push(edges.len() as u32);
-            certificate.extend(edges.iter().flat_map(|&(a, b)| [a, b]));
-            certificate
-        })
+        .map(|(c, order)| split.certificate(c as u32, &members[c], order))
         .collect();
     if cancel.is_fired() || Instant::now() >= deadline {
         return None;
@@ -188,4 +142,80 @@ pub fn canonical_core_order(
         }
     }
     Some(order)
+}
+
+/// One component as Traces takes it: its graph and its cells.
+type Search = (Sparse, Vec<Vec<Vertex>>);
+
+/// The core split into its components: which component and cell each
+/// vertex is in, and its index in its component's list.
+struct Split<'a> {
+    graph: &'a Graph,
+    component: &'a [u32],
+    cell_of: &'a [u32],
+    local: &'a [Vertex],
+}
+
+impl Split<'_> {
+    /// Component `c` (its vertices `members`, cell after cell) as Traces
+    /// takes it: its edges in local indices, and its cells.
+    fn search(&self, c: u32, members: &[Vertex]) -> Result<(Sparse, Vec<Vec<Vertex>>), InputError> {
+        let mut offsets = Vec::with_capacity(members.len());
+        let mut degrees = Vec::with_capacity(members.len());
+        let mut targets = Vec::new();
+        for &v in members {
+            offsets.push(targets.len());
+            let before = targets.len();
+            targets.extend(
+                self.graph
+                    .neighbors(v)
+                    .iter()
+                    .filter(|&&w| self.component[w as usize] == c)
+                    .map(|&w| self.local[w as usize]),
+            );
+            degrees.push(targets.len() - before);
+        }
+        let mut cells: Vec<Vec<Vertex>> = Vec::new();
+        for (l, &v) in members.iter().enumerate() {
+            let starts_a_cell =
+                l == 0 || self.cell_of[v as usize] != self.cell_of[members[l - 1] as usize];
+            if starts_a_cell {
+                cells.push(Vec::new());
+            }
+            cells.last_mut().expect("a cell").push(l as Vertex);
+        }
+        Sparse::new(offsets, degrees, targets).map(|sparse| (sparse, cells))
+    }
+
+    /// Component `c` in its canonical `order`, as a list that equal
+    /// coloured components share: cells by canonical position, then the
+    /// sorted edges.
+    fn certificate(&self, c: u32, members: &[Vertex], order: &[Vertex]) -> Vec<u32> {
+        let mut label = vec![0u32; order.len()];
+        for (i, &l) in order.iter().enumerate() {
+            label[l as usize] = i as u32;
+        }
+        let mut edges: Vec<(u32, u32)> = Vec::new();
+        for (l, &v) in members.iter().enumerate() {
+            for &w in self.graph.neighbors(v) {
+                if self.component[w as usize] == c {
+                    let (a, b) = (label[l], label[self.local[w as usize] as usize]);
+                    if a < b {
+                        edges.push((a, b));
+                    }
+                }
+            }
+        }
+        edges.sort_unstable();
+        let mut certificate = Vec::with_capacity(2 + order.len() + 2 * edges.len());
+        certificate.push(order.len() as u32);
+        certificate.extend(
+            order
+                .iter()
+                .map(|&l| self.cell_of[members[l as usize] as usize]),
+        );
+        certificate.push(edges.len() as u32);
+        certificate.extend(edges.iter().flat_map(|&(a, b)| [a, b]));
+        certificate
+    }
 }

@@ -22,9 +22,8 @@
 //! non-isomorphic graphs never share it.
 //!
 //! Why it is cheap. A round reads each edge once, in vertex order, with
-//! independent loads (nauty's splitter queue, tried first, follows a chain
-//! of dependent loads per edge, whose cache misses cannot overlap, and was
-//! much slower on large random graphs), and while every core vertex is
+//! independent loads, whose cache misses overlap (a splitter queue, as
+//! nauty's, follows a chain of dependent loads per edge), and while every core vertex is
 //! recomputed, as running sums over the neighbour lists, without a branch
 //! per vertex (see [`all_neighbour_sums`]). The first round reads only the
 //! edges of the vertices outside the largest cell (see
@@ -84,97 +83,172 @@ pub fn refine(
     if cells.iter().all(|cell| cell.len() <= 1) {
         return Some(Refined::Discrete(cells.concat()));
     }
-    let n = graph.vertex_count();
-    let mut cell_of = vec![NO_CELL; n];
-    let mut colour = vec![0u64; n];
-    // `mixed[v] = neighbour_value(colour[v])` in the core: what `v` adds to its
-    // neighbours; zero outside it.
-    let mut mixed = vec![0u64; n];
-    for (i, cell) in cells.iter().enumerate() {
-        let (cell_colour, cell_value) = (mix(i as u64 + 1), neighbour_value(mix(i as u64 + 1)));
-        for &v in cell {
-            cell_of[v as usize] = i as u32;
-            colour[v as usize] = cell_colour;
-            mixed[v as usize] = cell_value;
-        }
-    }
-    let mut active = vertices_where(n, |v| cell_of[v] != NO_CELL);
-    let core_edge_ends: usize = active.iter().map(|&v| core_degree(v) as usize).sum();
-    let mut next = vec![0u64; n];
-    let mut by_colour: Vec<Item> = Vec::new();
-    // Scratch for `all_neighbour_sums`.
-    let mut running_sums: Vec<u64> = Vec::new();
-    // The frozen vertices with their colours, sorted by colour: each count
-    // merges in those it froze, so the final order needs no sort of all
-    // the vertices again.
-    let mut settled: Vec<Item> = Vec::new();
-    // Classes among the active vertices at the last count.
-    let mut classes = cells.iter().filter(|cell| !cell.is_empty()).count();
-    let mut round = 0u32;
+    let mut refining = Refining::new(graph, &core_degree, cells);
     // Neighbour reads left before refinement gives up on rounds and leaves
     // the rest to Traces: a bound on its cost whatever the graph.
     // Until the first count every core vertex is active, and reads as many.
-    let all_reads = core_edge_ends + active.len();
+    let all_reads = refining.core_edge_ends + refining.active.len();
     let mut reads_left = WORK_PASSES * all_reads;
-    while !active.is_empty() {
+    let mut round = 0u32;
+    while !refining.active.is_empty() {
         if Instant::now() >= deadline {
             return None;
         }
         let reads: usize = if round < FIRST_COUNT {
             all_reads
         } else {
-            active.iter().map(|&v| core_degree(v) as usize + 1).sum()
+            refining
+                .active
+                .iter()
+                .map(|&v| core_degree(v) as usize + 1)
+                .sum()
         };
         if reads > reads_left {
             break;
         }
         reads_left -= reads;
         if round < FIRST_COUNT {
-            // Every core vertex is active: its new colour goes straight to
-            // `colour` (a vertex reads only its own), and its new `mixed`
-            // to `next`, which then takes the place of `mixed`. Outside the
-            // core both stay zero.
-            // The sums go to `next` first.
-            let summed_by_cells = round == 0
-                && first_round_by_cells(graph, cells, &cell_of, &mixed, &core_degree, &mut next);
-            if !summed_by_cells {
-                if 2 * core_edge_ends >= graph.neighbor_lists().len() {
-                    all_neighbour_sums(graph, &mixed, &cell_of, &mut next, &mut running_sums);
-                } else {
-                    for (i, &v) in active.iter().enumerate() {
-                        prefetch_neighbour_values(graph, &mixed, &active, i);
-                        next[v as usize] = neighbour_sum(graph, &mixed, v);
-                    }
-                }
-            }
-            for &v in &active {
-                let v = v as usize;
-                colour[v] = next_colour(colour[v], next[v]);
-                next[v] = neighbour_value(colour[v]);
-            }
-            std::mem::swap(&mut mixed, &mut next);
+            refining.every_vertex_round(graph, &core_degree, cells, round);
         } else {
-            // Frozen vertices keep their `mixed`, so the new colours wait in
-            // `next` until every sum is taken.
-            for (i, &v) in active.iter().enumerate() {
-                prefetch_neighbour_values(graph, &mixed, &active, i);
-                let sum = neighbour_sum(graph, &mixed, v);
-                next[v as usize] = next_colour(colour[v as usize], sum);
-            }
-            for &v in &active {
-                let v = v as usize;
-                colour[v] = next[v];
-                mixed[v] = neighbour_value(next[v]);
-            }
+            refining.active_vertex_round(graph);
         }
         round += 1;
-        if round < FIRST_COUNT {
-            continue;
+        if round >= FIRST_COUNT && !refining.count() {
+            break;
         }
-        let before = active.len();
-        sort_by_colour(&active, &colour, &cell_of, &mut by_colour);
-        // Freeze the vertices alone in their class.
-        active.clear();
+    }
+    Some(refining.finish(cells.len()))
+}
+
+/// Refinement under way: each vertex's cell, colour and what it adds to
+/// its neighbours, the vertices whose colour may still change (`active`),
+/// and those frozen so far with their colours.
+struct Refining {
+    cell_of: Vec<u32>,
+    colour: Vec<u64>,
+    /// `mixed[v] = neighbour_value(colour[v])` in the core: what `v` adds
+    /// to its neighbours; zero outside it.
+    mixed: Vec<u64>,
+    next: Vec<u64>,
+    active: Vec<Vertex>,
+    core_edge_ends: usize,
+    by_colour: Vec<Item>,
+    /// Scratch for `all_neighbour_sums`.
+    running_sums: Vec<u64>,
+    /// The frozen vertices with their colours, sorted by colour: each count
+    /// merges in those it froze, so the final order needs no sort of all
+    /// the vertices again.
+    settled: Vec<Item>,
+    /// Classes among the active vertices at the last count.
+    classes: usize,
+}
+
+impl Refining {
+    /// Every core vertex coloured by its cell's position.
+    fn new(graph: &Graph, core_degree: &impl Fn(Vertex) -> u32, cells: &[Vec<Vertex>]) -> Refining {
+        let n = graph.vertex_count();
+        let mut cell_of = vec![NO_CELL; n];
+        let mut colour = vec![0u64; n];
+        let mut mixed = vec![0u64; n];
+        for (i, cell) in cells.iter().enumerate() {
+            let (cell_colour, cell_value) = (mix(i as u64 + 1), neighbour_value(mix(i as u64 + 1)));
+            for &v in cell {
+                cell_of[v as usize] = i as u32;
+                colour[v as usize] = cell_colour;
+                mixed[v as usize] = cell_value;
+            }
+        }
+        let active = vertices_where(n, |v| cell_of[v] != NO_CELL);
+        let core_edge_ends = active.iter().map(|&v| core_degree(v) as usize).sum();
+        Refining {
+            cell_of,
+            colour,
+            mixed,
+            next: vec![0u64; n],
+            active,
+            core_edge_ends,
+            by_colour: Vec::new(),
+            running_sums: Vec::new(),
+            settled: Vec::new(),
+            classes: cells.iter().filter(|cell| !cell.is_empty()).count(),
+        }
+    }
+
+    /// A round before the first count, when every core vertex is active:
+    /// its new colour goes straight to `colour` (a vertex reads only its
+    /// own), and its new `mixed` to `next`, which then takes the place of
+    /// `mixed`. Outside the core both stay zero.
+    fn every_vertex_round(
+        &mut self,
+        graph: &Graph,
+        core_degree: &impl Fn(Vertex) -> u32,
+        cells: &[Vec<Vertex>],
+        round: u32,
+    ) {
+        // The sums go to `next` first.
+        let summed_by_cells = round == 0
+            && first_round_by_cells(
+                graph,
+                cells,
+                &self.cell_of,
+                &self.mixed,
+                core_degree,
+                &mut self.next,
+            );
+        if !summed_by_cells {
+            if 2 * self.core_edge_ends >= graph.neighbor_lists().len() {
+                all_neighbour_sums(
+                    graph,
+                    &self.mixed,
+                    &self.cell_of,
+                    &mut self.next,
+                    &mut self.running_sums,
+                );
+            } else {
+                for (i, &v) in self.active.iter().enumerate() {
+                    prefetch_neighbour_values(graph, &self.mixed, &self.active, i);
+                    self.next[v as usize] = neighbour_sum(graph, &self.mixed, v);
+                }
+            }
+        }
+        for &v in &self.active {
+            let v = v as usize;
+            self.colour[v] = next_colour(self.colour[v], self.next[v]);
+            self.next[v] = neighbour_value(self.colour[v]);
+        }
+        std::mem::swap(&mut self.mixed, &mut self.next);
+    }
+
+    /// A round after the first count: frozen vertices keep their `mixed`,
+    /// so the new colours wait in `next` until every sum is taken.
+    fn active_vertex_round(&mut self, graph: &Graph) {
+        for (i, &v) in self.active.iter().enumerate() {
+            prefetch_neighbour_values(graph, &self.mixed, &self.active, i);
+            let sum = neighbour_sum(graph, &self.mixed, v);
+            self.next[v as usize] = next_colour(self.colour[v as usize], sum);
+        }
+        for &v in &self.active {
+            let v = v as usize;
+            self.colour[v] = self.next[v];
+            self.mixed[v] = neighbour_value(self.next[v]);
+        }
+    }
+
+    /// Counts the colours: freezes the vertices alone in theirs, keeps the
+    /// others active. Gives whether another round is worth it: while the
+    /// last ones split at least a sixteenth of what was left to split
+    /// (`before - classes`: the classes the active vertices could still
+    /// gain).
+    fn count(&mut self) -> bool {
+        let before = self.active.len();
+        sort_by_colour(
+            &self.active,
+            &self.colour,
+            &self.cell_of,
+            &mut self.by_colour,
+        );
+        self.active.clear();
+        let by_colour = &self.by_colour;
         let mut frozen = Vec::with_capacity(by_colour.len());
         let mut shared = 0;
         let mut i = 0;
@@ -184,7 +258,8 @@ pub fn refine(
                 j += 1;
             }
             if j - i > 1 {
-                active.extend(by_colour[i..j].iter().map(|&(_, v, _)| v));
+                self.active
+                    .extend(by_colour[i..j].iter().map(|&(_, v, _)| v));
                 shared += 1;
             } else {
                 frozen.push(by_colour[i]);
@@ -192,49 +267,50 @@ pub fn refine(
             i = j;
         }
         let counted = frozen.len() + shared;
-        settled = if settled.is_empty() {
+        self.settled = if self.settled.is_empty() {
             frozen
         } else {
-            merge(&settled, &frozen)
+            merge(&self.settled, &frozen)
         };
-        active.sort_unstable();
-        // Another round is worth it while the last ones split at least a
-        // sixteenth of what was left to split (`before - classes`: the
-        // classes the active vertices could still gain).
-        let gained = counted.saturating_sub(classes);
-        let left = before - classes;
-        classes = shared;
-        if gained * 16 < left {
-            break;
+        self.active.sort_unstable();
+        let gained = counted.saturating_sub(self.classes);
+        let left = before - self.classes;
+        self.classes = shared;
+        gained * 16 >= left
+    }
+
+    /// The order: by cell first, so that the refined colouring refines the
+    /// given one in its order (the distinguished vertices stay first), then
+    /// by colour: sorted by colour, then stably by cell. Each item carries
+    /// its cell, so that neither grouping by cell nor comparing neighbours
+    /// reads the colourings at random places.
+    fn finish(mut self, cell_count: usize) -> Refined {
+        sort_by_colour(
+            &self.active,
+            &self.colour,
+            &self.cell_of,
+            &mut self.by_colour,
+        );
+        let by_colour = if self.by_colour.is_empty() {
+            self.settled
+        } else {
+            merge(&self.settled, &self.by_colour)
+        };
+        let (by_cell, _) = group_by_bucket(&by_colour, cell_count, |&(_, _, cell)| cell as usize);
+        drop(by_colour);
+        let same = |a: &Item, b: &Item| a.0 == b.0 && a.2 == b.2;
+        if by_cell.windows(2).all(|w| !same(&w[0], &w[1])) {
+            return Refined::Discrete(by_cell.into_iter().map(|(_, v, _)| v).collect());
         }
-    }
-    // The order: by cell first, so that the refined colouring refines the
-    // given one in its order (the distinguished vertices stay first), then
-    // by colour: sorted by colour, then stably by cell.
-    // Each item carries its cell, so that neither grouping by cell nor
-    // comparing neighbours reads the colourings at random places.
-    sort_by_colour(&active, &colour, &cell_of, &mut by_colour);
-    let by_colour = if by_colour.is_empty() {
-        settled
-    } else {
-        merge(&settled, &by_colour)
-    };
-    let (by_cell, _) = group_by_bucket(&by_colour, cells.len(), |&(_, _, cell)| cell as usize);
-    drop(by_colour);
-    let same = |a: &Item, b: &Item| a.0 == b.0 && a.2 == b.2;
-    if by_cell.windows(2).all(|w| !same(&w[0], &w[1])) {
-        return Some(Refined::Discrete(
-            by_cell.into_iter().map(|(_, v, _)| v).collect(),
-        ));
-    }
-    let mut out: Vec<Vec<Vertex>> = Vec::new();
-    for (i, item) in by_cell.iter().enumerate() {
-        if i == 0 || !same(&by_cell[i - 1], item) {
-            out.push(Vec::new());
+        let mut out: Vec<Vec<Vertex>> = Vec::new();
+        for (i, item) in by_cell.iter().enumerate() {
+            if i == 0 || !same(&by_cell[i - 1], item) {
+                out.push(Vec::new());
+            }
+            out.last_mut().expect("a cell").push(item.1);
         }
-        out.last_mut().expect("a cell").push(item.1);
+        Refined::Cells(out)
     }
-    Some(Refined::Cells(out))
 }
 
 /// Every core vertex's neighbour sum, into `sums` (zero outside the core,

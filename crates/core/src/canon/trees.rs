@@ -286,35 +286,363 @@ pub fn canonical_order(
             .filter(|t| !t.is_zero() && !cancel.is_fired())
     };
     time_left()?;
+    let mut forest = Forest::peel(graph, distinguished);
+    time_left()?;
+    // Every vertex has at most one parent: no round lists more classes or
+    // vertices than there are vertices, so these are sized once.
+    let n = graph.vertex_count();
+    let mut lists = ClassLists {
+        keys: Vec::with_capacity(n),
+        spans: Vec::with_capacity(n),
+    };
+    let class = forest.classes(&mut lists);
+    time_left()?;
+    let cells = forest.core_cells(distinguished, &class, &mut lists);
+    // A core vertex's neighbours outside the core are its children (a
+    // peeled vertex's one neighbour left when it was peeled is its parent).
+    let core_degree = |v: Vertex| graph.degree(v) as u32 - forest.child_count(v);
+    let core_order = match refine::refine(graph, core_degree, &cells, deadline)? {
+        Refined::Discrete(order) => order,
+        Refined::Cells(cells) => {
+            let core = cells.concat();
+            let in_core = |v: Vertex| forest.node[v as usize].round == CORE;
+            let (component, count) = components::components(graph, &core, in_core);
+            drop(core);
+            components::canonical_core_order(graph, &cells, &component, count, deadline, cancel)?
+        }
+    };
+    Some(forest.order(graph, &class, core_order))
+}
+
+/// The trees of a graph found by peeling: each vertex's record, the
+/// peeled vertices by round, and each vertex's children.
+struct Forest {
+    node: Vec<Node>,
+    /// The peeled vertices, round after round; round `r` ends at
+    /// `round_ends[r]`.
+    peeled: Vec<Vertex>,
+    round_ends: Vec<usize>,
+    /// Each vertex's children: `children[child_start[v]..child_start[v + 1]]`,
+    /// with [`CHILD_COPY`] labels to spare at the end.
+    child_start: Vec<u32>,
+    children: Vec<Vertex>,
+}
+
+/// Lists of classes (`keys[spans[i].0..spans[i].1]`), the buffers
+/// [`Ranked`] orders, used again from stage to stage.
+struct ClassLists {
+    keys: Vec<u32>,
+    spans: Vec<(u32, u32)>,
+}
+
+impl Forest {
+    /// Peels `graph` round by round, `distinguished` never; `peeled` lists
+    /// the vertices by round. A vertex removed in round `r` has its parent
+    /// among the neighbours not removed before `r` nor in it.
+    fn peel(graph: &Graph, distinguished: &[Vertex]) -> Forest {
+        let n = graph.vertex_count();
+        let lazy_links = 2 * graph.edge_count() >= 3 * n;
+        let mut node = initial_records(graph, distinguished, lazy_links);
+        let lazy_link = |v: Vertex| lazy_links && graph.degree(v) >= 2;
+        let xor_of_neighbours = |v: Vertex| graph.neighbors(v).iter().fold(0, |link, &w| link ^ w);
+        // Sized once, with a slot to spare: `peeled[..peeled_len]` are the
+        // vertices peeled so far. A vertex's parent is written after them
+        // whether or not it is now down to one neighbour, and kept only if
+        // it is, with no branch on that.
+        let mut peeled = vertices_where(n, |v| node[v].round == 0);
+        let mut peeled_len = peeled.len();
+        peeled.resize(n + 1, 0);
+        let mut round_ends = Vec::new();
+        let mut start = 0;
+        while start < peeled_len {
+            let end = peeled_len;
+            let r = round_ends.len() as u32;
+            for i in start..end {
+                // A vertex's record and then its parent's are random reads:
+                // each is asked for a few vertices ahead (the parent's from
+                // the link as it stands then, which is a hint only).
+                if let Some(&far) = peeled[..peeled_len].get(i + 2 * AHEAD) {
+                    prefetch_at(&node, far as usize);
+                }
+                if let Some(&near) = peeled[..peeled_len].get(i + AHEAD) {
+                    prefetch_at(&node, node[near as usize].link as usize);
+                }
+                let v = peeled[i];
+                // Neighbours peeled in earlier rounds were `v`'s children
+                // and left `link`. The one left is its parent if it leaves
+                // later (in round `r + 1`, or never); if it leaves in this
+                // same round it is the other centre of a tree component.
+                let Node { left, mut link, .. } = node[v as usize];
+                if lazy_link(v) {
+                    link ^= xor_of_neighbours(v);
+                }
+                let parent = if left == 1 && node[link as usize].round > r {
+                    link
+                } else {
+                    NONE
+                };
+                node[v as usize].link = parent;
+                if parent != NONE {
+                    let record = &mut node[parent as usize];
+                    record.children += 1;
+                    record.left -= 1;
+                    record.link ^= v;
+                    let now_a_leaf = record.left == 1;
+                    record.round = if now_a_leaf { r + 1 } else { record.round };
+                    peeled[peeled_len] = parent;
+                    peeled_len += usize::from(now_a_leaf);
+                }
+            }
+            round_ends.push(end);
+            start = end;
+        }
+        peeled.truncate(peeled_len);
+        let (child_start, children) = place_children(&mut node);
+        Forest {
+            node,
+            peeled,
+            round_ends,
+            child_start,
+            children,
+        }
+    }
+
+    fn child_count(&self, v: Vertex) -> u32 {
+        self.child_start[v as usize + 1] - self.child_start[v as usize]
+    }
+
+    fn children_of(&mut self, v: Vertex) -> &mut [Vertex] {
+        let (from, to) = (
+            self.child_start[v as usize] as usize,
+            self.child_start[v as usize + 1] as usize,
+        );
+        &mut self.children[from..to]
+    }
+
+    /// Each peeled vertex's class, round by round (0 for the core); each
+    /// vertex's children sorted by class as they are needed.
+    fn classes(&mut self, lists: &mut ClassLists) -> Vec<u32> {
+        let mut class = vec![0u32; self.node.len()];
+        let mut next_class = 0u32;
+        // Round 0: leaves and isolated vertices, all childless, all class 1.
+        let mut start = self.round_ends.first().copied().unwrap_or(0);
+        for &v in &self.peeled[..start] {
+            class[v as usize] = 1;
+        }
+        next_class += u32::from(start > 0);
+        for &end in self.round_ends.iter().skip(1) {
+            let vertices = &self.peeled[start..end];
+            start = end;
+            lists.keys.clear();
+            lists.spans.clear();
+            for (j, &v) in vertices.iter().enumerate() {
+                prefetch_children(&self.child_start, &self.children, vertices, j);
+                let kids = &mut self.children[self.child_start[v as usize] as usize
+                    ..self.child_start[v as usize + 1] as usize];
+                kids.sort_unstable_by_key(|&c| class[c as usize]);
+                let from = lists.keys.len() as u32;
+                lists.keys.extend(kids.iter().map(|&c| class[c as usize]));
+                lists.spans.push((from, lists.keys.len() as u32));
+            }
+            let ranked = Ranked::new(&lists.keys, &lists.spans);
+            for (j, &(_, i)) in ranked.by_key.iter().enumerate() {
+                if j == 0 || !ranked.same(j - 1, j) {
+                    next_class += 1;
+                }
+                class[vertices[i as usize] as usize] = next_class;
+            }
+        }
+        class
+    }
+
+    /// The core's colour cells, after the distinguished vertices' own: a
+    /// core vertex's colour is the list of its children's classes. Most
+    /// core vertices of a sparse graph have none: they form the first cell
+    /// after the distinguished vertices (the empty list comes first), and
+    /// only the others are ranked. Sorts the children of the core's
+    /// vertices by class, for the breadth-first order.
+    fn core_cells(
+        &mut self,
+        distinguished: &[Vertex],
+        class: &[u32],
+        lists: &mut ClassLists,
+    ) -> Vec<Vec<Vertex>> {
+        let (mut bare, mut parents) = self.core_vertices();
+        // The distinguished vertices are cells of their own (both lists
+        // are sorted).
+        for d in distinguished {
+            for list in [&mut bare, &mut parents] {
+                if let Ok(i) = list.binary_search(d) {
+                    list.remove(i);
+                }
+            }
+        }
+        // Children sorted by class, for the colours and for the
+        // breadth-first order, which needs the distinguished vertices' too.
+        for &v in parents.iter().chain(distinguished) {
+            self.children_of(v)
+                .sort_unstable_by_key(|&c| class[c as usize]);
+        }
+        lists.keys.clear();
+        lists.spans.clear();
+        for &v in &parents {
+            let from = lists.keys.len() as u32;
+            let kids = &self.children
+                [self.child_start[v as usize] as usize..self.child_start[v as usize + 1] as usize];
+            lists.keys.extend(kids.iter().map(|&c| class[c as usize]));
+            lists.spans.push((from, lists.keys.len() as u32));
+        }
+        let mut cells: Vec<Vec<Vertex>> = distinguished.iter().map(|&d| vec![d]).collect();
+        if !bare.is_empty() {
+            cells.push(bare);
+        }
+        let ranked = Ranked::new(&lists.keys, &lists.spans);
+        for (j, &(_, i)) in ranked.by_key.iter().enumerate() {
+            if j == 0 || !ranked.same(j - 1, j) {
+                cells.push(Vec::new());
+            }
+            cells.last_mut().expect("a cell").push(parents[i as usize]);
+        }
+        cells
+    }
+
+    /// The core vertices with no children (`bare`) and with some
+    /// (`parents`), in vertex order: as `vertices_where` lists them, but
+    /// both in one pass, every vertex written to both and kept by a count
+    /// in each.
+    fn core_vertices(&self) -> (Vec<Vertex>, Vec<Vertex>) {
+        let n = self.node.len();
+        let mut bare: Vec<Vertex> = vec![0; n + 1];
+        let mut parents: Vec<Vertex> = vec![0; n + 1];
+        let (mut bare_len, mut parents_len) = (0, 0);
+        for (v, (record, bounds)) in self
+            .node
+            .iter()
+            .zip(self.child_start.windows(2))
+            .enumerate()
+        {
+            let in_core = record.round == CORE;
+            let childless = bounds[0] == bounds[1];
+            bare[bare_len] = v as Vertex;
+            bare_len += usize::from(in_core && childless);
+            parents[parents_len] = v as Vertex;
+            parents_len += usize::from(in_core && !childless);
+        }
+        bare.truncate(bare_len);
+        parents.truncate(parents_len);
+        (bare, parents)
+    }
+
+    /// The order: `core_order`, the centres of tree components (sorted by
+    /// their classes), then breadth first, each vertex's children in
+    /// order of class.
+    fn order(self, graph: &Graph, class: &[u32], core_order: Vec<Vertex>) -> Order {
+        let n = self.node.len();
+        let core_len = core_order.len();
+        let mut order = core_order;
+        order.reserve(n - core_len);
+        let bicentres = self.push_centres(graph, class, &mut order);
+        let roots = order.len();
+        let mut child_end = Vec::with_capacity(n);
+        // A vertex's children are copied as a block of CHILD_COPY labels
+        // when they fit in one (the labels after them are overwritten by
+        // the next vertex's, or cut off at the end), with no branch on
+        // their number.
+        let mut len = roots;
+        order.resize(n + CHILD_COPY, NONE);
+        let mut i = 0;
+        while i < len {
+            prefetch_children(&self.child_start, &self.children, &order[..len], i);
+            let v = order[i] as usize;
+            let (from, to) = (
+                self.child_start[v] as usize,
+                self.child_start[v + 1] as usize,
+            );
+            if to - from <= CHILD_COPY {
+                order[len..len + CHILD_COPY]
+                    .copy_from_slice(&self.children[from..from + CHILD_COPY]);
+            } else {
+                order[len..len + to - from].copy_from_slice(&self.children[from..to]);
+            }
+            len += to - from;
+            child_end.push(len as Vertex);
+            i += 1;
+        }
+        debug_assert_eq!(len, n);
+        order.truncate(n);
+        Order {
+            order,
+            core: core_len,
+            roots,
+            child_end,
+            bicentres,
+        }
+    }
+
+    /// Appends the centres of the tree components to `order`, one centre
+    /// before two, then by class; gives where each pair of centres starts.
+    fn push_centres(&self, graph: &Graph, class: &[u32], order: &mut Vec<Vertex>) -> Vec<Vertex> {
+        let node = &self.node;
+        // (kind, lower class, higher class, first centre, second centre)
+        let mut components: Vec<(u8, u32, u32, Vertex, Vertex)> = Vec::new();
+        for (i, &v) in self.peeled.iter().enumerate() {
+            if let Some(&ahead) = self.peeled.get(i + AHEAD) {
+                prefetch_at(node, ahead as usize);
+            }
+            if node[v as usize].link != NONE {
+                continue;
+            }
+            let r = node[v as usize].round;
+            match graph
+                .neighbors(v)
+                .iter()
+                .find(|&&w| node[w as usize].round == r)
+            {
+                None => components.push((1, class[v as usize], 0, v, NONE)),
+                Some(&w) if v < w => {
+                    let (cv, cw) = (class[v as usize], class[w as usize]);
+                    let (a, b) = if cv <= cw { (v, w) } else { (w, v) };
+                    components.push((2, cv.min(cw), cv.max(cw), a, b));
+                }
+                Some(_) => {}
+            }
+        }
+        components.sort_unstable_by_key(|&(kind, lo, hi, ..)| (kind, lo, hi));
+        let mut bicentres = Vec::new();
+        for &(kind, _, _, a, b) in &components {
+            if kind == 2 {
+                bicentres.push(order.len() as Vertex);
+            }
+            order.push(a);
+            if kind == 2 {
+                order.push(b);
+            }
+        }
+        bicentres
+    }
+}
+
+/// One record per vertex before peeling, so that peeling a vertex touches
+/// one cache line: its parent's. `link` holds the XOR of the neighbours
+/// not yet peeled, so that when one is left it names it without a scan of
+/// the vertex's neighbours. A vertex's round is 0 when it starts as a leaf
+/// (or isolated), else [`CORE`] until it is peeled. With `lazy_links`
+/// (graphs of average degree 3 or more, where few vertices are peeled),
+/// `link` starts from the peeled neighbours only and is completed with
+/// the others when the vertex is peeled, instead of every edge being read
+/// here.
+fn initial_records(graph: &Graph, distinguished: &[Vertex], lazy_links: bool) -> Vec<Node> {
     let n = graph.vertex_count();
     let mut fixed = vec![false; n];
     for &d in distinguished {
         fixed[d as usize] = true;
     }
-
-    // Peel, round by round; `peeled` lists the vertices by round. A vertex
-    // removed in round `r` has its parent among the neighbours not removed
-    // before `r` nor in it.
-    // One record per vertex, so that peeling a vertex touches one cache
-    // line: its parent's. `link` holds the XOR of the neighbours not yet
-    // peeled, so that when one is left it names it without a scan of the
-    // vertex's neighbours (a cache miss each). A vertex's round is set when
-    // it joins `peeled` (round 0 at the start, `r + 1` when its last but
-    // one neighbour leaves in round `r`), in the record already at hand.
-    // On graphs of average degree 3 or more few vertices are peeled, so
-    // `link` is started from the peeled neighbours only and completed with
-    // the others when the vertex is peeled, instead of reading every edge
-    // here for it.
     let lists = graph.neighbor_lists();
-    let lazy_links = 2 * graph.edge_count() >= 3 * n;
-    let lazy_link = |v: Vertex| lazy_links && graph.degree(v) >= 2;
-    let xor_of_neighbours = |v: Vertex| graph.neighbors(v).iter().fold(0, |link, &w| link ^ w);
     // Otherwise every vertex's link is the XOR of all its neighbours, the
     // difference of a running XOR over the neighbour lists at the two ends
-    // of its list (`running_xor[i]`: of the lists' first `i` entries).
-    // Taken vertex by vertex, each vertex's few neighbours ended in a
-    // mispredicted loop exit, which the running XOR has no branch for.
-    // (At most 3n entries: links are eager only below average degree 3.)
+    // of its list (`running_xor[i]`: of the lists' first `i` entries), with
+    // no branch on the length of each list. (At most 3n entries: links are
+    // eager only below average degree 3.)
     let running_xor: Vec<Vertex> = if lazy_links {
         Vec::new()
     } else {
@@ -327,7 +655,7 @@ pub fn canonical_order(
         running
     };
     let mut list_end = 0;
-    let mut node: Vec<Node> = (0..n as Vertex)
+    (0..n as Vertex)
         .map(|v| {
             let list_start = list_end;
             let degree = graph.degree(v);
@@ -341,8 +669,7 @@ pub fn canonical_order(
             // With lazy links, a vertex of degree 1 starts with its one
             // neighbour, and every other with 0 (of degree 0, the XOR of
             // none; of more, completed when peeled): taken as a mask over
-            // the list's first entry, with no branch on the degree, which
-            // varies at random.
+            // the list's first entry, with no branch on the degree.
             let link = if lazy_links {
                 let first = lists.get(list_start).copied().unwrap_or(0);
                 first & Vertex::from(degree == 1).wrapping_neg()
@@ -356,82 +683,30 @@ pub fn canonical_order(
                 children: 0,
             }
         })
-        .collect();
-    drop(running_xor);
-    drop(fixed);
-    // Sized once, with a slot to spare: `peeled[..peeled_len]` are the
-    // vertices peeled so far. A vertex's parent is written after them
-    // whether or not it is now down to one neighbour, and kept only if it
-    // is: a branch on that was mispredicted about once in three vertices
-    // on a random tree.
-    let mut peeled = vertices_where(n, |v| node[v].round == 0);
-    let mut peeled_len = peeled.len();
-    peeled.resize(n + 1, 0);
-    let mut round_ends = Vec::new();
-    let mut start = 0;
-    while start < peeled_len {
-        let end = peeled_len;
-        let r = round_ends.len() as u32;
-        for i in start..end {
-            // A vertex's record and then its parent's are random reads:
-            // each is asked for a few vertices ahead (the parent's from the
-            // link as it stands then, which is a hint only).
-            if let Some(&far) = peeled[..peeled_len].get(i + 2 * AHEAD) {
-                prefetch_at(&node, far as usize);
-            }
-            if let Some(&near) = peeled[..peeled_len].get(i + AHEAD) {
-                prefetch_at(&node, node[near as usize].link as usize);
-            }
-            let v = peeled[i];
-            // Neighbours peeled in earlier rounds were `v`'s children and
-            // left `link`. The one left is its parent if it leaves later
-            // (in round `r + 1`, or never); if it leaves in this same round
-            // it is the other centre of a tree component.
-            let Node { left, mut link, .. } = node[v as usize];
-            if lazy_link(v) {
-                link ^= xor_of_neighbours(v);
-            }
-            let parent = if left == 1 && node[link as usize].round > r {
-                link
-            } else {
-                NONE
-            };
-            node[v as usize].link = parent;
-            if parent != NONE {
-                let record = &mut node[parent as usize];
-                record.children += 1;
-                record.left -= 1;
-                record.link ^= v;
-                let now_a_leaf = record.left == 1;
-                record.round = if now_a_leaf { r + 1 } else { record.round };
-                peeled[peeled_len] = parent;
-                peeled_len += usize::from(now_a_leaf);
-            }
-        }
-        round_ends.push(end);
-        start = end;
-    }
-    peeled.truncate(peeled_len);
+        .collect()
+}
 
-    // Each vertex's children: `children[child_start[v]..child_start[v + 1]]`;
-    // `node[v].children` counts down to its start as they are placed.
+/// Each vertex's children placed in one array (`children[child_start[v]..
+/// child_start[v + 1]]`), in vertex order, so that the records are read in
+/// sequence (the order among siblings does not matter: they are sorted by
+/// class before use, and siblings of one class are interchangeable).
+/// [`CHILD_COPY`] labels more, so that a block of that many can be read
+/// from any vertex's first child (see [`Forest::order`]). `node[v].children`
+/// counts down to its start as they are placed.
+fn place_children(node: &mut [Node]) -> (Vec<u32>, Vec<Vertex>) {
+    let n = node.len();
     let mut child_start = Vec::with_capacity(n + 1);
     let mut total = 0u32;
-    for record in &mut node {
+    for record in node.iter_mut() {
         child_start.push(total);
         total += record.children;
         record.children = total;
     }
     child_start.push(total);
-    // Placed in vertex order, so that the records are read in sequence
-    // (the order among siblings does not matter: they are sorted by class
-    // before use, and siblings of one class are interchangeable).
-    // CHILD_COPY more, so that a block of that many can be read from any
-    // vertex's first child (see the breadth-first order).
     let mut children = vec![NONE; total as usize + CHILD_COPY];
     for v in 0..n {
         if let Some(ahead) = node.get(v + AHEAD) {
-            prefetch_at(&node, ahead.link as usize);
+            prefetch_at(node, ahead.link as usize);
         }
         let Node { round, link, .. } = node[v];
         if round != CORE && link != NONE {
@@ -440,191 +715,7 @@ pub fn canonical_order(
             children[*cursor as usize] = v as Vertex;
         }
     }
-
-    time_left()?;
-
-    // Classes, round by round; each vertex's children sorted by class as
-    // they are needed.
-    let mut class = vec![0u32; n];
-    let mut next_class = 0u32;
-    // Every vertex has at most one parent: no round lists more classes
-    // or vertices than there are vertices.
-    let mut keys: Vec<u32> = Vec::with_capacity(n);
-    let mut spans: Vec<(u32, u32)> = Vec::with_capacity(n);
-    // Round 0: leaves and isolated vertices, all childless, all class 1.
-    let mut start = round_ends.first().copied().unwrap_or(0);
-    for &v in &peeled[..start] {
-        class[v as usize] = 1;
-    }
-    next_class += u32::from(start > 0);
-    for &end in round_ends.iter().skip(1) {
-        let vertices = &peeled[start..end];
-        start = end;
-        keys.clear();
-        spans.clear();
-        for (j, &v) in vertices.iter().enumerate() {
-            prefetch_children(&child_start, &children, vertices, j);
-            let kids = &mut children
-                [child_start[v as usize] as usize..child_start[v as usize + 1] as usize];
-            kids.sort_unstable_by_key(|&c| class[c as usize]);
-            let from = keys.len() as u32;
-            keys.extend(kids.iter().map(|&c| class[c as usize]));
-            spans.push((from, keys.len() as u32));
-        }
-        let ranked = Ranked::new(&keys, &spans);
-        for (j, &(_, i)) in ranked.by_key.iter().enumerate() {
-            if j == 0 || !ranked.same(j - 1, j) {
-                next_class += 1;
-            }
-            class[vertices[i as usize] as usize] = next_class;
-        }
-    }
-
-    time_left()?;
-
-    // The core, its colours, and its canonical order by refinement or
-    // Traces. A core vertex's colour is the list of its children's
-    // classes. Most core vertices of a sparse graph have none: they form
-    // the first cell after the distinguished vertices (the empty list
-    // comes first), and only the others are ranked.
-    keys.clear();
-    spans.clear();
-    // The core vertices with no children (`bare`) and with some
-    // (`parents`), in vertex order: as `vertices_where` lists them, but
-    // both in one pass, every vertex written to both and kept by a count
-    // in each.
-    let mut bare: Vec<Vertex> = vec![0; n + 1];
-    let mut parents: Vec<Vertex> = vec![0; n + 1];
-    let (mut bare_len, mut parents_len) = (0, 0);
-    for (v, (record, bounds)) in node.iter().zip(child_start.windows(2)).enumerate() {
-        let in_core = record.round == CORE;
-        let childless = bounds[0] == bounds[1];
-        bare[bare_len] = v as Vertex;
-        bare_len += usize::from(in_core && childless);
-        parents[parents_len] = v as Vertex;
-        parents_len += usize::from(in_core && !childless);
-    }
-    bare.truncate(bare_len);
-    parents.truncate(parents_len);
-    // The distinguished vertices are cells of their own (both lists are
-    // sorted).
-    for d in distinguished {
-        for list in [&mut bare, &mut parents] {
-            if let Ok(i) = list.binary_search(d) {
-                list.remove(i);
-            }
-        }
-    }
-    // Children sorted by class, for the colours and for the breadth-first
-    // order, which needs the distinguished vertices' too.
-    for &v in parents.iter().chain(distinguished) {
-        children[child_start[v as usize] as usize..child_start[v as usize + 1] as usize]
-            .sort_unstable_by_key(|&c| class[c as usize]);
-    }
-    for &v in &parents {
-        let kids =
-            &children[child_start[v as usize] as usize..child_start[v as usize + 1] as usize];
-        let from = keys.len() as u32;
-        keys.extend(kids.iter().map(|&c| class[c as usize]));
-        spans.push((from, keys.len() as u32));
-    }
-    let mut cells: Vec<Vec<Vertex>> = distinguished.iter().map(|&d| vec![d]).collect();
-    if !bare.is_empty() {
-        cells.push(bare);
-    }
-    let ranked = Ranked::new(&keys, &spans);
-    for (j, &(_, i)) in ranked.by_key.iter().enumerate() {
-        if j == 0 || !ranked.same(j - 1, j) {
-            cells.push(Vec::new());
-        }
-        cells.last_mut().expect("a cell").push(parents[i as usize]);
-    }
-    // A core vertex's neighbours outside the core are its children (a
-    // peeled vertex's one neighbour left when it was peeled is its parent).
-    let core_degree = |v: Vertex| {
-        graph.degree(v) as u32 - (child_start[v as usize + 1] - child_start[v as usize])
-    };
-    let core_order = match refine::refine(graph, core_degree, &cells, deadline)? {
-        Refined::Discrete(order) => order,
-        Refined::Cells(cells) => {
-            let core = cells.concat();
-            let (component, count) =
-                components::components(graph, &core, |v| node[v as usize].round == CORE);
-            drop(core);
-            components::canonical_core_order(graph, &cells, &component, count, deadline, cancel)?
-        }
-    };
-    let core_len = core_order.len();
-
-    // The order: core, centres of tree components, then breadth first.
-    let mut order = core_order;
-    order.reserve(n - core_len);
-    // (kind, lower class, higher class, first centre, second centre)
-    let mut components: Vec<(u8, u32, u32, Vertex, Vertex)> = Vec::new();
-    for (i, &v) in peeled.iter().enumerate() {
-        if let Some(&ahead) = peeled.get(i + AHEAD) {
-            prefetch_at(&node, ahead as usize);
-        }
-        if node[v as usize].link != NONE {
-            continue;
-        }
-        let r = node[v as usize].round;
-        match graph
-            .neighbors(v)
-            .iter()
-            .find(|&&w| node[w as usize].round == r)
-        {
-            None => components.push((1, class[v as usize], 0, v, NONE)),
-            Some(&w) if v < w => {
-                let (cv, cw) = (class[v as usize], class[w as usize]);
-                let (a, b) = if cv <= cw { (v, w) } else { (w, v) };
-                components.push((2, cv.min(cw), cv.max(cw), a, b));
-            }
-            Some(_) => {}
-        }
-    }
-    components.sort_unstable_by_key(|&(kind, lo, hi, ..)| (kind, lo, hi));
-    let mut bicentres = Vec::new();
-    for &(kind, _, _, a, b) in &components {
-        if kind == 2 {
-            bicentres.push(order.len() as Vertex);
-        }
-        order.push(a);
-        if kind == 2 {
-            order.push(b);
-        }
-    }
-    let roots = order.len();
-    let mut child_end = Vec::with_capacity(n);
-    // A vertex's children are copied as a block of CHILD_COPY labels when
-    // they fit in one (the labels after them are overwritten by the next
-    // vertex's, or cut off at the end): copied at their length, the copy's
-    // branches on the length were mispredicted about once per vertex.
-    let mut len = roots;
-    order.resize(n + CHILD_COPY, NONE);
-    let mut i = 0;
-    while i < len {
-        prefetch_children(&child_start, &children, &order[..len], i);
-        let v = order[i] as usize;
-        let (from, to) = (child_start[v] as usize, child_start[v + 1] as usize);
-        if to - from <= CHILD_COPY {
-            order[len..len + CHILD_COPY].copy_from_slice(&children[from..from + CHILD_COPY]);
-        } else {
-            order[len..len + to - from].copy_from_slice(&children[from..to]);
-        }
-        len += to - from;
-        child_end.push(len as Vertex);
-        i += 1;
-    }
-    debug_assert_eq!(len, n);
-    order.truncate(n);
-    Some(Order {
-        order,
-        core: core_len,
-        roots,
-        child_end,
-        bicentres,
-    })
+    (child_start, children)
 }
 
 /// What peeling keeps for one vertex.
