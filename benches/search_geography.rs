@@ -1,4 +1,4 @@
-//! The Geography variants solved by search (`src/solver/search_geography.rs`)
+//! The Geography variants solved by search (`crates/core/src/solver/search_geography.rs`)
 //! against two peers written here, measured in the same run on the same
 //! instances.
 //!
