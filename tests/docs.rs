@@ -380,3 +380,75 @@ fn the_table_of_caches_is_the_list_in_the_code() {
         .collect();
     assert_eq!(documented, listed, "docs/design.md's table of caches");
 }
+
+/// The README's table of `puzzled serve`'s flags is the command's own:
+/// every flag with its variable, nothing else, and each default the
+/// command has written in its row.
+#[test]
+fn the_readme_flag_table_is_the_serve_command() {
+    use clap::CommandFactory as _;
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let table = readme
+        .split_once("| flag | variable | default |\n|---|---|---|\n")
+        .expect("the README's table of serve's flags")
+        .1
+        .split("\n\n")
+        .next()
+        .unwrap();
+    let words = |cell: &str, starts: &str| -> Vec<String> {
+        cell.split('`')
+            .skip(1)
+            .step_by(2)
+            .filter(|word| word.starts_with(starts))
+            .map(|word| word.split_whitespace().next().unwrap_or(word).to_owned())
+            .collect()
+    };
+    let mut documented = std::collections::BTreeMap::new();
+    for row in table.lines() {
+        let cells: Vec<&str> = row.trim_matches('|').split(" | ").collect();
+        assert_eq!(cells.len(), 3, "{row}");
+        let (flags, variables) = (words(cells[0], "--"), words(cells[1], "PUZZLED_"));
+        assert_eq!(
+            flags.len(),
+            variables.len(),
+            "a variable for each flag: {row}"
+        );
+        for (flag, variable) in flags.into_iter().zip(variables) {
+            documented.insert(flag, (variable, cells[2].replace('`', "")));
+        }
+    }
+    let cli = puzzled::cli::args::Cli::command();
+    let serve = cli.find_subcommand("serve").expect("puzzled serve");
+    let mut commanded = std::collections::BTreeMap::new();
+    for arg in serve.get_arguments() {
+        let Some(long) = arg.get_long() else { continue };
+        if long == "help" {
+            continue;
+        }
+        let variable = arg
+            .get_env()
+            .map(|env| env.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let defaults: Vec<String> = arg
+            .get_default_values()
+            .iter()
+            .map(|d| d.to_string_lossy().into_owned())
+            .collect();
+        commanded.insert(format!("--{long}"), (variable, defaults));
+    }
+    let documented_flags: Vec<&String> = documented.keys().collect();
+    let commanded_flags: Vec<&String> = commanded.keys().collect();
+    assert_eq!(documented_flags, commanded_flags, "the README's flags");
+    for (flag, (variable, defaults)) in &commanded {
+        let (documented_variable, default_cell) = &documented[flag];
+        assert_eq!(documented_variable, variable, "{flag}'s variable");
+        for default in defaults {
+            assert!(
+                default_cell
+                    .split_whitespace()
+                    .any(|word| word.trim_matches(|c: char| ",();:".contains(c)) == default),
+                "{flag}: the default {default} is not in its row: {default_cell}"
+            );
+        }
+    }
+}
