@@ -295,45 +295,31 @@ impl Default for Config {
 /// `url` as it may be shown in a log line or an error: a password in its
 /// user part, and a `password` or `sslpassword` parameter of its query,
 /// read `***`. Everything else stays, so the message still says which
-/// database it is about.
-pub fn redacted_url(url: &str) -> String {
+/// database it is about; a query with a password in it is written again in
+/// the form encoding (`/` as `%2F`, a space as `+`), which names the same
+/// parameters. A string that is no URL is shown as it is.
+pub fn redacted_url(raw: &str) -> String {
     const HIDDEN: &str = "***";
-    let (head, query) = match url.split_once('?') {
-        Some((head, query)) => (head, Some(query)),
-        None => (url, None),
+    let Ok(mut url) = url::Url::parse(raw) else {
+        return raw.to_owned();
     };
-    let mut out = match head.split_once("://") {
-        Some((scheme, rest)) => {
-            let authority_end = rest.find('/').unwrap_or(rest.len());
-            let (authority, path) = rest.split_at(authority_end);
-            let authority = match authority.rsplit_once('@') {
-                Some((user_info, host)) => match user_info.split_once(':') {
-                    Some((user, _password)) => format!("{user}:{HIDDEN}@{host}"),
-                    None => authority.to_owned(),
-                },
-                None => authority.to_owned(),
-            };
-            format!("{scheme}://{authority}{path}")
-        }
-        None => head.to_owned(),
-    };
-    if let Some(query) = query {
-        let parameters: Vec<String> = query
-            .split('&')
-            .map(|parameter| match parameter.split_once('=') {
-                Some((key, _))
-                    if key.eq_ignore_ascii_case("password")
-                        || key.eq_ignore_ascii_case("sslpassword") =>
-                {
-                    format!("{key}={HIDDEN}")
-                }
-                _ => parameter.to_owned(),
+    if url.password().is_some() {
+        // Only a URL that cannot have a password refuses one.
+        let _ = url.set_password(Some(HIDDEN));
+    }
+    let secret =
+        |key: &str| key.eq_ignore_ascii_case("password") || key.eq_ignore_ascii_case("sslpassword");
+    if url.query_pairs().any(|(key, _)| secret(&key)) {
+        let pairs: Vec<(String, String)> = url
+            .query_pairs()
+            .map(|(key, value)| {
+                let value = if secret(&key) { HIDDEN.into() } else { value };
+                (key.into_owned(), value.into_owned())
             })
             .collect();
-        out.push('?');
-        out.push_str(&parameters.join("&"));
+        url.query_pairs_mut().clear().extend_pairs(pairs);
     }
-    out
+    url.to_string()
 }
 
 impl Config {
@@ -482,6 +468,12 @@ mod tests {
             ("postgres://postgres@db/x", "postgres://postgres@db/x"),
             ("sqlite://puzzled.db", "sqlite://puzzled.db"),
             ("sqlite::memory:", "sqlite::memory:"),
+            // A query with a password is written again form-encoded: the
+            // same parameters, `/` as `%2F`.
+            (
+                "postgres://db/x?sslrootcert=/etc/ca.pem&password=p",
+                "postgres://db/x?sslrootcert=%2Fetc%2Fca.pem&password=***",
+            ),
         ];
         for (url, shown) in cases {
             assert_eq!(redacted_url(url), shown, "{url}");

@@ -477,15 +477,21 @@ impl ProcessMetrics {
         if let Ok(entries) = std::fs::read_dir("/proc/self/fd") {
             self.open_fds.set(entries.count() as i64);
         }
-        if let Ok(limits) = std::fs::read_to_string("/proc/self/limits") {
-            let soft = limits
-                .lines()
-                .find_map(|line| line.strip_prefix("Max open files"))
-                .and_then(|rest| rest.split_whitespace().next())
-                .and_then(|n| n.parse::<i64>().ok());
-            if let Some(soft) = soft {
-                self.max_fds.set(soft);
-            }
+        if let Some(soft) = open_files_limit() {
+            self.max_fds.set(i64::try_from(soft).unwrap_or(i64::MAX));
         }
     }
+}
+
+/// The soft limit on open files of this process, where the system says
+/// (`/proc/self/limits`; `None` elsewhere, or when it reads "unlimited").
+pub fn open_files_limit() -> Option<u64> {
+    let limits = std::fs::read_to_string("/proc/self/limits").ok()?;
+    limits
+        .lines()
+        .find_map(|line| line.strip_prefix("Max open files"))?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
 }

@@ -35,6 +35,20 @@ impl From<Game> for crate::puzzle::Game {
     }
 }
 
+impl From<crate::puzzle::Game> for Game {
+    fn from(game: crate::puzzle::Game) -> Game {
+        use crate::puzzle::Game as Domain;
+        match game {
+            Domain::Geography => Game::Geography,
+            Domain::BipartiteEdge => Game::BipartiteEdge,
+            Domain::TreePaint => Game::TreePaint,
+            Domain::DirectedVertexGeography => Game::DirectedVertexGeography,
+            Domain::UndirectedEdgeGeography => Game::UndirectedEdgeGeography,
+            Domain::DirectedEdgeGeography => Game::DirectedEdgeGeography,
+        }
+    }
+}
+
 /// The layout of the input file.
 #[derive(Clone, Copy, ValueEnum)]
 pub enum FileFormat {

@@ -5,6 +5,8 @@
 //! - `args`: the subcommands and their flags;
 //! - `solve`: `puzzled solve`, one file or a stream of graph6/sparse6 lines;
 //! - `play`: `puzzled analyze` and `puzzled play`;
+//! - `game_loop`: a game against an engine in the terminal, as `play` and
+//!   `client play` both play it;
 //! - `serve`: `puzzled serve`, `puzzled healthcheck` and `puzzled backup`;
 //! - `client`: `puzzled client`, the command line of a running server;
 //! - `connect_advice`: what a failed connection means (TLS mistakes), for
@@ -21,6 +23,7 @@ mod choices;
 pub mod client;
 pub mod completions;
 mod connect_advice;
+mod game_loop;
 pub mod generate;
 mod input;
 pub mod play;

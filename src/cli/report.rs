@@ -436,6 +436,28 @@ fn move_list(moves: &[Move], labels: Labels) -> String {
     preview(&labelled)
 }
 
+/// The moves of `--moves` (separated by commas or spaces) as typed, and
+/// as moves of `game`; an error names the move by its place.
+pub fn parse_moves(
+    text: &str,
+    game: GameKind,
+    labels: Labels,
+) -> Result<(Vec<String>, Vec<Move>), String> {
+    let typed: Vec<String> = text
+        .split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|item| !item.is_empty())
+        .map(str::to_owned)
+        .collect();
+    let moves = typed
+        .iter()
+        .enumerate()
+        .map(|(i, item)| {
+            parse_move(item, game, labels).map_err(|e| format!("--moves: move {}: {e}", i + 1))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok((typed, moves))
+}
+
 /// One move typed in the file's numbering (`v`, or `u-v` for the edge
 /// game) as a move of `game`.
 pub fn parse_move(text: &str, game: GameKind, labels: Labels) -> Result<Move, String> {

@@ -17,7 +17,7 @@ use super::middleware::{
 };
 use super::page::WithPage;
 use super::tls::{ServingTls, TlsError};
-use super::transport::{self, CallService, Transport};
+use super::transport::{CallService, Transport};
 use crate::api::positions::{PlayLimits, Positions};
 use crate::api::proto::puzzle_service_server::PuzzleServiceServer;
 use crate::api::{FILE_DESCRIPTOR_SET, MemoSizes, PuzzleApi, UseCases};
@@ -461,7 +461,7 @@ fn say_how_it_serves(
         );
     }
     let max_connections = config.connection_policy().max_connections;
-    if let Some(files) = transport::open_files_limit() {
+    if let Some(files) = crate::metrics::open_files_limit() {
         let needed = max_connections as u64 + 64;
         if files < needed {
             tracing::warn!(

@@ -178,21 +178,9 @@ pub async fn solve(connection: &Connection, output: Output, args: SolveArgs) -> 
 
 pub async fn analyze(connection: &Connection, output: Output, args: AnalyzeArgs) -> Result<()> {
     let subject = source::subject(connection, &args.puzzle, &args.file_args).await?;
-    let typed: Vec<String> = args
-        .moves
-        .split(|c: char| c == ',' || c.is_whitespace())
-        .filter(|item| !item.is_empty())
-        .map(str::to_owned)
-        .collect();
-    let moves = typed
-        .iter()
-        .enumerate()
-        .map(|(i, item)| {
-            report::parse_move(item, subject.kind(), subject.labels)
-                .map(source::proto_move)
-                .map_err(|e| ClientError::usage(format!("--moves: move {}: {e}", i + 1)))
-        })
-        .collect::<Result<Vec<_>>>()?;
+    let (typed, moves) = report::parse_moves(&args.moves, subject.kind(), subject.labels)
+        .map_err(ClientError::usage)?;
+    let moves: Vec<proto::Move> = moves.into_iter().map(source::proto_move).collect();
     let puzzle = match &subject.target {
         Target::Name(name) => proto::analyze_position_request::Puzzle::Name(name.clone()),
         Target::Spec(spec) => proto::analyze_position_request::Puzzle::Spec(spec.clone()),

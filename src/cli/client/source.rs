@@ -179,26 +179,14 @@ pub fn in_file(shown: &str, error: &anyhow::Error) -> ClientError {
 }
 
 pub fn proto_game(game: Game) -> proto::Game {
-    match game {
-        Game::Geography => proto::Game::Geography,
-        Game::BipartiteEdge => proto::Game::BipartiteEdge,
-        Game::TreePaint => proto::Game::TreePaint,
-        Game::DirectedVertexGeography => proto::Game::DirectedVertexGeography,
-        Game::UndirectedEdgeGeography => proto::Game::UndirectedEdgeGeography,
-        Game::DirectedEdgeGeography => proto::Game::DirectedEdgeGeography,
-    }
+    crate::api::encode::game_to_proto(game.into())
 }
 
+/// The game of a proto `Game` number, if it is one this client knows.
 pub fn game_of(value: i32) -> Option<Game> {
-    match proto::Game::try_from(value).ok()? {
-        proto::Game::Unspecified => None,
-        proto::Game::Geography => Some(Game::Geography),
-        proto::Game::BipartiteEdge => Some(Game::BipartiteEdge),
-        proto::Game::TreePaint => Some(Game::TreePaint),
-        proto::Game::DirectedVertexGeography => Some(Game::DirectedVertexGeography),
-        proto::Game::UndirectedEdgeGeography => Some(Game::UndirectedEdgeGeography),
-        proto::Game::DirectedEdgeGeography => Some(Game::DirectedEdgeGeography),
-    }
+    crate::api::decode::game_from_proto(value, "game")
+        .ok()
+        .map(Game::from)
 }
 
 /// The game as the command line writes it (`tree-paint`).
