@@ -36,6 +36,11 @@ use puzzled::config::DEFAULT_SEARCH_BUDGET_STATES;
 use puzzled::puzzle::{Game, SolveOptions};
 use puzzled::solver::cancel::Cancel;
 
+/// The server's allocator (see `src/main.rs`): allocation is part of what
+/// both generation and the solves it is compared with cost.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser)]
 #[command(name = "generate", bin_name = "cargo bench --bench generate --")]
 struct Args {

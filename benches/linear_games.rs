@@ -22,6 +22,11 @@ use puzzled::solver::{bipartite_edge, tree_paint};
 use puzzled_testkit::random::{Rng as _, SplitMix};
 use puzzled_testkit::stats::median;
 
+/// The server's allocator (see `src/main.rs`): allocation is part of what
+/// both reading the input and solving cost.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// A random bipartite graph: `n` vertices with random ids, split into two
 /// halves, and `m` distinct random edges between the halves, in random order.
 fn random_bipartite(n: u64, m: u64, seed: u64) -> Vec<(Vertex, Vertex)> {

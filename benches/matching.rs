@@ -37,6 +37,11 @@ use puzzled_testkit::stats::median;
 
 mod families;
 
+/// The server's allocator (see `src/main.rs`): our side runs in a child of
+/// this binary (`--child`), where allocation is part of what it costs.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// A matching implementation measured beside ours.
 struct Peer {
     name: String,

@@ -34,6 +34,11 @@ use puzzled::solver::geography::{self, GeographyOptions};
 use puzzled::solver::matching::{self, MatchingAnalysis, VertexClass};
 use puzzled_testkit::stats::median;
 
+/// The server's allocator (see `src/main.rs`): allocation is part of what
+/// each phase costs.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(clap::Parser)]
 struct Args {
     /// Repetitions per file; the table shows medians.

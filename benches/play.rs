@@ -22,6 +22,11 @@ use puzzled::solver::play::Game;
 use puzzled::solver::position::{GameSetup, Move, geography_position_from};
 use puzzled_testkit::random::{EdgeSet, XorShiftStar};
 
+/// The server's allocator (see `src/main.rs`): allocation is part of what
+/// both the game and the solves it is compared with cost.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(clap::Parser)]
 struct Args {
     /// Vertices of the graph (a grid of about this many).

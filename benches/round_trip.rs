@@ -31,9 +31,8 @@
 //! server's host does.
 
 use std::collections::BTreeMap;
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -44,6 +43,22 @@ use puzzled::puzzle::Game;
 use tokio::sync::Semaphore;
 use tokio::task::JoinSet;
 use tonic::transport::Channel;
+
+// The same launcher as the `load` bench's: bench targets are separate
+// crates with no library between them, so the file is included by path.
+#[path = "common/server.rs"]
+#[allow(
+    dead_code,
+    reason = "round_trip reads nothing from /proc, so not the pid"
+)]
+mod server;
+
+use server::ChildServer;
+
+/// The server's allocator (see `src/main.rs`): the tonic peers run in this
+/// process, against `puzzled client` on mimalloc.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 #[derive(Parser)]
 #[command(name = "round_trip", bin_name = "cargo bench --bench round_trip --")]
@@ -65,54 +80,16 @@ struct Args {
     bench: bool,
 }
 
-/// `puzzled serve` on a fresh SQLite file and an ephemeral port.
-struct Server {
-    child: Child,
-    url: String,
+/// `puzzled serve` on a fresh SQLite file `NAME.db` in `dir`.
+fn start_server(puzzled: &Path, dir: &Path, name: &str) -> ChildServer {
+    ChildServer::start(puzzled, &dir.join(format!("{name}.db")), &[], false)
 }
 
-impl Server {
-    fn start(puzzled: &Path, dir: &Path, name: &str) -> Server {
-        let db = dir.join(format!("{name}.db"));
-        let mut child = Command::new(puzzled)
-            .args(["serve", "--listen", "127.0.0.1:0", "--database"])
-            .arg(format!("sqlite://{}", db.display()))
-            .env("PUZZLED_LOG", "info")
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap_or_else(|e| panic!("cannot start {}: {e}", puzzled.display()));
-        let mut lines = BufReader::new(child.stdout.take().expect("piped stdout")).lines();
-        let addr = loop {
-            let Some(Ok(line)) = lines.next() else {
-                panic!("puzzled serve exited before listening: {:?}", child.wait());
-            };
-            if let Some(rest) = line.split("listening on ").nth(1) {
-                break rest.split([',', ' ']).next().unwrap_or_default().to_owned();
-            }
-        };
-        // Drained, so that the server never blocks on a full pipe.
-        std::thread::spawn(move || lines.map_while(Result::ok).for_each(drop));
-        Server {
-            child,
-            url: format!("http://{addr}"),
-        }
-    }
-
-    async fn client(&self) -> PuzzleServiceClient<Channel> {
-        PuzzleServiceClient::connect(self.url.clone())
-            .await
-            .expect("the server accepts connections")
-            .max_decoding_message_size(64 << 20)
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+async fn connect(server: &ChildServer) -> PuzzleServiceClient<Channel> {
+    PuzzleServiceClient::connect(server.url.clone())
+        .await
+        .expect("the server accepts connections")
+        .max_decoding_message_size(64 << 20)
 }
 
 /// Runs `puzzled ARGS`, timed; its standard output.
@@ -137,7 +114,7 @@ fn run(puzzled: &Path, args: &[&str]) -> (String, Duration) {
     )
 }
 
-fn import(puzzled: &Path, server: &Server, file: &Path, count: u32) -> Duration {
+fn import(puzzled: &Path, server: &ChildServer, file: &Path, count: u32) -> Duration {
     let file = file.to_str().expect("a UTF-8 path");
     let (out, elapsed) = run(
         puzzled,
@@ -148,7 +125,7 @@ fn import(puzzled: &Path, server: &Server, file: &Path, count: u32) -> Duration 
     elapsed
 }
 
-fn export(puzzled: &Path, server: &Server, file: &Path) -> Duration {
+fn export(puzzled: &Path, server: &ChildServer, file: &Path) -> Duration {
     let file = file.to_str().expect("a UTF-8 path");
     run(
         puzzled,
@@ -175,8 +152,8 @@ fn puzzles_names_aside(file: &Path) -> BTreeMap<String, usize> {
 }
 
 /// Every page of ListPuzzles in the FULL view, 1000 a page: the puzzles.
-async fn list_all(server: &Server) -> (Vec<proto::Puzzle>, Duration) {
-    let mut client = server.client().await;
+async fn list_all(server: &ChildServer) -> (Vec<proto::Puzzle>, Duration) {
+    let mut client = connect(server).await;
     let started = Instant::now();
     let mut puzzles = Vec::new();
     let mut page_token = String::new();
@@ -202,8 +179,8 @@ async fn list_all(server: &Server) -> (Vec<proto::Puzzle>, Duration) {
 
 /// The ExportPuzzles stream read to its end by the tonic client, nothing
 /// written: the server's share of an export.
-async fn export_stream(server: &Server) -> (usize, Duration) {
-    let mut client = server.client().await;
+async fn export_stream(server: &ChildServer) -> (usize, Duration) {
+    let mut client = connect(server).await;
     let started = Instant::now();
     let mut stream = client
         .export_puzzles(proto::ExportPuzzlesRequest::default())
@@ -219,8 +196,12 @@ async fn export_stream(server: &Server) -> (usize, Duration) {
 }
 
 /// `puzzles` stored by CreatePuzzle, `in_flight` calls at once.
-async fn create_each(server: &Server, puzzles: Vec<proto::Puzzle>, in_flight: usize) -> Duration {
-    let client = server.client().await;
+async fn create_each(
+    server: &ChildServer,
+    puzzles: Vec<proto::Puzzle>,
+    in_flight: usize,
+) -> Duration {
+    let client = connect(server).await;
     let slots = Arc::new(Semaphore::new(in_flight));
     let started = Instant::now();
     let mut calls = JoinSet::new();
@@ -246,22 +227,16 @@ fn rate(count: usize, elapsed: Duration) -> f64 {
     count as f64 / elapsed.as_secs_f64()
 }
 
-fn main() {
-    let args = Args::parse();
-    println!(
-        "$ cargo bench --bench round_trip -- --count {} --create-sample {} --in-flight {}",
-        args.count, args.create_sample, args.in_flight
-    );
-    let dir = tempfile::tempdir().expect("a temporary directory");
-    let puzzled = args.puzzled.as_path();
-
-    let seed = dir.path().join("seed.jsonl");
+/// `count` puzzles from `puzzled generate`, a sixth of each game on 6 to
+/// 30 vertices, in one JSON Lines file; its path.
+fn generate_seed(puzzled: &Path, dir: &Path, count: u32) -> PathBuf {
+    let seed = dir.join("seed.jsonl");
     let games = Game::ALL.len() as u32;
     let mut seed_lines = String::new();
     let started = Instant::now();
     for (i, game) in Game::ALL.into_iter().enumerate() {
-        let count = args.count / games + u32::from((i as u32) < args.count % games);
-        let file = dir.path().join(format!("{}.jsonl", game.as_str()));
+        let of_game = count / games + u32::from((i as u32) < count % games);
+        let file = dir.join(format!("{}.jsonl", game.as_str()));
         let game_flag = game.as_str().replace('_', "-");
         run(
             puzzled,
@@ -272,7 +247,7 @@ fn main() {
                 "--vertices",
                 "6..30",
                 "--count",
-                &count.to_string(),
+                &of_game.to_string(),
                 "--seed",
                 &i.to_string(),
                 "--output",
@@ -284,16 +259,29 @@ fn main() {
     std::fs::write(&seed, seed_lines).expect("the seed file");
     println!(
         "{} puzzles generated in {:.1} s",
-        args.count,
+        count,
         started.elapsed().as_secs_f64()
     );
+    seed
+}
 
-    let a = Server::start(puzzled, dir.path(), "a");
+fn main() {
+    let args = Args::parse();
+    println!(
+        "$ cargo bench --bench round_trip -- --count {} --create-sample {} --in-flight {}",
+        args.count, args.create_sample, args.in_flight
+    );
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let puzzled = args.puzzled.as_path();
+
+    let seed = generate_seed(puzzled, dir.path(), args.count);
+
+    let a = start_server(puzzled, dir.path(), "a");
     import(puzzled, &a, &seed, args.count);
     let a_file = dir.path().join("a.jsonl");
     let export_a = export(puzzled, &a, &a_file);
 
-    let b = Server::start(puzzled, dir.path(), "b");
+    let b = start_server(puzzled, dir.path(), "b");
     let import_b = import(puzzled, &b, &a_file, args.count);
     let b_file = dir.path().join("b.jsonl");
     let export_b = export(puzzled, &b, &b_file);
@@ -313,7 +301,7 @@ fn main() {
         "ListPuzzles lists them all"
     );
     drop((a, b));
-    let c = Server::start(puzzled, dir.path(), "c");
+    let c = start_server(puzzled, dir.path(), "c");
     let sample: Vec<_> = listed.into_iter().take(args.create_sample).collect();
     let sampled = sample.len();
     let create_time = runtime.block_on(create_each(&c, sample, args.in_flight));

@@ -60,6 +60,11 @@ use puzzled::solver::search_geography::{
 use puzzled_testkit::random::{EdgeSet, Rng as _, XorShift, XorShiftStar, random_tree};
 use puzzled_testkit::stats::median;
 
+/// The server's allocator (see `src/main.rs`): allocation is part of what
+/// ours and the peers cost.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(clap::Parser)]
 struct Args {
     /// Random instances per family and size (the medians are over them).
