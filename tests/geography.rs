@@ -8,61 +8,8 @@ use puzzled::solver::Player;
 use puzzled::solver::geography::{self, GeographyOptions};
 use puzzled::solver::matching::{MatchingAnalysis, VertexClass};
 use puzzled_testkit::evidence::{PlainGraph, Winner, check_geography};
+use puzzled_testkit::oracle::GeographySearch;
 use puzzled_testkit::random::{EdgeSet, Rng as _, XorShift};
-
-/// Memoised game-tree search over (visited set, token vertex): does the
-/// player to move win? `O(n²·2ⁿ)`; for n ≤ 14.
-struct Exhaustive {
-    n: usize,
-    adjacency: Vec<u32>,
-    memo: Vec<u8>,
-}
-
-impl Exhaustive {
-    fn new(n: usize, edges: &[(u32, u32)]) -> Self {
-        let mut adjacency = vec![0u32; n];
-        for &(u, v) in edges {
-            adjacency[u as usize] |= 1 << v;
-            adjacency[v as usize] |= 1 << u;
-        }
-        Exhaustive {
-            n,
-            adjacency,
-            memo: vec![0; n << n],
-        }
-    }
-
-    /// Whether the player to move wins with the token on `v`, `visited` set.
-    fn mover_wins(&mut self, visited: u32, v: u32) -> bool {
-        let key = (visited as usize) * self.n + v as usize;
-        if self.memo[key] != 0 {
-            return self.memo[key] == 2;
-        }
-        let mut options = self.adjacency[v as usize] & !visited;
-        let mut wins = false;
-        while options != 0 {
-            let u = options.trailing_zeros();
-            options &= options - 1;
-            if !self.mover_wins(visited | 1 << u, u) {
-                wins = true;
-                break;
-            }
-        }
-        self.memo[key] = if wins { 2 } else { 1 };
-        wins
-    }
-
-    fn winning_moves(&mut self, visited: u32, v: u32) -> Vec<u32> {
-        let mut moves = Vec::new();
-        for u in 0..self.n as u32 {
-            let legal = self.adjacency[v as usize] >> u & 1 == 1 && visited >> u & 1 == 0;
-            if legal && !self.mover_wins(visited | 1 << u, u) {
-                moves.push(u);
-            }
-        }
-        moves
-    }
-}
 
 fn to_winner(p: Player) -> Winner {
     match p {
@@ -81,7 +28,7 @@ const ALL: GeographyOptions = GeographyOptions {
 fn check_every_start(n: usize, edges: &[(u32, u32)]) -> Result<(), String> {
     let graph = Graph::from_pairs(n as u64, edges).map_err(|e| e.to_string())?;
     let plain = PlainGraph::new(n, edges);
-    let mut oracle = Exhaustive::new(n, edges);
+    let mut oracle = GeographySearch::new(n, edges);
     let second_player_starts: Vec<u32> = (0..n as u32)
         .filter(|&start| !oracle.mover_wins(1 << start, start))
         .collect();
@@ -109,7 +56,7 @@ fn check_every_start(n: usize, edges: &[(u32, u32)]) -> Result<(), String> {
         )
         .map_err(|e| format!("start {start}: {e}"))?;
         let moves = s.winning_moves.unwrap();
-        let expected_moves = oracle.winning_moves(1 << start, start);
+        let expected_moves = oracle.winning(1 << start, start);
         if moves.moves != expected_moves || moves.unique != (expected_moves.len() == 1) {
             return Err(format!(
                 "start {start}: winning moves {:?} (unique {}), search says {expected_moves:?}",
@@ -135,7 +82,7 @@ fn check_positions(
     choices: &[usize],
 ) -> Result<(), String> {
     let graph = Graph::from_pairs(n as u64, edges).unwrap();
-    let mut oracle = Exhaustive::new(n, edges);
+    let mut oracle = GeographySearch::new(n, edges);
     let mut moves: Vec<u64> = Vec::new();
     let mut visited = 1u32 << start;
     let mut current = start;
@@ -148,7 +95,7 @@ fn check_positions(
         };
         let mover_wins = oracle.mover_wins(visited, current);
         let expected_winner = if mover_wins { to_move } else { to_move.other() };
-        let expected_moves = oracle.winning_moves(visited, current);
+        let expected_moves = oracle.winning(visited, current);
         if p.to_move != to_move || p.winner != expected_winner || p.winning_moves != expected_moves
         {
             return Err(format!(
@@ -169,10 +116,7 @@ fn check_positions(
             ));
         }
         // The legal moves are exactly the unvisited neighbours of the token.
-        let mut expected_legal: Vec<u32> = (0..n as u32)
-            .filter(|&u| oracle.adjacency[current as usize] >> u & 1 == 1 && visited >> u & 1 == 0)
-            .collect();
-        expected_legal.sort_unstable();
+        let expected_legal = oracle.legal(visited, current);
         let mut legal = p.legal_moves.clone();
         legal.sort_unstable();
         if legal != expected_legal {

@@ -8,6 +8,8 @@
 //!   them (a seed names a graph, on every machine and in every run);
 //! - [`families`]: the named graphs (paths, cycles, complete graphs,
 //!   hypercubes, Petersen, Paley, grids, disjoint copies, relabellings);
+//! - [`oracle`]: exhaustive game-tree search for every game, written from
+//!   the rules alone;
 //! - [`stats`]: the median of repeated measurements;
 //! - [`evidence`]: the checker of the evidence the solvers return, written
 //!   apart from them;
@@ -20,6 +22,7 @@
 
 pub mod evidence;
 pub mod families;
+pub mod oracle;
 pub mod random;
 pub mod stats;
 pub mod strategy;

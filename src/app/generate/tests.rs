@@ -13,6 +13,7 @@ use crate::graph::Vertex;
 use crate::graph::graph6::{to_digraph6, to_graph6, to_sparse6};
 use crate::puzzle::{Evidence, WinningMoves};
 use oracle::Oracle;
+use puzzled_testkit::oracle::is_bipartite;
 
 fn never() -> Cancel {
     Cancel::never()
@@ -225,35 +226,6 @@ fn components(n: usize, edges: &[(Vertex, Vertex)]) -> usize {
         }
     }
     count
-}
-
-fn is_bipartite(n: usize, edges: &[(Vertex, Vertex)]) -> bool {
-    let mut adjacency = vec![Vec::new(); n];
-    for &(u, v) in edges {
-        adjacency[u as usize].push(v as usize);
-        adjacency[v as usize].push(u as usize);
-    }
-    let mut side = vec![None; n];
-    for root in 0..n {
-        if side[root].is_some() {
-            continue;
-        }
-        side[root] = Some(false);
-        let mut stack = vec![root];
-        while let Some(u) = stack.pop() {
-            for &w in &adjacency[u] {
-                match side[w] {
-                    None => {
-                        side[w] = Some(!side[u].unwrap());
-                        stack.push(w);
-                    }
-                    Some(s) if s == side[u].unwrap() => return false,
-                    Some(_) => {}
-                }
-            }
-        }
-    }
-    true
 }
 
 fn degrees(n: usize, edges: &[(Vertex, Vertex)]) -> Vec<usize> {
@@ -485,13 +457,10 @@ fn recount(generated: &Generated) {
         );
     }
     assert_eq!(difficulty.only_move_depth, depth, "{context}");
-    match oracle {
-        Oracle::Paint(mut paint) => {
-            let margin = paint.margin();
-            assert_eq!(difficulty.margin, Some(margin), "{context}");
-            assert_eq!(margin > 0, winner == Player::First, "{context}");
-        }
-        _ => assert_eq!(difficulty.margin, None, "{context}"),
+    let margin = oracle.margin();
+    assert_eq!(difficulty.margin, margin, "{context}");
+    if let Some(margin) = margin {
+        assert_eq!(margin > 0, winner == Player::First, "{context}");
     }
 }
 

@@ -1,7 +1,8 @@
 //! The solver is checked against two exhaustive searches that know
 //! nothing of the parity rule:
-//! - [`LabelledSearch`] plays on the labelled graph itself (an edge set as
-//!   a bitmask, n ≤ 7), re-checking bipartiteness after every added edge;
+//! - the test kit's [`EdgeSearch`] plays on the labelled graph itself (an
+//!   edge set as a bitmask, n ≤ 7 here), re-checking bipartiteness after
+//!   every added edge;
 //! - [`ComponentSearch`] plays on the multiset of components
 //!   `(part, part, edges)`, which determines the game exactly (a move
 //!   either adds a missing edge inside a component or joins two
@@ -21,137 +22,42 @@ fn graph(n: u64, edges: &[(Vertex, Vertex)]) -> Graph {
 
 // ---- labelled search -------------------------------------------------
 
-/// Game-tree search on edge sets of a fixed small vertex count.
-pub(crate) struct LabelledSearch {
-    n: usize,
-    pub(crate) pairs: Vec<(usize, usize)>,
-    /// Whether the player to move wins, by edge set.
-    memo: HashMap<u32, bool>,
+pub(crate) use puzzled_testkit::oracle::EdgeSearch;
+
+/// The search's edge set of `g`.
+pub(crate) fn mask_of(search: &EdgeSearch, g: &Graph) -> u64 {
+    search.mask_of(g.edges())
 }
 
-impl LabelledSearch {
-    pub(crate) fn new(n: usize) -> Self {
-        assert!(n <= 7, "edge sets are u32 bitmasks over at most 21 pairs");
-        let pairs = (0..n)
-            .flat_map(|u| (u + 1..n).map(move |v| (u, v)))
-            .collect();
-        LabelledSearch {
-            n,
-            pairs,
-            memo: HashMap::new(),
-        }
-    }
-
-    pub(crate) fn mask_of(&self, g: &Graph) -> u32 {
-        let mut mask = 0;
-        for (i, &(u, v)) in self.pairs.iter().enumerate() {
-            if g.has_edge(u as Vertex, v as Vertex) {
-                mask |= 1 << i;
-            }
-        }
-        mask
-    }
-
-    fn graph_of(&self, mask: u32) -> Graph {
-        let edges: Vec<(Vertex, Vertex)> = (0..self.pairs.len())
-            .filter(|i| mask >> i & 1 == 1)
-            .map(|i| (self.pairs[i].0 as Vertex, self.pairs[i].1 as Vertex))
-            .collect();
-        graph(self.n as u64, &edges)
-    }
-
-    /// Plain 2-colouring attempt on the bitmask graph.
-    pub(crate) fn is_bipartite(&self, mask: u32) -> bool {
-        let mut adjacency = [0u8; 7];
-        for (i, &(u, v)) in self.pairs.iter().enumerate() {
-            if mask >> i & 1 == 1 {
-                adjacency[u] |= 1 << v;
-                adjacency[v] |= 1 << u;
-            }
-        }
-        let mut colour = [None::<bool>; 7];
-        for root in 0..self.n {
-            if colour[root].is_some() {
-                continue;
-            }
-            colour[root] = Some(false);
-            let mut stack = vec![root];
-            while let Some(u) = stack.pop() {
-                for w in 0..self.n {
-                    if adjacency[u] >> w & 1 == 0 {
-                        continue;
-                    }
-                    match colour[w] {
-                        None => {
-                            colour[w] = Some(!colour[u].unwrap());
-                            stack.push(w);
-                        }
-                        Some(c) if c == colour[u].unwrap() => return false,
-                        Some(_) => {}
-                    }
-                }
-            }
-        }
-        true
-    }
-
-    /// The legal moves from `mask`: the indices of pairs whose addition
-    /// keeps the graph bipartite.
-    pub(crate) fn moves(&self, mask: u32) -> Vec<usize> {
-        (0..self.pairs.len())
-            .filter(|&i| mask >> i & 1 == 0 && self.is_bipartite(mask | 1 << i))
-            .collect()
-    }
-
-    pub(crate) fn mover_wins_from(&mut self, mask: u32) -> bool {
-        if let Some(&known) = self.memo.get(&mask) {
-            return known;
-        }
-        let wins = self
-            .moves(mask)
-            .into_iter()
-            .any(|i| !self.mover_wins_from(mask | 1 << i));
-        self.memo.insert(mask, wins);
-        wins
-    }
-
-    /// The winning moves from `mask`, as vertex pairs `(u, v)`, `u < v`.
-    pub(crate) fn winning_moves(&mut self, mask: u32) -> Vec<(Vertex, Vertex)> {
-        let winning: Vec<usize> = self
-            .moves(mask)
-            .into_iter()
-            .filter(|&i| !self.mover_wins_from(mask | 1 << i))
-            .collect();
-        winning
-            .into_iter()
-            .map(|i| (self.pairs[i].0 as Vertex, self.pairs[i].1 as Vertex))
-            .collect()
-    }
+/// The graph on `n` vertices of the search's edge set `mask`.
+fn graph_of(search: &EdgeSearch, n: usize, mask: u64) -> Graph {
+    let edges: Vec<(Vertex, Vertex)> = (0..search.pair_count())
+        .filter(|i| mask >> i & 1 == 1)
+        .map(|i| search.pair(i))
+        .collect();
+    graph(n as u64, &edges)
 }
 
 /// Checks the solver on `g` against the labelled search, including every
 /// piece of evidence it returns.
-fn check_with_labelled_search(search: &mut LabelledSearch, g: &Graph) {
-    let mask = search.mask_of(g);
+fn check_with_labelled_search(search: &mut EdgeSearch, g: &Graph) {
+    let mask = mask_of(search, g);
     let solution = solve(g).unwrap();
-    let expected_winner = if search.mover_wins_from(mask) {
+    let expected_winner = if search.mover_wins(mask) {
         Player::First
     } else {
         Player::Second
     };
     assert_eq!(solution.winner, expected_winner, "winner of {g:?}");
-    let winning = search.winning_moves(mask);
+    let winning = search.winning(mask);
     check_moves_against(&solution, &winning, g);
     check_counts(&solution.counts, g);
     // x is the number of legal moves that keep two endpoints already
     // connected: count those directly.
     let connected_moves = search
-        .moves(mask)
+        .legal_pairs(mask)
         .into_iter()
-        .filter(|&i| {
-            let (u, v) = search.pairs[i];
-            components(g)[u] == components(g)[v]
-        })
+        .filter(|&(u, v)| components(g)[u as usize] == components(g)[v as usize])
         .count() as u64;
     assert_eq!(solution.counts.x, connected_moves, "x of {g:?}");
 }
@@ -567,11 +473,11 @@ fn assert_is_odd_cycle(g: &Graph, cycle: &[Vertex]) {
 fn rule_matches_search_on_every_bipartite_graph_up_to_7_vertices() {
     let mut checked = Vec::new();
     for n in 0..=7 {
-        let mut search = LabelledSearch::new(n);
+        let mut search = EdgeSearch::new(n);
         let mut graphs = 0;
-        for mask in 0..1u32 << search.pairs.len() {
+        for mask in 0..1u64 << search.pair_count() {
             if search.is_bipartite(mask) {
-                let g = search.graph_of(mask);
+                let g = graph_of(&search, n, mask);
                 check_with_labelled_search(&mut search, &g);
                 graphs += 1;
             }
@@ -586,18 +492,18 @@ fn rule_matches_search_on_every_bipartite_graph_up_to_7_vertices() {
 #[test]
 fn component_search_agrees_with_labelled_search() {
     for n in 0..=6 {
-        let mut labelled = LabelledSearch::new(n);
+        let mut labelled = EdgeSearch::new(n);
         let mut by_components = ComponentSearch::default();
-        for mask in 0..1u32 << labelled.pairs.len() {
+        for mask in 0..1u64 << labelled.pair_count() {
             if labelled.is_bipartite(mask) {
-                let g = labelled.graph_of(mask);
+                let g = graph_of(&labelled, n, mask);
                 let position = normalised(component_shapes(&g));
                 assert_eq!(
-                    labelled.mover_wins_from(mask),
+                    labelled.mover_wins(mask),
                     by_components.mover_wins_from(&position)
                 );
                 assert_eq!(
-                    labelled.winning_moves(mask).len() as u64,
+                    labelled.winning(mask).len() as u64,
                     by_components.winning_edge_count(&position)
                 );
             }
@@ -733,7 +639,7 @@ proptest! {
 
     #[test]
     fn random_bipartite_graphs_match_search(g in bipartite_graph(7)) {
-        let mut search = LabelledSearch::new(g.vertex_count());
+        let mut search = EdgeSearch::new(g.vertex_count());
         check_with_labelled_search(&mut search, &g);
     }
 
@@ -753,8 +659,8 @@ proptest! {
         candidates in proptest::collection::vec((0u32..8, 0u32..8), 0..12),
     ) {
         let n = g.vertex_count();
-        let mut search = LabelledSearch::new(n);
-        let mut mask = search.mask_of(&g);
+        let mut search = EdgeSearch::new(n);
+        let mut mask = mask_of(&search, &g);
         let mut moves = Vec::new();
         for (u, v) in candidates {
             let index = moves.len();
@@ -765,16 +671,12 @@ proptest! {
                     vertex: if u as usize >= n { u } else { v },
                     vertex_count: n as u64,
                 })
-            } else if search.moves(mask).is_empty() {
+            } else if search.legal(mask).is_empty() {
                 Some(IllegalEdgeReason::GameOver)
             } else if u == v {
                 Some(IllegalEdgeReason::SelfLoop)
             } else {
-                let pair = search
-                    .pairs
-                    .iter()
-                    .position(|&p| p == (u.min(v) as usize, u.max(v) as usize))
-                    .unwrap();
+                let pair = search.index_of(u, v).unwrap();
                 if mask >> pair & 1 == 1 {
                     Some(IllegalEdgeReason::AlreadyPresent)
                 } else if !search.is_bipartite(mask | 1 << pair) {
@@ -793,7 +695,7 @@ proptest! {
             }
         }
         let after = position_after_moves(&g, &moves).unwrap();
-        prop_assert_eq!(search.mask_of(&after), mask);
+        prop_assert_eq!(mask_of(&search, &after), mask);
         check_with_labelled_search(&mut search, &after);
     }
 

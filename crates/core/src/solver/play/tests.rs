@@ -11,133 +11,74 @@ use std::collections::BTreeSet;
 use proptest::prelude::*;
 
 use super::*;
-use crate::solver::bipartite_edge::tests::{LabelledSearch, bipartite_graph};
-use crate::solver::position::tests::GeographySearch;
+use crate::solver::bipartite_edge::tests::bipartite_graph;
 use crate::solver::test_support::proptest_config as config;
-use crate::solver::tree_paint::tests::{PaintSearch, random_tree};
+use crate::solver::tree_paint::tests::random_tree;
+use puzzled_testkit::oracle::{self, Oracle, Play, Puzzle};
 
-/// Exhaustive answers about the position a line of moves reaches.
-trait Oracle {
-    fn legal(&mut self, line: &[Move]) -> Vec<Move>;
-    fn mover_wins(&mut self, line: &[Move]) -> bool;
-    fn winning(&mut self, line: &[Move]) -> Vec<Move>;
+/// The test kit's exhaustive answers about the position a line of moves
+/// reaches, asked and answered in the engine's moves.
+struct Referee {
+    oracle: Oracle,
+    /// Whether a vertex move paints (tree painting) or moves the token.
+    paints: bool,
 }
 
-struct GeographyOracle<'a> {
-    search: GeographySearch<'a>,
-    start: Vertex,
-}
-
-impl GeographyOracle<'_> {
-    fn state(&self, line: &[Move]) -> (u32, Vertex) {
-        let mut visited = 1 << self.start;
-        let mut token = self.start;
-        for played in line {
-            let Move::Geography(v) = *played else {
-                panic!("not a Geography move: {played}")
-            };
-            visited |= 1 << v;
-            token = v;
+impl Referee {
+    fn new(setup: GameSetup<'_>) -> Referee {
+        let (game, graph, start, black, white) = match setup {
+            GameSetup::Geography { graph, start } => (oracle::Game::Geography, graph, start, 0, 0),
+            GameSetup::BipartiteEdge { graph } => (oracle::Game::BipartiteEdge, graph, 0, 0, 0),
+            GameSetup::TreePaint {
+                graph,
+                black,
+                white,
+            } => (oracle::Game::TreePaint, graph, 0, black, white),
+            GameSetup::Search { .. } => panic!("the search games are played in their own tests"),
+        };
+        let puzzle = Puzzle {
+            game,
+            n: graph.vertex_count(),
+            pairs: graph.edges().collect(),
+            start,
+            black,
+            white,
+        };
+        Referee {
+            oracle: Oracle::of(&puzzle),
+            paints: game == oracle::Game::TreePaint,
         }
-        (visited, token)
     }
-}
 
-impl Oracle for GeographyOracle<'_> {
+    fn plays(line: &[Move]) -> Vec<Play> {
+        let play = |played: &Move| match *played {
+            Move::Geography(v) | Move::Paint(v) => Play::Vertex(v),
+            Move::Edge(u, v) => Play::Edge(u, v),
+        };
+        line.iter().map(play).collect()
+    }
+
+    fn moves(&self, plays: Vec<Play>) -> Vec<Move> {
+        let as_move = |play| match play {
+            Play::Vertex(v) if self.paints => Move::Paint(v),
+            Play::Vertex(v) => Move::Geography(v),
+            Play::Edge(u, v) => Move::Edge(u, v),
+        };
+        plays.into_iter().map(as_move).collect()
+    }
+
     fn legal(&mut self, line: &[Move]) -> Vec<Move> {
-        let (visited, token) = self.state(line);
-        let legal = self.search.legal(visited, token);
-        legal.into_iter().map(Move::Geography).collect()
+        let legal = self.oracle.legal(&Self::plays(line));
+        self.moves(legal)
     }
+
     fn mover_wins(&mut self, line: &[Move]) -> bool {
-        let (visited, token) = self.state(line);
-        self.search.mover_wins(visited, token)
+        self.oracle.mover_wins(&Self::plays(line))
     }
+
     fn winning(&mut self, line: &[Move]) -> Vec<Move> {
-        let (visited, token) = self.state(line);
-        let winning = self.search.winning(visited, token);
-        winning.into_iter().map(Move::Geography).collect()
-    }
-}
-
-struct EdgeOracle {
-    search: LabelledSearch,
-    initial: u32,
-}
-
-impl EdgeOracle {
-    fn state(&self, line: &[Move]) -> u32 {
-        let mut mask = self.initial;
-        for played in line {
-            let Move::Edge(u, v) = *played else {
-                panic!("not an edge move: {played}")
-            };
-            let pair = (u.min(v) as usize, u.max(v) as usize);
-            let i = self.search.pairs.iter().position(|&p| p == pair).unwrap();
-            mask |= 1 << i;
-        }
-        mask
-    }
-}
-
-impl Oracle for EdgeOracle {
-    fn legal(&mut self, line: &[Move]) -> Vec<Move> {
-        let mask = self.state(line);
-        self.search
-            .moves(mask)
-            .into_iter()
-            .map(|i| {
-                let (u, v) = self.search.pairs[i];
-                Move::Edge(u as Vertex, v as Vertex)
-            })
-            .collect()
-    }
-    fn mover_wins(&mut self, line: &[Move]) -> bool {
-        let mask = self.state(line);
-        self.search.mover_wins_from(mask)
-    }
-    fn winning(&mut self, line: &[Move]) -> Vec<Move> {
-        let mask = self.state(line);
-        let winning = self.search.winning_moves(mask);
-        winning.into_iter().map(|(u, v)| Move::Edge(u, v)).collect()
-    }
-}
-
-struct PaintOracle<'a> {
-    search: PaintSearch<'a>,
-    black: Vertex,
-    white: Vertex,
-}
-
-impl PaintOracle<'_> {
-    fn state(&self, line: &[Move]) -> (u32, Player) {
-        let mut state = PaintSearch::state_of(&[self.black], &[self.white]);
-        let mut to_move = Player::First;
-        for played in line {
-            let Move::Paint(v) = *played else {
-                panic!("not a painting move: {played}")
-            };
-            state = PaintSearch::play(state, v, to_move);
-            to_move = to_move.other();
-        }
-        (state, to_move)
-    }
-}
-
-impl Oracle for PaintOracle<'_> {
-    fn legal(&mut self, line: &[Move]) -> Vec<Move> {
-        let (state, to_move) = self.state(line);
-        let legal = self.search.moves(state, to_move);
-        legal.into_iter().map(Move::Paint).collect()
-    }
-    fn mover_wins(&mut self, line: &[Move]) -> bool {
-        let (state, to_move) = self.state(line);
-        self.search.mover_wins_from(state, to_move)
-    }
-    fn winning(&mut self, line: &[Move]) -> Vec<Move> {
-        let (state, to_move) = self.state(line);
-        let winning = self.search.winning_moves(state, to_move);
-        winning.into_iter().map(Move::Paint).collect()
+        let winning = self.oracle.winning(&Self::plays(line));
+        self.moves(winning)
     }
 }
 
@@ -152,7 +93,7 @@ enum Opponent {
 
 /// Checks a reported position against the oracle. `classes` says that
 /// the edge game lists one move per class, with exact counts.
-fn check_position(oracle: &mut dyn Oracle, line: &[Move], position: &PlayPosition, classes: bool) {
+fn check_position(oracle: &mut Referee, line: &[Move], position: &PlayPosition, classes: bool) {
     let legal = oracle.legal(line);
     let mover = if line.len().is_multiple_of(2) {
         Player::First
@@ -197,7 +138,7 @@ fn check_position(oracle: &mut dyn Oracle, line: &[Move], position: &PlayPositio
 /// choices. Returns the winner.
 fn play_out(
     setup: GameSetup<'_>,
-    oracle: &mut dyn Oracle,
+    oracle: &mut Referee,
     engine: Player,
     opponent: Opponent,
     picks: &[u64],
@@ -209,7 +150,7 @@ fn play_out(
     let mut line: Vec<Move> = Vec::new();
     // Whether the engine stood on the winning side at some turn of its.
     let mut engine_won_position = false;
-    let mut check_engine_move = |oracle: &mut dyn Oracle, line: &mut Vec<Move>, moved: Move| {
+    let mut check_engine_move = |oracle: &mut Referee, line: &mut Vec<Move>, moved: Move| {
         let legal = oracle.legal(line);
         let normal = match moved {
             Move::Edge(u, v) => Move::Edge(u.min(v), u.max(v)),
@@ -309,8 +250,7 @@ proptest! {
     ) {
         let start = start_pick % g.vertex_count() as u32;
         let setup = GameSetup::Geography { graph: &g, start };
-        let mut oracle = GeographyOracle { search: GeographySearch::new(&g), start };
-        play_out(setup, &mut oracle, side(engine_first), opponent(perfect), &picks, false);
+        play_out(setup, &mut Referee::new(setup), side(engine_first), opponent(perfect), &picks, false);
     }
 
     #[test]
@@ -321,10 +261,7 @@ proptest! {
         picks in proptest::collection::vec(any::<u64>(), 12),
     ) {
         let setup = GameSetup::BipartiteEdge { graph: &g };
-        let search = LabelledSearch::new(g.vertex_count());
-        let initial = search.mask_of(&g);
-        let mut oracle = EdgeOracle { search, initial };
-        play_out(setup, &mut oracle, side(engine_first), opponent(perfect), &picks, true);
+        play_out(setup, &mut Referee::new(setup), side(engine_first), opponent(perfect), &picks, true);
     }
 
     #[test]
@@ -339,8 +276,7 @@ proptest! {
         let black = ends.0 % n;
         let white = (black + 1 + ends.1 % (n - 1)) % n;
         let setup = GameSetup::TreePaint { graph: &t, black, white };
-        let mut oracle = PaintOracle { search: PaintSearch::new(&t), black, white };
-        play_out(setup, &mut oracle, side(engine_first), opponent(perfect), &picks, false);
+        play_out(setup, &mut Referee::new(setup), side(engine_first), opponent(perfect), &picks, false);
     }
 }
 

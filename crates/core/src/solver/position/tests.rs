@@ -4,18 +4,17 @@
 //! moves and their count, the evidence, the first illegal move of a list,
 //! and the engine's move.
 //!
-//! The edge game and tree painting reuse the searches of their solvers'
-//! tests; Geography has its own small search here (state: visited set and
-//! token vertex).
+//! The searches are the test kit's, written from the rules alone.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 
 use proptest::prelude::*;
 
 use super::*;
-use crate::solver::bipartite_edge::tests::{LabelledSearch, bipartite_graph};
+use crate::solver::bipartite_edge::tests::{EdgeSearch, bipartite_graph, mask_of};
 use crate::solver::test_support::proptest_config as config;
-use crate::solver::tree_paint::tests::{PaintSearch, random_tree};
+use crate::solver::tree_paint::tests::{Colouring, PaintSearch, mover, paint_search, random_tree};
+use puzzled_testkit::oracle::GeographySearch;
 
 fn never() -> Cancel {
     Cancel::never()
@@ -39,48 +38,10 @@ fn graph_of_mask(n: usize, mask: u32) -> Graph {
 
 // ---- Geography --------------------------------------------------------
 
-/// Memoised game-tree search over (visited set, token vertex).
-pub(crate) struct GeographySearch<'a> {
-    graph: &'a Graph,
-    memo: HashMap<(u32, Vertex), bool>,
-}
-
-impl<'a> GeographySearch<'a> {
-    pub(crate) fn new(graph: &'a Graph) -> Self {
-        assert!(graph.vertex_count() <= 16);
-        GeographySearch {
-            graph,
-            memo: HashMap::new(),
-        }
-    }
-
-    pub(crate) fn legal(&self, visited: u32, token: Vertex) -> Vec<Vertex> {
-        self.graph
-            .neighbors(token)
-            .iter()
-            .copied()
-            .filter(|&w| visited >> w & 1 == 0)
-            .collect()
-    }
-
-    pub(crate) fn mover_wins(&mut self, visited: u32, token: Vertex) -> bool {
-        if let Some(&known) = self.memo.get(&(visited, token)) {
-            return known;
-        }
-        let wins = self
-            .legal(visited, token)
-            .into_iter()
-            .any(|w| !self.mover_wins(visited | 1 << w, w));
-        self.memo.insert((visited, token), wins);
-        wins
-    }
-
-    pub(crate) fn winning(&mut self, visited: u32, token: Vertex) -> Vec<Vertex> {
-        self.legal(visited, token)
-            .into_iter()
-            .filter(|&w| !self.mover_wins(visited | 1 << w, w))
-            .collect()
-    }
+/// The test kit's search of Geography on `g`.
+fn geography_search(g: &Graph) -> GeographySearch {
+    let edges: Vec<(Vertex, Vertex)> = g.edges().collect();
+    GeographySearch::new(g.vertex_count(), &edges)
 }
 
 fn geography_moves(line: &[Vertex]) -> Vec<Move> {
@@ -211,7 +172,7 @@ fn assert_vertex_moves(
 
 /// The position after `line` from `start`, against the search.
 fn check_geography_position(g: &Graph, start: Vertex, line: &[Vertex]) {
-    let mut search = GeographySearch::new(g);
+    let mut search = geography_search(g);
     let moves = geography_moves(line);
     let analysis = geography_position(g, start, &moves, &never()).unwrap();
     let visited = line.iter().fold(1u32 << start, |mask, &v| mask | 1 << v);
@@ -382,20 +343,16 @@ fn edge_moves(edges: &[(Vertex, Vertex)]) -> Vec<Move> {
 }
 
 /// The position after `line` (legal moves) on `g`, against the search.
-fn check_edge_position(search: &mut LabelledSearch, g: &Graph, line: &[(Vertex, Vertex)]) {
+fn check_edge_position(search: &mut EdgeSearch, g: &Graph, line: &[(Vertex, Vertex)]) {
     let moves = edge_moves(line);
     let analysis = bipartite_edge_position(g, &moves, &never()).unwrap();
     let after = bipartite_edge::position_after_moves(g, line).unwrap();
-    let mask = search.mask_of(&after);
-    let legal: BTreeSet<(Vertex, Vertex)> = search
-        .moves(mask)
-        .into_iter()
-        .map(|i| (search.pairs[i].0 as Vertex, search.pairs[i].1 as Vertex))
-        .collect();
-    let winning: BTreeSet<(Vertex, Vertex)> = search.winning_moves(mask).into_iter().collect();
+    let mask = mask_of(search, &after);
+    let legal: BTreeSet<(Vertex, Vertex)> = search.legal_pairs(mask).into_iter().collect();
+    let winning: BTreeSet<(Vertex, Vertex)> = search.winning(mask).into_iter().collect();
     let to_move = to_move_after(line.len());
     let context = format!("{g:?} after {line:?}");
-    let mover_wins = search.mover_wins_from(mask);
+    let mover_wins = search.mover_wins(mask);
     assert_summary(
         &analysis.position,
         to_move,
@@ -471,11 +428,11 @@ fn check_edge_position(search: &mut LabelledSearch, g: &Graph, line: &[(Vertex, 
                 "{context}: engine plays illegal ({u}, {v})"
             );
             // The losing side picks among one example per class.
-            let replies = |search: &mut LabelledSearch, (a, b): (Vertex, Vertex)| {
+            let replies = |search: &mut EdgeSearch, (a, b): (Vertex, Vertex)| {
                 let mut extended = line.to_vec();
                 extended.push((a, b));
                 let next = bipartite_edge::position_after_moves(g, &extended).unwrap();
-                search.winning_moves(search.mask_of(&next)).len()
+                search.winning(mask_of(search, &next)).len()
             };
             let chosen_replies = replies(search, (u, v));
             for class in classes {
@@ -496,12 +453,15 @@ fn check_edge_position(search: &mut LabelledSearch, g: &Graph, line: &[(Vertex, 
 fn edge_game_every_reachable_position_up_to_5_vertices() {
     for n in 0..=5usize {
         let empty = graph(n as u64, &[]);
-        let mut search = LabelledSearch::new(n);
-        for mask in 0..1u32 << (n * n.saturating_sub(1) / 2) {
+        let mut search = EdgeSearch::new(n);
+        for mask in 0..1u64 << search.pair_count() {
             if !search.is_bipartite(mask) {
                 continue;
             }
-            let line: Vec<(Vertex, Vertex)> = graph_of_mask(n, mask).edges().collect();
+            let line: Vec<(Vertex, Vertex)> = (0..search.pair_count())
+                .filter(|i| mask >> i & 1 == 1)
+                .map(|i| search.pair(i))
+                .collect();
             check_edge_position(&mut search, &empty, &line);
         }
     }
@@ -565,16 +525,14 @@ fn check_paint_position(
 ) {
     let moves = paint_moves(line);
     let analysis = tree_paint_position(g, black, white, &moves, &never()).unwrap();
-    let mut state = PaintSearch::state_of(&[black], &[white]);
-    let mut to_move = Player::First;
-    for &v in line {
-        state = PaintSearch::play(state, v, to_move);
-        to_move = to_move.other();
-    }
-    let legal = search.moves(state, to_move);
-    let winning = search.winning_moves(state, to_move);
+    let state = line
+        .iter()
+        .fold(Colouring::opening(black, white), |state, &v| state.after(v));
+    let to_move = mover(state);
+    let legal = search.legal(state);
+    let winning = search.winning(state);
     let context = format!("{g:?}, black {black}, white {white}, after {line:?}");
-    let mover_wins = search.mover_wins_from(state, to_move);
+    let mover_wins = search.mover_wins(state);
     assert_summary(
         &analysis.position,
         to_move,
@@ -625,11 +583,8 @@ fn check_paint_position(
         }
         Some(Move::Paint(v)) => {
             assert!(legal.contains(&v), "{context}: engine paints illegal {v}");
-            let replies = |search: &mut PaintSearch, w: Vertex| {
-                search
-                    .winning_moves(PaintSearch::play(state, w, to_move), to_move.other())
-                    .len()
-            };
+            let replies =
+                |search: &mut PaintSearch, w: Vertex| search.winning(state.after(w)).len();
             let chosen_replies = replies(search, v);
             for &w in &legal {
                 assert!(
@@ -680,20 +635,12 @@ fn every_labelled_tree(n: usize) -> Vec<Graph> {
 /// Every legal move list from black `black`, white `white`.
 fn every_paint_line(search: &PaintSearch, black: Vertex, white: Vertex) -> Vec<Vec<Vertex>> {
     let mut lines = Vec::new();
-    let mut stack = vec![(
-        vec![],
-        PaintSearch::state_of(&[black], &[white]),
-        Player::First,
-    )];
-    while let Some((line, state, to_move)) = stack.pop() {
-        for v in search.moves(state, to_move) {
+    let mut stack = vec![(vec![], Colouring::opening(black, white))];
+    while let Some((line, state)) = stack.pop() {
+        for v in search.legal(state) {
             let mut longer: Vec<Vertex> = line.clone();
             longer.push(v);
-            stack.push((
-                longer,
-                PaintSearch::play(state, v, to_move),
-                to_move.other(),
-            ));
+            stack.push((longer, state.after(v)));
         }
         lines.push(line);
     }
@@ -704,7 +651,7 @@ fn every_paint_line(search: &PaintSearch, black: Vertex, white: Vertex) -> Vec<V
 fn tree_paint_every_reachable_position_of_every_tree_up_to_6_vertices() {
     for n in 2..=6 {
         for g in every_labelled_tree(n) {
-            let mut search = PaintSearch::new(&g);
+            let mut search = paint_search(&g);
             for black in 0..n as Vertex {
                 for white in (0..n as Vertex).filter(|&w| w != black) {
                     // Six vertices: one ordered pair per tree keeps the run
@@ -1113,7 +1060,7 @@ proptest! {
         let line = random_line(&picks, |line: &[Vertex]| {
             let visited = line.iter().fold(1u32 << start, |mask, &v| mask | 1 << v);
             let token = line.last().copied().unwrap_or(start);
-            GeographySearch::new(&g).legal(visited, token)
+            geography_search(&g).legal(visited, token)
         });
         check_geography_position(&g, start, &line);
     }
@@ -1123,15 +1070,10 @@ proptest! {
         g in bipartite_graph(7),
         picks in proptest::collection::vec(any::<u64>(), 0..10),
     ) {
-        let mut search = LabelledSearch::new(g.vertex_count());
+        let mut search = EdgeSearch::new(g.vertex_count());
         let line = random_line(&picks, |line: &[(Vertex, Vertex)]| {
             let after = bipartite_edge::position_after_moves(&g, line).unwrap();
-            let mask = search.mask_of(&after);
-            search
-                .moves(mask)
-                .into_iter()
-                .map(|i| (search.pairs[i].0 as Vertex, search.pairs[i].1 as Vertex))
-                .collect()
+            search.legal_pairs(mask_of(&search, &after))
         });
         check_edge_position(&mut search, &g, &line);
     }
@@ -1146,15 +1088,12 @@ proptest! {
         let n = g.vertex_count() as u64;
         let black = (b % n) as Vertex;
         let white = ((u64::from(black) + 1 + w % (n - 1)) % n) as Vertex;
-        let mut search = PaintSearch::new(&g);
+        let mut search = paint_search(&g);
         let line = random_line(&picks, |line: &[Vertex]| {
-            let mut state = PaintSearch::state_of(&[black], &[white]);
-            let mut to_move = Player::First;
-            for &v in line {
-                state = PaintSearch::play(state, v, to_move);
-                to_move = to_move.other();
-            }
-            search.moves(state, to_move)
+            let state = line
+                .iter()
+                .fold(Colouring::opening(black, white), |state, &v| state.after(v));
+            search.legal(state)
         });
         check_paint_position(&mut search, &g, black, white, &line);
     }
@@ -1167,7 +1106,7 @@ proptest! {
         moves in proptest::collection::vec(any_move(6, Kind::Geography), 0..6),
     ) {
         let n = g.vertex_count() as Vertex;
-        let search = GeographySearch::new(&g);
+        let search = geography_search(&g);
         let (mut visited, mut token) = (1u32 << start, start);
         let mut expected = None;
         for (index, &played) in moves.iter().enumerate() {
@@ -1208,22 +1147,18 @@ proptest! {
         moves in proptest::collection::vec(any_move(6, Kind::Edge), 0..8),
     ) {
         let n = g.vertex_count();
-        let search = LabelledSearch::new(n);
-        let mut mask = search.mask_of(&g);
+        let search = EdgeSearch::new(n);
+        let mut mask = mask_of(&search, &g);
         let mut expected = None;
         for (index, &played) in moves.iter().enumerate() {
             let reason = match played {
                 Move::Edge(u, v) if u as usize >= n || v as usize >= n => {
                     Some(IllegalReason::VertexOutOfRange)
                 }
-                Move::Edge(..) if search.moves(mask).is_empty() => Some(IllegalReason::GameOver),
+                Move::Edge(..) if search.legal(mask).is_empty() => Some(IllegalReason::GameOver),
                 Move::Edge(u, v) if u == v => Some(IllegalReason::SelfLoop),
                 Move::Edge(u, v) => {
-                    let pair = search
-                        .pairs
-                        .iter()
-                        .position(|&p| p == (u.min(v) as usize, u.max(v) as usize))
-                        .unwrap();
+                    let pair = search.index_of(u, v).unwrap();
                     if mask >> pair & 1 == 1 {
                         Some(IllegalReason::EdgeAlreadyPresent)
                     } else if !search.is_bipartite(mask | 1 << pair) {
@@ -1260,20 +1195,20 @@ proptest! {
         let n = g.vertex_count() as u64;
         let black = (b % n) as Vertex;
         let white = ((u64::from(black) + 1 + w % (n - 1)) % n) as Vertex;
-        let search = PaintSearch::new(&g);
-        let mut state = PaintSearch::state_of(&[black], &[white]);
-        let mut to_move = Player::First;
+        let search = paint_search(&g);
+        let mut state = Colouring::opening(black, white);
         let mut expected = None;
         for (index, &played) in moves.iter().enumerate() {
-            let legal = search.moves(state, to_move);
+            let legal = search.legal(state);
             let reason = match played {
                 Move::Paint(v) if u64::from(v) >= n => Some(IllegalReason::VertexOutOfRange),
                 Move::Paint(_) if legal.is_empty() => Some(IllegalReason::GameOver),
-                Move::Paint(v) if state >> (2 * v) & 3 != 0 => Some(IllegalReason::AlreadyPainted),
+                Move::Paint(v) if (state.black | state.white) >> v & 1 == 1 => {
+                    Some(IllegalReason::AlreadyPainted)
+                }
                 Move::Paint(v) if !legal.contains(&v) => Some(IllegalReason::NotNextToOwnColour),
                 Move::Paint(v) => {
-                    state = PaintSearch::play(state, v, to_move);
-                    to_move = to_move.other();
+                    state = state.after(v);
                     None
                 }
                 _ => Some(IllegalReason::WrongMoveKind),

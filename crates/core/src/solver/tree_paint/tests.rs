@@ -1,7 +1,6 @@
-//! Everything is checked against [`PaintSearch`], a memoised game-tree
-//! search over full colourings that knows nothing of distances or paths.
-
-use std::collections::HashMap;
+//! Everything is checked against the test kit's [`PaintSearch`], a
+//! memoised game-tree search over full colourings that knows nothing of
+//! distances or paths.
 
 use proptest::prelude::*;
 
@@ -11,121 +10,71 @@ fn tree(n: u64, edges: &[(Vertex, Vertex)]) -> Graph {
     Graph::from_pairs(n, edges).unwrap()
 }
 
-/// Game-tree search on one tree of at most 16 vertices. A state packs the
-/// colour of vertex `v` into bits `2v..2v + 2` (0 none, 1 black, 2 white).
-pub(crate) struct PaintSearch<'a> {
-    tree: &'a Graph,
-    memo: HashMap<(u32, Player), bool>,
+pub(crate) use puzzled_testkit::oracle::{Colouring, PaintSearch};
+
+/// The test kit's search on `tree`.
+pub(crate) fn paint_search(tree: &Graph) -> PaintSearch {
+    let edges: Vec<(Vertex, Vertex)> = tree.edges().collect();
+    PaintSearch::new(tree.vertex_count(), &edges)
 }
 
-impl<'a> PaintSearch<'a> {
-    pub(crate) fn new(tree: &'a Graph) -> Self {
-        assert!(tree.vertex_count() <= 16);
-        PaintSearch {
-            tree,
-            memo: HashMap::new(),
-        }
+/// The colouring with these painted vertices and `to_move` to move.
+pub(crate) fn colouring(black: &[Vertex], white: &[Vertex], to_move: Player) -> Colouring {
+    let set = |vertices: &[Vertex]| vertices.iter().fold(0, |set, &v| set | 1 << v);
+    Colouring {
+        black: set(black),
+        white: set(white),
+        black_to_move: to_move == Player::First,
     }
+}
 
-    pub(crate) fn state_of(black: &[Vertex], white: &[Vertex]) -> u32 {
-        let mut state = 0;
-        for &v in black {
-            state |= 1 << (2 * v);
-        }
-        for &v in white {
-            state |= 2 << (2 * v);
-        }
-        state
-    }
-
-    fn colour(state: u32, v: Vertex) -> u32 {
-        state >> (2 * v) & 3
-    }
-
-    pub(crate) fn moves(&self, state: u32, to_move: Player) -> Vec<Vertex> {
-        let own = if to_move == Player::First { 1 } else { 2 };
-        (0..self.tree.vertex_count() as Vertex)
-            .filter(|&v| {
-                Self::colour(state, v) == 0
-                    && self
-                        .tree
-                        .neighbors(v)
-                        .iter()
-                        .any(|&w| Self::colour(state, w) == own)
-            })
-            .collect()
-    }
-
-    pub(crate) fn play(state: u32, v: Vertex, to_move: Player) -> u32 {
-        let own = if to_move == Player::First { 1 } else { 2 };
-        state | own << (2 * v)
-    }
-
-    pub(crate) fn mover_wins_from(&mut self, state: u32, to_move: Player) -> bool {
-        if let Some(&known) = self.memo.get(&(state, to_move)) {
-            return known;
-        }
-        let wins = self
-            .moves(state, to_move)
-            .into_iter()
-            .any(|v| !self.mover_wins_from(Self::play(state, v, to_move), to_move.other()));
-        self.memo.insert((state, to_move), wins);
-        wins
-    }
-
-    pub(crate) fn winning_moves(&mut self, state: u32, to_move: Player) -> Vec<Vertex> {
-        let moves = self.moves(state, to_move);
-        moves
-            .into_iter()
-            .filter(|&v| !self.mover_wins_from(Self::play(state, v, to_move), to_move.other()))
-            .collect()
+/// The side to move in `colouring` (black is the first player).
+pub(crate) fn mover(colouring: Colouring) -> Player {
+    if colouring.black_to_move {
+        Player::First
+    } else {
+        Player::Second
     }
 }
 
 /// Checks a position verdict against the search: winner and the exact
 /// set of winning moves (which also makes every returned move legal and
 /// winning).
-fn check_position(search: &mut PaintSearch, position: &TreePaintPosition) {
-    let verdict = analyze_position(search.tree, position).unwrap();
-    let state = PaintSearch::state_of(&position.black, &position.white);
-    let wins = search.mover_wins_from(state, position.to_move);
+fn check_position(search: &mut PaintSearch, g: &Graph, position: &TreePaintPosition) {
+    let verdict = analyze_position(g, position).unwrap();
+    let state = colouring(&position.black, &position.white, position.to_move);
+    let wins = search.mover_wins(state);
     let expected_winner = if wins {
         position.to_move
     } else {
         position.to_move.other()
     };
-    assert_eq!(
-        verdict.winner, expected_winner,
-        "{position:?} on {:?}",
-        search.tree
-    );
-    let expected_moves = search.winning_moves(state, position.to_move);
+    assert_eq!(verdict.winner, expected_winner, "{position:?} on {g:?}");
+    let expected_moves = search.winning(state);
     assert_eq!(
         verdict.winning_moves.moves, expected_moves,
-        "{position:?} on {:?}",
-        search.tree
+        "{position:?} on {g:?}"
     );
     assert_eq!(verdict.winning_moves.unique, expected_moves.len() == 1);
     assert_eq!(verdict.to_move, position.to_move);
     assert_eq!(
         verdict.black_count + verdict.white_count,
-        search.tree.vertex_count() as u64
+        g.vertex_count() as u64
     );
 }
 
 /// Checks `solve` from a start against the search and against the
 /// distance split of docs/games.md, tree painting (computed here by plain BFS).
-fn check_start(search: &mut PaintSearch, black: Vertex, white: Vertex) {
-    let g = search.tree;
+fn check_start(search: &mut PaintSearch, g: &Graph, black: Vertex, white: Vertex) {
     let solution = solve(g, black, white).unwrap();
-    let state = PaintSearch::state_of(&[black], &[white]);
-    let first_wins = search.mover_wins_from(state, Player::First);
+    let state = Colouring::opening(black, white);
+    let first_wins = search.mover_wins(state);
     assert_eq!(
         solution.winner == Player::First,
         first_wins,
         "{black} vs {white} on {g:?}"
     );
-    let expected_moves = search.winning_moves(state, Player::First);
+    let expected_moves = search.winning(state);
     assert_eq!(solution.winning_moves.moves, expected_moves);
     assert_eq!(solution.winning_moves.unique, expected_moves.len() == 1);
     match solution.winning_move {
@@ -301,7 +250,7 @@ fn every_position_on_every_tree_shape_up_to_8_vertices() {
     for parents in shapes.iter().skip(2).flatten() {
         let g = tree_of_parents(parents);
         let n = g.vertex_count();
-        let mut search = PaintSearch::new(&g);
+        let mut search = paint_search(&g);
         let positions = all_positions(&g);
         // The enumeration is complete where it can be counted by hand:
         // every start (one black, one white vertex) is there, once.
@@ -329,7 +278,7 @@ fn every_position_on_every_tree_shape_up_to_8_vertices() {
                     white: white.clone(),
                     to_move,
                 };
-                check_position(&mut search, &position);
+                check_position(&mut search, &g, &position);
             }
         }
     }
@@ -343,11 +292,11 @@ fn every_start_on_every_tree_shape_up_to_10_vertices() {
     assert_eq!(counts, [0, 1, 1, 2, 4, 9, 20, 48, 115, 286, 719]);
     for parents in shapes.iter().skip(2).flatten() {
         let g = tree_of_parents(parents);
-        let mut search = PaintSearch::new(&g);
+        let mut search = paint_search(&g);
         let n = g.vertex_count() as Vertex;
         for black in 0..n {
             for white in (0..n).filter(|&w| w != black) {
-                check_start(&mut search, black, white);
+                check_start(&mut search, &g, black, white);
             }
         }
     }
@@ -367,10 +316,10 @@ fn every_start_up_to_symmetry_on_every_tree_of_11_and_12_vertices() {
     let mut starts = 0;
     for parents in shapes[11..].iter().flatten() {
         let g = tree_of_parents(parents);
-        let mut search = PaintSearch::new(&g);
+        let mut search = paint_search(&g);
         let n = g.vertex_count() as Vertex;
         for white in 1..n {
-            check_start(&mut search, 0, white);
+            check_start(&mut search, &g, 0, white);
             starts += 1;
         }
     }
@@ -456,12 +405,12 @@ proptest! {
         let n = g.vertex_count() as u64;
         let black = (b % n) as Vertex;
         let white = ((u64::from(black) + 1 + w % (n - 1)) % n) as Vertex;
-        check_start(&mut PaintSearch::new(&g), black, white);
+        check_start(&mut paint_search(&g), &g, black, white);
     }
 
     #[test]
     fn random_positions_match_search((g, position) in random_position(12)) {
-        check_position(&mut PaintSearch::new(&g), &position);
+        check_position(&mut paint_search(&g), &g, &position);
     }
 
     #[test]
@@ -474,26 +423,23 @@ proptest! {
         let n = g.vertex_count() as u64;
         let black = (b % n) as Vertex;
         let white = ((u64::from(black) + 1 + w % (n - 1)) % n) as Vertex;
-        let mut search = PaintSearch::new(&g);
+        let mut search = paint_search(&g);
         // Play random legal moves (as the search sees them) until the
         // picks or the moves run out.
         let mut moves = Vec::new();
-        let mut state = PaintSearch::state_of(&[black], &[white]);
-        let mut to_move = Player::First;
+        let mut state = Colouring::opening(black, white);
         for pick in picks {
-            let legal = search.moves(state, to_move);
+            let legal = search.legal(state);
             if legal.is_empty() {
                 break;
             }
             let v = legal[(pick % legal.len() as u64) as usize];
             moves.push(v);
-            state = PaintSearch::play(state, v, to_move);
-            to_move = to_move.other();
+            state = state.after(v);
         }
         let position = position_after_moves(&g, black, white, &moves).unwrap();
-        prop_assert_eq!(position.to_move, to_move);
-        prop_assert_eq!(PaintSearch::state_of(&position.black, &position.white), state);
-        check_position(&mut search, &position);
+        prop_assert_eq!(colouring(&position.black, &position.white, position.to_move), state);
+        check_position(&mut search, &g, &position);
     }
 }
 
