@@ -33,7 +33,7 @@ struct Layering {
 const SERVICE: Layering = Layering {
     root: "src",
     layers: &["store", "app", "api", "server", "cli"],
-    leaves: &["config", "metrics"],
+    leaves: &["caches", "config", "metrics"],
 };
 
 const CORE: Layering = Layering {
