@@ -1,22 +1,29 @@
 //! `puzzled solve` on the sample files in `tests/data/`, as a user runs it.
 
 use std::path::Path;
-use std::process::Command;
 
 use puzzled_testkit::evidence::{PlainGraph, Winner, check_geography};
 use serde_json::Value;
 
+#[path = "common/run.rs"]
+mod run;
+
+/// `puzzled ARGS` from the repository's root: whether it succeeded, its
+/// standard output and its standard error.
 fn puzzled(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_puzzled"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("puzzled runs");
-    (
-        out.status.success(),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
+    let mut command = run::puzzled();
+    command.args(args);
+    let run = run::run(command, None);
+    (run.success(), run.stdout, run.stderr)
+}
+
+/// The same with `input` on its standard input, all of which it reads.
+fn puzzled_with_stdin(args: &[&str], input: &str) -> (bool, String, String) {
+    let mut command = run::puzzled();
+    command.args(args);
+    let run = run::run(command, Some(input.to_owned()));
+    run.input_written.as_ref().unwrap();
+    (run.success(), run.stdout, run.stderr)
 }
 
 fn data(name: &str) -> String {
@@ -321,28 +328,6 @@ fn too_many_edges_for_a_tree_names_a_cycle_in_file_numbering() {
         .collect();
     cycle.sort();
     assert_eq!(cycle, vec![0, 1, 2], "{err}");
-}
-
-/// Runs `puzzled` with `input` on its standard input.
-fn puzzled_with_stdin(args: &[&str], input: &str) -> (bool, String, String) {
-    use std::io::Write as _;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_puzzled"))
-        .args(args)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("puzzled runs");
-    let mut stdin = child.stdin.take().unwrap();
-    let input = input.to_owned();
-    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap().unwrap();
-    (
-        out.status.success(),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
 }
 
 /// Every graph on 5 labelled vertices (1,024 of them) as graph6 lines on

@@ -5,8 +5,6 @@
 //! the tokens file again. No test here waits for a bucket to refill: the
 //! refill is tested on a fake clock in `src/app/access.rs`.
 
-use std::sync::Arc;
-
 use tonic::metadata::MetadataValue;
 use tonic::{Code, Request};
 use tonic_types::StatusExt as _;
@@ -24,13 +22,6 @@ fn with_token<T>(message: T, token: &str) -> Request<T> {
         MetadataValue::try_from(format!("Bearer {token}")).unwrap(),
     );
     request
-}
-
-async fn app_with(configure: impl FnOnce(&mut puzzled::config::Config)) -> TestApp {
-    let dir = Arc::new(tempfile::tempdir().unwrap());
-    let mut config = test_config(dir.path());
-    configure(&mut config);
-    spawn_app_with(dir, config).await
 }
 
 #[tokio::test]
@@ -242,14 +233,7 @@ async fn only_solves_that_memory_cannot_answer_are_charged() {
     // charged too; reads are not.
     let stored = app.create(path(9)).await;
     app.read(&stored.name).await;
-    let refused = app
-        .client
-        .solve_puzzle(proto::SolvePuzzleRequest {
-            name: stored.name.clone(),
-            ..Default::default()
-        })
-        .await
-        .unwrap_err();
+    let refused = app.solve_stored(&stored.name).await.unwrap_err();
     assert_eq!(rate_limited(&refused).0, "SOLVE_RATE_EXCEEDED");
     app.stop().await;
 }

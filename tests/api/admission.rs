@@ -3,21 +3,17 @@
 //! one arriving when the queue for it is full, gets RESOURCE_EXHAUSTED
 //! with a reason naming the budget.
 
-use std::sync::Arc;
-
 use tonic::Code;
 
 use crate::cancel::{ONE_AT_A_TIME, slow_spec};
 use crate::helpers::*;
 
 async fn app_with_budget(budget: u64, queue: usize) -> TestApp {
-    let dir = Arc::new(tempfile::tempdir().unwrap());
-    let config = puzzled::config::Config {
-        admission_budget: Some(budget),
-        admission_queue: queue,
-        ..test_config(dir.path())
-    };
-    spawn_app_with(dir, config).await
+    app_with(|config| {
+        config.admission_budget = Some(budget);
+        config.admission_queue = queue;
+    })
+    .await
 }
 
 /// The vertices + edges `spec` is admitted with.

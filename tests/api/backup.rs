@@ -78,8 +78,7 @@ async fn a_backup_under_writes_restores_every_acknowledged_puzzle() {
     // Restore: the backup becomes a store's file, and a server opens it.
     let restored_dir = Arc::new(tempfile::tempdir().unwrap());
     std::fs::copy(&destination, restored_dir.path().join("puzzled.db")).unwrap();
-    let config = test_config(restored_dir.path());
-    let mut restored = spawn_app_with(restored_dir, config).await;
+    let mut restored = app_in(restored_dir, |_| {}).await;
     for name in &before {
         restored
             .client

@@ -2,18 +2,16 @@
 //! `serve` configured by environment variables, `healthcheck`, and a clean
 //! exit on SIGTERM.
 
-use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 
-use crate::helpers::listen_address;
+use crate::helpers::{Serving, listen_address, on_a_channel, serve, signal_process};
 
 const BIN: &str = env!("CARGO_BIN_EXE_puzzled");
 
 /// A server logging JSON at info level on stdout, on a fresh database, with
 /// the address its first line names and the rest of its lines to read.
 struct JsonLoggingServer {
-    child: std::process::Child,
-    lines: std::io::Lines<BufReader<std::process::ChildStdout>>,
+    server: Serving,
     addr: String,
     _dir: tempfile::TempDir,
 }
@@ -22,20 +20,15 @@ impl JsonLoggingServer {
     fn start() -> Self {
         let dir = tempfile::tempdir().unwrap();
         let db = format!("sqlite://{}", dir.path().join("data.db").display());
-        let mut child = Command::new(BIN)
-            .args(["serve", "--listen", "127.0.0.1:0", "--database", &db])
-            .env("PUZZLED_LOG_FORMAT", "json")
-            .env("PUZZLED_LOG", "info")
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+        let server = serve(
+            &["--listen", "127.0.0.1:0", "--database", &db],
+            &[("PUZZLED_LOG_FORMAT", "json"), ("PUZZLED_LOG", "info")],
+        );
         let first: serde_json::Value =
-            serde_json::from_str(&lines.next().unwrap().unwrap()).expect("a JSON line");
+            serde_json::from_str(&server.start_up[0]).expect("a JSON line");
         let addr = listen_address(first["fields"]["message"].as_str().unwrap());
         JsonLoggingServer {
-            child,
-            lines,
+            server,
             addr,
             _dir: dir,
         }
@@ -44,12 +37,9 @@ impl JsonLoggingServer {
     /// Stops the server with SIGTERM and returns every line it logged after
     /// the first.
     fn stop(mut self) -> Vec<String> {
-        Command::new("kill")
-            .args(["-TERM", &self.child.id().to_string()])
-            .status()
-            .unwrap();
-        assert!(self.child.wait().unwrap().success());
-        self.lines.map_while(Result::ok).collect()
+        self.server.signal("TERM");
+        assert!(self.server.child.wait().unwrap().success());
+        self.server.lines.map_while(Result::ok).collect()
     }
 }
 
@@ -57,19 +47,24 @@ impl JsonLoggingServer {
 fn serve_from_env_vars_answers_healthcheck_and_stops_cleanly_on_sigterm() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("data.db");
-    let mut server = Command::new(BIN)
-        .arg("serve")
-        .env("PUZZLED_LISTEN", "127.0.0.1:0")
-        .env("PUZZLED_DATABASE_URL", format!("sqlite://{}", db.display()))
-        .env("PUZZLED_LOG", "info")
-        .env("NO_COLOR", "1")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(server.stdout.take().unwrap()).lines();
-    let first = lines.next().expect("a start-up line").unwrap();
-    let addr = listen_address(&first);
+    let Serving {
+        child: mut server,
+        start_up,
+        addr,
+        lines,
+    } = serve(
+        &[],
+        &[
+            ("PUZZLED_LISTEN", "127.0.0.1:0"),
+            (
+                "PUZZLED_DATABASE_URL",
+                &format!("sqlite://{}", db.display()),
+            ),
+            ("PUZZLED_LOG", "info"),
+            ("NO_COLOR", "1"),
+        ],
+    );
+    let first = &start_up[0];
     assert!(
         first.contains(&db.display().to_string()),
         "the line names the store: {first}"
@@ -82,11 +77,7 @@ fn serve_from_env_vars_answers_healthcheck_and_stops_cleanly_on_sigterm() {
     assert!(health.status.success(), "{health:?}");
     assert_eq!(String::from_utf8_lossy(&health.stdout).trim(), "SERVING");
 
-    let killed = Command::new("kill")
-        .args(["-TERM", &server.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
+    assert!(signal_process(&server, "TERM").success());
     let status = server.wait().unwrap();
     assert!(status.success(), "clean exit on SIGTERM: {status:?}");
     let rest: Vec<String> = lines.map_while(Result::ok).collect();
@@ -216,24 +207,23 @@ fn serve_help_lists_every_flag_and_its_variable() {
 fn serve_flags_pick_address_and_store() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("flags.db");
-    let mut server = Command::new(BIN)
-        .args(["serve", "--listen", "127.0.0.1:0", "--database"])
-        .arg(format!("sqlite://{}", db.display()))
-        .env_remove("PUZZLED_LISTEN")
-        .env_remove("PUZZLED_DATABASE_URL")
-        .env("NO_COLOR", "1")
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(server.stdout.take().unwrap()).lines();
-    let first = lines.next().unwrap().unwrap();
+    let mut server = serve(
+        &[
+            "--listen",
+            "127.0.0.1:0",
+            "--database",
+            &format!("sqlite://{}", db.display()),
+        ],
+        &[("NO_COLOR", "1")],
+    );
+    let first = &server.start_up[0];
     assert!(first.contains("listening on 127.0.0.1:"), "{first}");
     assert!(first.contains("flags.db"), "{first}");
-    Command::new("kill")
-        .args(["-INT", &server.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(server.wait().unwrap().success(), "clean exit on SIGINT");
+    server.signal("INT");
+    assert!(
+        server.child.wait().unwrap().success(),
+        "clean exit on SIGINT"
+    );
     assert!(db.exists());
 }
 
@@ -245,19 +235,19 @@ async fn every_acknowledged_puzzle_survives_kill_9() {
     use proto::puzzle_service_client::PuzzleServiceClient;
 
     fn start(db: &std::path::Path) -> (std::process::Child, String) {
-        let mut child = Command::new(BIN)
-            .args(["serve", "--listen", "127.0.0.1:0", "--database"])
-            .arg(format!("sqlite://{}", db.display()))
-            .env("NO_COLOR", "1")
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-        let first = lines.next().unwrap().unwrap();
-        let addr = listen_address(&first);
+        let server = serve(
+            &[
+                "--listen",
+                "127.0.0.1:0",
+                "--database",
+                &format!("sqlite://{}", db.display()),
+            ],
+            &[("NO_COLOR", "1")],
+        );
+        let lines = server.lines;
         // Keep draining the log so the server never blocks on a full pipe.
         std::thread::spawn(move || lines.for_each(drop));
-        (child, format!("http://{addr}"))
+        (server.child, format!("http://{}", server.addr))
     }
 
     /// The puzzle written as the `i`-th of the stream: its size, edges,
@@ -299,10 +289,7 @@ async fn every_acknowledged_puzzle_survives_kill_9() {
         .wait_for(|&acknowledged| acknowledged >= KILL_AFTER)
         .await
         .expect("the writer acknowledges writes");
-    Command::new("kill")
-        .args(["-KILL", &server.id().to_string()])
-        .status()
-        .unwrap();
+    signal_process(&server, "KILL");
     server.wait().unwrap();
     let acknowledged = writer.await.unwrap();
     assert!(acknowledged.len() >= KILL_AFTER);
@@ -330,10 +317,7 @@ async fn every_acknowledged_puzzle_survives_kill_9() {
             "{name} holds what was written as puzzle {i}"
         );
     }
-    Command::new("kill")
-        .args(["-TERM", &server.id().to_string()])
-        .status()
-        .unwrap();
+    signal_process(&server, "TERM");
     assert!(server.wait().unwrap().success());
     let pool = sqlx::SqlitePool::connect(&format!("sqlite://{}", db.display()))
         .await
@@ -362,24 +346,25 @@ async fn sigterm_during_a_long_solve_waits_out_the_grace_then_stops_the_solve() 
     let n = 1_000_000;
     let spec = geography(n, &random_graph(n, 2_000_000, 35), 0);
     let dir = tempfile::tempdir().unwrap();
-    let mut server = Command::new(BIN)
-        .args(["serve", "--listen", "127.0.0.1:0", "--database"])
-        .arg(format!("sqlite://{}", dir.path().join("data.db").display()))
-        .env("PUZZLED_SHUTDOWN_GRACE_SECS", GRACE_SECS.to_string())
-        .env("PUZZLED_LOG", "info,puzzled=debug")
-        .env("NO_COLOR", "1")
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let (line_tx, line_rx) = std::sync::mpsc::channel::<String>();
-    let stdout = server.stdout.take().unwrap();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            let _ = line_tx.send(line);
-        }
-    });
-    let first = line_rx.recv().unwrap();
-    let addr = listen_address(&first);
+    let Serving {
+        child: mut server,
+        addr,
+        lines,
+        ..
+    } = serve(
+        &[
+            "--listen",
+            "127.0.0.1:0",
+            "--database",
+            &format!("sqlite://{}", dir.path().join("data.db").display()),
+        ],
+        &[
+            ("PUZZLED_SHUTDOWN_GRACE_SECS", &GRACE_SECS.to_string()),
+            ("PUZZLED_LOG", "info,puzzled=debug"),
+            ("NO_COLOR", "1"),
+        ],
+    );
+    let line_rx = on_a_channel(lines);
     let mut client = PuzzleServiceClient::connect(format!("http://{addr}"))
         .await
         .unwrap()
@@ -394,11 +379,7 @@ async fn sigterm_during_a_long_solve_waits_out_the_grace_then_stops_the_solve() 
     assert!(started, "the server logs the solve's start");
 
     let asked = std::time::Instant::now();
-    let killed = Command::new("kill")
-        .args(["-TERM", &server.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
+    assert!(signal_process(&server, "TERM").success());
     let exited = tokio::task::spawn_blocking(move || server.wait().unwrap());
     let status = tokio::time::timeout(std::time::Duration::from_secs(60), exited)
         .await

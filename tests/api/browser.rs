@@ -115,13 +115,7 @@ async fn the_page_is_served_beside_the_calls() {
     let (status, _) = http_get(addr, "/puzzles/not-an-id").await;
     assert!(status.contains("404"), "{status}");
     // The calls still work on the same port.
-    let solved = app
-        .client
-        .clone()
-        .solve(solve_request(geography(2, &[0, 1], 0)))
-        .await
-        .unwrap()
-        .into_inner();
+    let solved = app.solve(geography(2, &[0, 1], 0)).await;
     assert_eq!(solved.winner, proto::Player::First as i32);
     app.stop().await;
 }

@@ -3,7 +3,6 @@
 //! cancellation) never fails another caller waiting for the same solve.
 //! (SIGTERM during a long solve is in `binary.rs`.)
 
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use tonic::Code;
@@ -49,25 +48,21 @@ async fn verdict_rows(app: &TestApp) -> i64 {
     rows
 }
 
-fn one_worker() -> (Arc<tempfile::TempDir>, puzzled::config::Config) {
-    let (dir, config) = solve_timing();
-    let config = puzzled::config::Config {
-        solve_workers: Some(1),
-        ..config
-    };
-    (dir, config)
+/// A [`solve_timing`] server with one solve worker.
+async fn one_worker() -> TestApp {
+    app_with(|config| {
+        solve_timing(config);
+        config.solve_workers = Some(1);
+    })
+    .await
 }
 
-/// A server for timing solves of [`slow_spec`] graphs: canonical labelling
-/// (seconds for 1.5·10^6 vertices in a debug build) is skipped with a zero
-/// budget, so a caller's deadline is spent in the solve, not before it.
-pub fn solve_timing() -> (Arc<tempfile::TempDir>, puzzled::config::Config) {
-    let dir = Arc::new(tempfile::tempdir().unwrap());
-    let config = puzzled::config::Config {
-        canon_budget_ms: 0,
-        ..test_config(dir.path())
-    };
-    (dir, config)
+/// The configuration of a server for timing solves of [`slow_spec`]
+/// graphs: canonical labelling (seconds for 1.5·10^6 vertices in a debug
+/// build) is skipped with a zero budget, so a caller's deadline is spent in
+/// the solve, not before it.
+fn solve_timing(config: &mut puzzled::config::Config) {
+    config.canon_budget_ms = 0;
 }
 
 /// Sends a [`slow_spec`] with a deadline that passes while its solve runs,
@@ -148,8 +143,7 @@ async fn abandon_a_running_solve(
 async fn an_abandoned_solve_is_stopped_and_frees_its_worker() {
     let _turn = ONE_AT_A_TIME.lock().await;
     let first = slow_spec(31);
-    let (dir, config) = one_worker();
-    let app = spawn_app_with(dir, config).await;
+    let app = one_worker().await;
     let status = abandon_a_running_solve(&app, first, 31).await;
     assert_deadline_passed(&status);
     assert_eq!(app.solves_running.get(), 0, "the worker is free");
@@ -179,8 +173,7 @@ async fn a_short_deadline_fails_only_its_own_caller() {
     // than the handshake timeout (10 s) is closed under the call that
     // then starts on it.
     let spec = slow_spec(32);
-    let (dir, config) = solve_timing();
-    let app = spawn_app_with(dir, config).await;
+    let app = app_with(solve_timing).await;
     let mut client = app.client.clone();
     let patient_spec = spec.clone();
     let patient = tokio::spawn(async move { client.solve(solve_request(patient_spec)).await });
@@ -222,8 +215,7 @@ async fn a_short_deadline_fails_only_its_own_caller() {
 async fn the_solve_goes_on_when_one_of_its_callers_leaves() {
     let _turn = ONE_AT_A_TIME.lock().await;
     let first = slow_spec(33);
-    let (dir, config) = solve_timing();
-    let app = spawn_app_with(dir, config).await;
+    let app = app_with(solve_timing).await;
     let (mut calls, rows_before) = two_callers_on_one_solve(&app, first, 33).await;
     let staying = calls.pop().unwrap();
     let leaving = calls.pop().unwrap();
@@ -289,8 +281,7 @@ async fn two_callers_on_one_solve(
 async fn the_solve_stops_when_its_last_caller_leaves() {
     let _turn = ONE_AT_A_TIME.lock().await;
     let first = slow_spec(34);
-    let (dir, config) = solve_timing();
-    let app = spawn_app_with(dir, config).await;
+    let app = app_with(solve_timing).await;
     let (callers, rows_before) = two_callers_on_one_solve(&app, first, 34).await;
     for caller in &callers {
         caller.abort();
@@ -314,12 +305,7 @@ async fn abandoned_large_calls_leave_their_channel_serving() {
     let _turn = ONE_AT_A_TIME.lock().await;
     let n = 1_000_000;
     let large = geography(n, &random_graph(n, 3_000_000, 53), 0);
-    let dir = Arc::new(tempfile::tempdir().unwrap());
-    let config = puzzled::config::Config {
-        solve_workers: Some(1),
-        ..test_config(dir.path())
-    };
-    let app = spawn_app_with(dir, config).await;
+    let app = app_with(|config| config.solve_workers = Some(1)).await;
     let mut calls = Vec::new();
     for _ in 0..6 {
         let mut client = app.client.clone();

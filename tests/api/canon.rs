@@ -54,12 +54,7 @@ async fn a_relabelled_copy_is_a_duplicate_and_a_cache_hit_in_its_own_labels() {
     ] {
         let edges = random_graph(n, m, seed);
         let start = (seed as u32 * 7) % n;
-        let first = app
-            .client
-            .create_puzzle(create_request(geography(n, &edges, start)))
-            .await
-            .unwrap()
-            .into_inner();
+        let first = app.create(geography(n, &edges, start)).await;
         assert!(first.canonical_hash.starts_with("traces-v4:"), "{first:?}");
         assert_eq!(first.canonicaliser, TRACES);
         let solved = app
@@ -80,12 +75,7 @@ async fn a_relabelled_copy_is_a_duplicate_and_a_cache_hit_in_its_own_labels() {
             let perm = permutation(n, copy_seed);
             let copy_edges = relabel(&edges, &perm);
             let copy_start = perm[start as usize];
-            let copy = app
-                .client
-                .create_puzzle(create_request(geography(n, &copy_edges, copy_start)))
-                .await
-                .unwrap()
-                .into_inner();
+            let copy = app.create(geography(n, &copy_edges, copy_start)).await;
             assert_eq!(copy.canonical_hash, first.canonical_hash);
             assert_eq!(copy.duplicate_of, first.name);
             let from_store = app
@@ -129,7 +119,7 @@ async fn a_relabelled_copy_is_a_duplicate_and_a_cache_hit_in_its_own_labels() {
 /// The start moved to a vertex in another orbit is another puzzle.
 #[tokio::test]
 async fn the_start_in_another_orbit_is_another_puzzle() {
-    let mut app = spawn_app().await;
+    let app = spawn_app().await;
     let path = [0, 1, 1, 2, 2, 3, 3, 4];
     let hash = |start| {
         let mut client = app.client.clone();
@@ -146,12 +136,7 @@ async fn the_start_in_another_orbit_is_another_puzzle() {
     assert_eq!(end, hash(4).await, "both ends are one orbit");
     assert_ne!(end, hash(1).await);
     assert_ne!(end, hash(2).await);
-    let solution = app
-        .client
-        .solve(solve_request(geography(5, &path, 3)))
-        .await
-        .unwrap()
-        .into_inner();
+    let solution = app.solve(geography(5, &path, 3)).await;
     assert!(solution.cached, "3 is in 1's orbit");
     check_geography(5, &path, 3, Asked::NOTHING, &solution);
 }
@@ -266,21 +251,14 @@ async fn copies_of_the_other_games_get_moves_in_their_own_labels() {
 /// every copy, with the start at vertex 0.
 #[tokio::test]
 async fn the_canonical_form_is_exported_as_sparse6() {
-    let mut app = spawn_app().await;
+    let app = spawn_app().await;
     let (n, edges) = (30, random_graph(30, 45, 3));
     let mut lines = Vec::new();
     for seed in [0, 1, 2] {
         let perm = permutation(n, seed);
         let created = app
-            .client
-            .create_puzzle(create_request(geography(
-                n,
-                &relabel(&edges, &perm),
-                perm[4],
-            )))
-            .await
-            .unwrap()
-            .into_inner();
+            .create(geography(n, &relabel(&edges, &perm), perm[4]))
+            .await;
         assert!(created.canonical_sparse6.starts_with(':'), "{created:?}");
         lines.push(created.canonical_sparse6);
     }
@@ -288,18 +266,8 @@ async fn the_canonical_form_is_exported_as_sparse6() {
     let parsed = puzzled::graph::graph6::parse_sparse6(lines[0].as_bytes()).unwrap();
     assert_eq!(parsed.edges.len(), edges.len());
     // The BASIC view leaves it out.
-    let listed = app
-        .client
-        .list_puzzles(proto::ListPuzzlesRequest::default())
-        .await
-        .unwrap()
-        .into_inner();
-    assert!(
-        listed
-            .puzzles
-            .iter()
-            .all(|p| p.canonical_sparse6.is_empty())
-    );
+    let listed = app.listed().await;
+    assert!(listed.iter().all(|p| p.canonical_sparse6.is_empty()));
     app.stop().await;
 }
 
@@ -311,12 +279,7 @@ async fn store_solved(
     edges: &[u32],
     start: u32,
 ) -> (proto::Puzzle, String) {
-    let created = app
-        .client
-        .create_puzzle(create_request(geography(n, edges, start)))
-        .await
-        .unwrap()
-        .into_inner();
+    let created = app.create(geography(n, edges, start)).await;
     app.client
         .solve_puzzle(solve_everything(&created.name))
         .await
@@ -354,15 +317,7 @@ async fn until_rehashed(
 ) -> proto::Puzzle {
     let deadline = std::time::Instant::now() + Duration::from_secs(60);
     loop {
-        let puzzle = app
-            .client
-            .get_puzzle(proto::GetPuzzleRequest {
-                name: name.to_owned(),
-                ..Default::default()
-            })
-            .await
-            .unwrap()
-            .into_inner();
+        let puzzle = app.read(name).await;
         if puzzle.canonicaliser == TRACES {
             return puzzle;
         }
@@ -530,27 +485,12 @@ async fn rehashed_from(older: Older) {
 /// hash, and the response says so.
 #[tokio::test]
 async fn past_the_budget_a_puzzle_gets_the_label_keeping_hash() {
-    let dir = std::sync::Arc::new(tempfile::tempdir().unwrap());
-    let config = puzzled::config::Config {
-        canon_budget_ms: 0,
-        ..test_config(dir.path())
-    };
-    let mut app = spawn_app_with(dir, config).await;
-    let solution = app
-        .client
-        .solve(solve_request(geography(4, &[0, 1, 1, 2, 2, 0, 2, 3], 0)))
-        .await
-        .unwrap()
-        .into_inner();
+    let app = app_with(|config| config.canon_budget_ms = 0).await;
+    let solution = app.solve(geography(4, &[0, 1, 1, 2, 2, 0, 2, 3], 0)).await;
     assert_eq!(solution.canonicaliser, "sorted-edges-v1");
     assert!(solution.canonical_hash.starts_with("sorted-edges-v1:"));
     check_geography(4, &[0, 1, 1, 2, 2, 0, 2, 3], 0, Asked::NOTHING, &solution);
-    let created = app
-        .client
-        .create_puzzle(create_request(geography(4, &[0, 1, 1, 2, 2, 0, 2, 3], 0)))
-        .await
-        .unwrap()
-        .into_inner();
+    let created = app.create(geography(4, &[0, 1, 1, 2, 2, 0, 2, 3], 0)).await;
     assert_eq!(created.canonicaliser, "sorted-edges-v1");
     assert_eq!(created.canonical_hash, solution.canonical_hash);
     app.stop().await;
@@ -559,12 +499,7 @@ async fn past_the_budget_a_puzzle_gets_the_label_keeping_hash() {
 /// A server whose labelling budget is far longer than any test waits: a
 /// hard graph keeps Traces searching for as long as a test needs.
 async fn app_with_a_long_labelling_budget() -> TestApp {
-    let dir = std::sync::Arc::new(tempfile::tempdir().unwrap());
-    let config = puzzled::config::Config {
-        canon_budget_ms: 600_000,
-        ..test_config(dir.path())
-    };
-    spawn_app_with(dir, config).await
+    app_with(|config| config.canon_budget_ms = 600_000).await
 }
 
 /// A Geography puzzle on `copies` Petersen graphs on a hub: connected, and
@@ -603,15 +538,8 @@ async fn a_caller_that_leaves_stops_its_labelling() {
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
     let solution = app
-        .client
-        .solve(solve_request(geography(
-            5,
-            &[0, 1, 1, 2, 2, 3, 3, 4, 4, 0],
-            0,
-        )))
-        .await
-        .unwrap()
-        .into_inner();
+        .solve(geography(5, &[0, 1, 1, 2, 2, 3, 3, 4, 4, 0], 0))
+        .await;
     assert!(solution.canonical_hash.starts_with("traces-v4:"));
     app.stop().await;
 }

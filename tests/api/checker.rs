@@ -1,12 +1,19 @@
 //! Checks Solutions from the API, apart from the solver: the shared evidence
 //! checker (`puzzled_testkit::evidence`) for matchings and barriers,
-//! counting, and (for small graphs) plain game-tree search.
+//! counting, and (for small graphs) the test kit's exhaustive game-tree
+//! search.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 use puzzled_testkit::evidence::{PlainGraph, Winner, check_geography as check_geography_evidence};
+use puzzled_testkit::oracle::{Colouring, EdgeSearch, GeographySearch, PaintSearch};
 
 use super::helpers::proto;
+
+/// A flat edge list `[u0, v0, u1, v1, …]` as pairs.
+pub fn pairs(edges: &[u32]) -> Vec<(u32, u32)> {
+    edges.chunks_exact(2).map(|e| (e[0], e[1])).collect()
+}
 
 fn edge_set(edges: &[u32]) -> HashSet<(u32, u32)> {
     edges
@@ -94,8 +101,9 @@ pub fn check_geography(
         );
     }
     if n <= 14 {
+        let mut search = GeographySearch::new(n as usize, &pairs(edges));
         assert_eq!(
-            brute_force_first_wins(n, edges, start),
+            search.first_player_wins(start),
             winner == proto::Player::First as i32,
             "game-tree search disagrees with the verdict"
         );
@@ -103,13 +111,13 @@ pub fn check_geography(
             for v in 0..n {
                 assert_eq!(
                     d.vertices.contains(&v),
-                    !brute_force_first_wins(n, edges, v),
+                    !search.first_player_wins(v),
                     "all-starts set wrong at vertex {v}"
                 );
             }
         }
         if let Some(w) = &solution.winning_moves {
-            let expected = winning_moves(n, edges, start);
+            let expected = search.winning(1 << start, start);
             let got: Vec<u32> = w
                 .moves
                 .iter()
@@ -126,49 +134,13 @@ pub fn check_geography(
     }
 }
 
-pub fn adjacency(n: u32, edges: &[u32]) -> Vec<Vec<u32>> {
+fn adjacency(n: u32, edges: &[u32]) -> Vec<Vec<u32>> {
     let mut adj = vec![Vec::new(); n as usize];
     for e in edges.chunks_exact(2) {
         adj[e[0] as usize].push(e[1]);
         adj[e[1] as usize].push(e[0]);
     }
     adj
-}
-
-/// Whether the player to move wins with the token on `at`, `visited` marked.
-pub fn to_move_wins(
-    adj: &[Vec<u32>],
-    visited: u32,
-    at: u32,
-    memo: &mut HashMap<(u32, u32), bool>,
-) -> bool {
-    if let Some(&w) = memo.get(&(visited, at)) {
-        return w;
-    }
-    let wins = adj[at as usize]
-        .iter()
-        .any(|&v| visited & (1 << v) == 0 && !to_move_wins(adj, visited | (1 << v), v, memo));
-    memo.insert((visited, at), wins);
-    wins
-}
-
-/// Plain game-tree search (n ≤ 14): does the first player win from `start`?
-pub fn brute_force_first_wins(n: u32, edges: &[u32], start: u32) -> bool {
-    let adj = adjacency(n, edges);
-    to_move_wins(&adj, 1 << start, start, &mut HashMap::new())
-}
-
-/// Plain game-tree search: every winning first move from `start`, ascending.
-pub fn winning_moves(n: u32, edges: &[u32], start: u32) -> Vec<u32> {
-    let adj = adjacency(n, edges);
-    let mut memo = HashMap::new();
-    let mut moves: Vec<u32> = adj[start as usize]
-        .iter()
-        .copied()
-        .filter(|&v| !to_move_wins(&adj, (1 << start) | (1 << v), v, &mut memo))
-        .collect();
-    moves.sort();
-    moves
 }
 
 /// Per component of the graph: the sizes of its two sides; `None` when the
@@ -201,36 +173,6 @@ fn bipartition(n: u32, edges: &[u32]) -> Option<Vec<(u64, u64)>> {
     Some(parts)
 }
 
-/// Edge game by plain game-tree search over edge sets (n ≤ 6): does the
-/// player to move win?
-fn edge_game_to_move_wins(n: u32, edges: &[u32], memo: &mut HashMap<Vec<u32>, bool>) -> bool {
-    let mut key: Vec<u32> = edges
-        .chunks_exact(2)
-        .map(|e| e[0].min(e[1]) * 64 + e[0].max(e[1]))
-        .collect();
-    key.sort();
-    if let Some(&w) = memo.get(&key) {
-        return w;
-    }
-    let present = edge_set(edges);
-    let mut wins = false;
-    'search: for u in 0..n {
-        for v in u + 1..n {
-            if present.contains(&(u, v)) {
-                continue;
-            }
-            let mut next = edges.to_vec();
-            next.extend([u, v]);
-            if bipartition(n, &next).is_some() && !edge_game_to_move_wins(n, &next, memo) {
-                wins = true;
-                break 'search;
-            }
-        }
-    }
-    memo.insert(key, wins);
-    wins
-}
-
 /// Checks an edge-game solution: counts from an independent 2-colouring,
 /// and for small graphs the verdict and every winning move by search.
 pub fn check_bipartite_edge(n: u32, edges: &[u32], asked: Asked, solution: &proto::Solution) {
@@ -256,7 +198,10 @@ pub fn check_bipartite_edge(n: u32, edges: &[u32], asked: Asked, solution: &prot
     assert_eq!(ev.ee, count(&|a, b| a + b > 1 && a % 2 == 0 && b % 2 == 0));
     let first_wins = solution.winner == proto::Player::First as i32;
     let present = edge_set(edges);
-    let legal_and_winning = |e: &proto::Edge, memo: &mut HashMap<Vec<u32>, bool>| {
+    // Exhaustive search for n ≤ 6.
+    let mut search = (n <= 6).then(|| EdgeSearch::new(n as usize));
+    let start = search.as_ref().map(|s| s.mask_of(pairs(edges)));
+    let mut legal_and_winning = |e: &proto::Edge| {
         let (u, v) = (e.u.min(e.v), e.u.max(e.v));
         assert!(
             u != v && v < n && !present.contains(&(u, v)),
@@ -265,17 +210,14 @@ pub fn check_bipartite_edge(n: u32, edges: &[u32], asked: Asked, solution: &prot
         let mut next = edges.to_vec();
         next.extend([u, v]);
         assert!(bipartition(n, &next).is_some(), "{e:?} closes an odd cycle");
-        if n <= 6 {
-            assert!(
-                !edge_game_to_move_wins(n, &next, memo),
-                "{e:?} does not win"
-            );
+        if let (Some(search), Some(start)) = (search.as_mut(), start) {
+            let added = search.mask_of([(u, v)]);
+            assert!(!search.mover_wins(start | added), "{e:?} does not win");
         }
     };
-    let mut memo = HashMap::new();
     assert_eq!(ev.winning_move.is_some(), first_wins);
     if let Some(e) = &ev.winning_move {
-        legal_and_winning(e, &mut memo);
+        legal_and_winning(e);
     }
     assert_eq!(
         !ev.winning_move_classes.is_empty(),
@@ -289,28 +231,12 @@ pub fn check_bipartite_edge(n: u32, edges: &[u32], asked: Asked, solution: &prot
         assert_eq!(w.complete, w.count == w.moves.len() as u64);
     }
     for class in &ev.winning_move_classes {
-        legal_and_winning(class.example.as_ref().unwrap(), &mut memo);
+        legal_and_winning(class.example.as_ref().unwrap());
     }
-    if n <= 6 {
-        assert_eq!(
-            first_wins,
-            edge_game_to_move_wins(n, edges, &mut memo),
-            "search disagrees"
-        );
+    if let (Some(search), Some(start)) = (search.as_mut(), start) {
+        assert_eq!(first_wins, search.mover_wins(start), "search disagrees");
         if let Some(w) = &solution.winning_moves {
-            let mut winning = 0u64;
-            for u in 0..n {
-                for v in u + 1..n {
-                    let mut next = edges.to_vec();
-                    next.extend([u, v]);
-                    if !present.contains(&(u, v))
-                        && bipartition(n, &next).is_some()
-                        && !edge_game_to_move_wins(n, &next, &mut memo)
-                    {
-                        winning += 1;
-                    }
-                }
-            }
+            let winning = search.winning(start).len() as u64;
             assert_eq!(w.count, winning, "number of winning edges");
             assert_eq!(w.unique, winning == 1);
             let classes: u64 = ev.winning_move_classes.iter().map(|c| c.edge_count).sum();
@@ -332,33 +258,6 @@ fn distances(adj: &[Vec<u32>], from: u32) -> Vec<u32> {
         }
     }
     d
-}
-
-/// Tree painting by plain search over colourings (n ≤ 9): does the player
-/// to move (`colour` 1 black, 2 white) win?
-fn paint_to_move_wins(
-    adj: &[Vec<u32>],
-    colours: &mut Vec<u8>,
-    colour: u8,
-    memo: &mut HashMap<(Vec<u8>, u8), bool>,
-) -> bool {
-    if let Some(&w) = memo.get(&(colours.clone(), colour)) {
-        return w;
-    }
-    let mut wins = false;
-    for v in 0..adj.len() {
-        if colours[v] == 0 && adj[v].iter().any(|&u| colours[u as usize] == colour) {
-            colours[v] = colour;
-            let opponent_wins = paint_to_move_wins(adj, colours, 3 - colour, memo);
-            colours[v] = 0;
-            if !opponent_wins {
-                wins = true;
-                break;
-            }
-        }
-    }
-    memo.insert((colours.clone(), colour), wins);
-    wins
 }
 
 /// Checks a tree-painting solution: counts from distances, and for small
@@ -387,26 +286,10 @@ pub fn check_tree_paint(
     assert_eq!(first_wins, black_count > n as u64 - black_count);
     assert_eq!(ev.winning_move.is_some(), first_wins);
     if n <= 9 {
-        let mut colours = vec![0u8; n as usize];
-        colours[black as usize] = 1;
-        colours[white as usize] = 2;
-        let mut memo = HashMap::new();
-        assert_eq!(
-            paint_to_move_wins(&adj, &mut colours, 1, &mut memo),
-            first_wins,
-            "search disagrees"
-        );
-        let mut winning = Vec::new();
-        for v in 0..n {
-            if colours[v as usize] == 0 && adj[v as usize].iter().any(|&u| colours[u as usize] == 1)
-            {
-                colours[v as usize] = 1;
-                if !paint_to_move_wins(&adj, &mut colours, 2, &mut memo) {
-                    winning.push(v);
-                }
-                colours[v as usize] = 0;
-            }
-        }
+        let mut search = PaintSearch::new(n as usize, &pairs(edges));
+        let opening = Colouring::opening(black, white);
+        assert_eq!(search.mover_wins(opening), first_wins, "search disagrees");
+        let winning = search.winning(opening);
         if let Some(v) = ev.winning_move {
             assert!(winning.contains(&v), "winning_move {v} does not win");
         }

@@ -14,57 +14,8 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 
 use crate::helpers::*;
-use crate::tls::Certificates;
-
-/// What a run of the binary gave.
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-impl Run {
-    #[track_caller]
-    fn ok(self) -> Run {
-        assert_eq!(self.code, 0, "{self}");
-        self
-    }
-
-    #[track_caller]
-    fn failed_with(self, code: i32) -> Run {
-        assert_eq!(self.code, code, "{self}");
-        self
-    }
-
-    /// Standard output as JSON Lines.
-    #[track_caller]
-    fn json_lines(&self) -> Vec<Value> {
-        self.stdout
-            .lines()
-            .map(|line| {
-                serde_json::from_str(line).unwrap_or_else(|e| panic!("{line:?}: {e}\n{self}"))
-            })
-            .collect()
-    }
-
-    /// Standard output as one JSON document on one line.
-    #[track_caller]
-    fn json(&self) -> Value {
-        let lines = self.json_lines();
-        assert_eq!(lines.len(), 1, "{self}");
-        lines.into_iter().next().unwrap()
-    }
-}
-
-impl std::fmt::Display for Run {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "exit {}\n--- stdout\n{}--- stderr\n{}",
-            self.code, self.stdout, self.stderr
-        )
-    }
-}
+use crate::run::{self, Run};
+use crate::tls::{Certificates, tls_server};
 
 /// `puzzled ARGS`, run from the repository's root with `input` on standard
 /// input and `env` set (and none of the client's variables inherited).
@@ -73,7 +24,7 @@ async fn puzzled(
     input: Option<String>,
     env: Vec<(&'static str, String)>,
 ) -> Run {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_puzzled"));
+    let mut command = run::puzzled();
     command
         .args(&args)
         .env_remove("PUZZLED_SERVER")
@@ -83,36 +34,12 @@ async fn puzzled(
     run_to_the_end(command, input).await
 }
 
-/// Runs `command` from the repository's root, `input` on its standard
-/// input (none: nothing to read), to its end.
-async fn run_to_the_end(mut command: Command, input: Option<String>) -> Run {
-    tokio::task::spawn_blocking(move || {
-        let mut child = command
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .stdin(if input.is_some() {
-                Stdio::piped()
-            } else {
-                Stdio::null()
-            })
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("the command runs");
-        if let Some(input) = input {
-            let mut stdin = child.stdin.take().unwrap();
-            std::thread::spawn(move || {
-                let _ = stdin.write_all(input.as_bytes());
-            });
-        }
-        let out = child.wait_with_output().unwrap();
-        Run {
-            code: out.status.code().unwrap_or(-1),
-            stdout: String::from_utf8(out.stdout).unwrap(),
-            stderr: String::from_utf8(out.stderr).unwrap(),
-        }
-    })
-    .await
-    .unwrap()
+/// Runs `command`, `input` on its standard input (none: nothing to read),
+/// to its end, off the async runtime.
+async fn run_to_the_end(command: Command, input: Option<String>) -> Run {
+    tokio::task::spawn_blocking(move || run::run(command, input))
+        .await
+        .unwrap()
 }
 
 fn strings(args: &[&str]) -> Vec<String> {
@@ -140,6 +67,15 @@ async fn client_with_input(app: &TestApp, args: &[&str], input: &str) -> Run {
 /// The local command line (no server), for the outputs the client shares.
 async fn local(args: &[&str], input: Option<&str>) -> Run {
     puzzled(strings(args), input.map(str::to_owned), vec![]).await
+}
+
+/// `puzzled client --server APP create --json --game GAME
+/// tests/data/FILE`: the stored puzzle, as the client prints it.
+async fn create_json(app: &TestApp, game: &str, file: &str) -> Value {
+    client(app, &["create", "--json", "--game", game, &data(file)])
+        .await
+        .ok()
+        .json()
 }
 
 fn data(name: &str) -> String {
@@ -258,19 +194,7 @@ async fn health_create_get_list_and_delete_in_text_and_in_json() {
     assert_eq!(spec.graph.unwrap().edges, [0, 1, 1, 2]);
 
     // --json prints the API's own message, as grpcurl prints it.
-    let tree = client(
-        &app,
-        &[
-            "create",
-            "--json",
-            "--game",
-            "tree-paint",
-            &data("tree_paint_abc067d_sample1.txt"),
-        ],
-    )
-    .await
-    .ok()
-    .json();
+    let tree = create_json(&app, "tree-paint", "tree_paint_abc067d_sample1.txt").await;
     let tree_name = tree["name"].as_str().unwrap().to_owned();
     assert_eq!(tree["spec"]["game"], "GAME_TREE_PAINT", "{tree}");
     assert_eq!(
@@ -399,19 +323,7 @@ async fn solve_a_file_says_what_the_local_solve_says_and_a_stored_puzzle_too() {
 
     // A stored puzzle, in the numbering it was made in (the contest file's,
     // from 1), and as JSON (the API's, from 0).
-    let created = client(
-        &app,
-        &[
-            "create",
-            "--json",
-            "--game",
-            "geography",
-            &data("geography_tree8.txt"),
-        ],
-    )
-    .await
-    .ok()
-    .json();
+    let created = create_json(&app, "geography", "geography_tree8.txt").await;
     let name = created["name"].as_str().unwrap();
     let solved = client(&app, &["solve", name]).await.ok();
     assert!(
@@ -497,19 +409,7 @@ async fn analyze_takes_and_shows_moves_in_the_puzzles_own_numbering() {
 
     // A stored puzzle takes and shows moves in the numbering it was made
     // in: this one from a contest file, from 1. The JSON is the API's.
-    let created = client(
-        &app,
-        &[
-            "create",
-            "--json",
-            "--game",
-            "geography",
-            &data("geography_path3.txt"),
-        ],
-    )
-    .await
-    .ok()
-    .json();
+    let created = create_json(&app, "geography", "geography_path3.txt").await;
     assert_eq!(created["spec"]["numberedFrom"], 1, "{created}");
     let name = created["name"].as_str().unwrap();
     let position = client(&app, &["analyze", "--json", "--moves", "2", name])
@@ -603,19 +503,7 @@ async fn play_through_standard_input_to_the_end_as_the_local_game_plays() {
     // A stored puzzle (made from a contest file: numbered from 1), the
     // person first, with JSON Lines: one PlayResponse a message, the last
     // one the final position (the JSON numbers from 0, as the API).
-    let created = client(
-        &app,
-        &[
-            "create",
-            "--json",
-            "--game",
-            "geography",
-            &data("geography_path3.txt"),
-        ],
-    )
-    .await
-    .ok()
-    .json();
+    let created = create_json(&app, "geography", "geography_path3.txt").await;
     let name = created["name"].as_str().unwrap();
     let game = client_with_input(&app, &["play", "--json", name], "3\n2\nhint\nquit\n")
         .await
@@ -660,9 +548,8 @@ async fn a_game_that_ends_says_who_won_without_waiting_for_another_line() {
     for args in [std::mem::take(&mut local_args), remote_args] {
         let shown = args.join(" ");
         let ended = tokio::task::spawn_blocking(move || {
-            let mut child = Command::new(env!("CARGO_BIN_EXE_puzzled"))
+            let mut child = run::puzzled()
                 .args(&args)
-                .current_dir(env!("CARGO_MANIFEST_DIR"))
                 .env_remove("PUZZLED_SERVER")
                 .env_remove("PUZZLED_TOKEN")
                 .stdin(Stdio::piped())
@@ -751,10 +638,7 @@ async fn an_unreachable_server_is_named_with_the_exit_code_of_unavailable() {
 #[tokio::test]
 async fn writes_need_a_writers_token_when_the_server_has_writers() {
     const WRITER: &str = "writer-token-0123456789";
-    let dir = Arc::new(tempfile::tempdir().unwrap());
-    let mut config = test_config(dir.path());
-    config.writer_tokens = Some(format!("writer={WRITER}"));
-    let app = spawn_app_with(dir, config).await;
+    let app = app_with(|config| config.writer_tokens = Some(format!("writer={WRITER}"))).await;
     let file = data("geography_path3.txt");
     let create = ["create", "--game", "geography", file.as_str()];
 
@@ -1218,7 +1102,7 @@ async fn an_interrupted_export_prints_the_token_that_resumes_it() {
 
     let addr = server(&app);
     let (first_part, stderr, code) = tokio::task::spawn_blocking(move || {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_puzzled"))
+        let mut child = run::puzzled()
             .args(["client", "--server", &addr, "export"])
             .env_remove("PUZZLED_SERVER")
             .stdin(Stdio::null())
@@ -1350,10 +1234,7 @@ async fn no_progress_is_drawn_when_standard_error_is_not_a_terminal() {
 async fn the_client_speaks_tls_to_a_server_it_trusts() {
     let dir = Arc::new(tempfile::tempdir().unwrap());
     let certificates = Certificates::make(dir.path(), "server");
-    let mut config = test_config(dir.path());
-    config.tls_cert = Some(certificates.cert.clone());
-    config.tls_key = Some(certificates.key.clone());
-    let app = spawn_app_with(dir.clone(), config).await;
+    let app = tls_server(&dir, certificates.cert.clone(), certificates.key.clone()).await;
     let ca = dir.path().join("ca.pem");
     std::fs::write(&ca, &certificates.ca_pem).unwrap();
     let addr = format!("https://localhost:{}", app.port);
@@ -1380,14 +1261,6 @@ async fn the_client_speaks_tls_to_a_server_it_trusts() {
     .await
     .failed_with(24);
     assert!(untrusted.stderr.contains(&addr), "{untrusted}");
-}
-
-/// A TLS server whose certificate is `cert` and `key` (PEM files).
-async fn tls_server(dir: &Arc<tempfile::TempDir>, cert: PathBuf, key: PathBuf) -> TestApp {
-    let mut config = test_config(dir.path());
-    config.tls_cert = Some(cert);
-    config.tls_key = Some(key);
-    spawn_app_with(dir.clone(), config).await
 }
 
 /// `puzzled client --server ADDR [--ca-cert CA] health`, and `puzzled
@@ -1539,25 +1412,14 @@ async fn the_docs_self_signed_certificate_serves_tls_to_the_client() {
         .skip(1)
         .map(str::to_owned)
         .collect();
-    let run = tokio::task::spawn_blocking({
-        let dir = dir.clone();
-        move || {
-            Command::new(env!("CARGO_BIN_EXE_puzzled"))
-                .args(&words)
-                .current_dir(dir.path())
-                .env_remove("PUZZLED_SERVER")
-                .output()
-                .unwrap()
-        }
-    })
-    .await
-    .unwrap();
-    assert!(
-        run.status.success(),
-        "{check}: {}",
-        String::from_utf8_lossy(&run.stderr)
-    );
-    assert_eq!(String::from_utf8_lossy(&run.stdout), "SERVING\n");
+    let mut command = run::puzzled();
+    command
+        .args(&words)
+        .current_dir(dir.path())
+        .env_remove("PUZZLED_SERVER");
+    let run = run_to_the_end(command, None).await;
+    assert!(run.success(), "{check}: {}", run.stderr);
+    assert_eq!(run.stdout, "SERVING\n");
 }
 
 /// The lines of the first ```sh block after `heading` in the README.
@@ -1625,6 +1487,7 @@ async fn run_tour(app: &TestApp, lines: &[String]) -> Vec<(String, Run)> {
         let mut shell = Command::new("sh");
         shell
             .args(["-c", &command])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
             .env("PATH", &path)
             // The default address, 127.0.0.1:50051, is this test's server.
             .env("PUZZLED_SERVER", server(app))

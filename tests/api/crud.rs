@@ -1,8 +1,6 @@
 //! CreatePuzzle, GetPuzzle, ListPuzzles, DeletePuzzle, and persistence
 //! across a restart.
 
-use std::sync::Arc;
-
 use tonic::Code;
 
 use super::helpers::*;
@@ -17,18 +15,13 @@ fn path3(start: u32) -> proto::PuzzleSpec {
 
 #[tokio::test]
 async fn create_then_get_returns_the_same_puzzle_in_its_own_labels() {
-    let mut app = spawn_app().await;
+    let app = spawn_app().await;
     let spec = proto::PuzzleSpec {
         title: "reversed edges".into(),
         numbered_from: 1,
         ..geography(4, &[3, 2, 1, 0, 2, 1], 0)
     };
-    let created = app
-        .client
-        .create_puzzle(create_request(spec.clone()))
-        .await
-        .unwrap()
-        .into_inner();
+    let created = app.create(spec.clone()).await;
     assert!(created.name.starts_with("puzzles/"), "{}", created.name);
     assert_eq!(
         created.spec.as_ref(),
@@ -38,49 +31,26 @@ async fn create_then_get_returns_the_same_puzzle_in_its_own_labels() {
     assert!(created.canonical_hash.starts_with("traces-v4:"));
     assert!(created.duplicate_of.is_empty());
     assert!(created.create_time.is_some());
-    let got = app
-        .client
-        .get_puzzle(proto::GetPuzzleRequest {
-            name: created.name.clone(),
-            ..Default::default()
-        })
-        .await
-        .unwrap()
-        .into_inner();
+    let got = app.read(&created.name).await;
     assert_eq!(got, created);
 }
 
 #[tokio::test]
 async fn duplicates_point_at_the_oldest_and_share_the_hash() {
-    let mut app = spawn_app().await;
-    let first = app
-        .client
-        .create_puzzle(create_request(geography(4, &[0, 1, 1, 2, 2, 3], 1)))
-        .await
-        .unwrap()
-        .into_inner();
+    let app = spawn_app().await;
+    let first = app.create(geography(4, &[0, 1, 1, 2, 2, 3], 1)).await;
     // Same graph: other edge order and direction, other title, shown from 1.
     let again = proto::PuzzleSpec {
         title: "same puzzle".into(),
         numbered_from: 1,
         ..geography(4, &[3, 2, 2, 1, 0, 1], 1)
     };
-    let second = app
-        .client
-        .create_puzzle(create_request(again))
-        .await
-        .unwrap()
-        .into_inner();
+    let second = app.create(again).await;
     assert_ne!(first.name, second.name);
     assert_eq!(first.canonical_hash, second.canonical_hash);
     assert_eq!(second.duplicate_of, first.name);
     // Another start is another puzzle.
-    let other = app
-        .client
-        .create_puzzle(create_request(geography(4, &[0, 1, 1, 2, 2, 3], 0)))
-        .await
-        .unwrap()
-        .into_inner();
+    let other = app.create(geography(4, &[0, 1, 1, 2, 2, 3], 0)).await;
     assert_ne!(other.canonical_hash, first.canonical_hash);
     assert!(other.duplicate_of.is_empty());
 }
@@ -103,13 +73,8 @@ async fn a_repeated_request_id_returns_the_first_result() {
         .unwrap()
         .into_inner();
     assert_eq!(first, second);
-    let list = app
-        .client
-        .list_puzzles(proto::ListPuzzlesRequest::default())
-        .await
-        .unwrap()
-        .into_inner();
-    assert_eq!(list.puzzles.len(), 1, "stored once");
+    let list = app.listed().await;
+    assert_eq!(list.len(), 1, "stored once");
     // The same id with another payload is refused: another start, or the
     // same puzzle in another numbering.
     for other in [
@@ -147,13 +112,7 @@ async fn listing_is_newest_first_paged_filtered_and_survives_inserts() {
         graph: graph(3, &[0, 1, 1, 2]),
         ..Default::default()
     };
-    let tree_name = app
-        .client
-        .create_puzzle(create_request(tree))
-        .await
-        .unwrap()
-        .into_inner()
-        .name;
+    let tree_name = app.create(tree).await.name;
 
     let page1 = app
         .client
@@ -210,38 +169,21 @@ async fn listing_is_newest_first_paged_filtered_and_survives_inserts() {
     assert_eq!(trees.puzzles[0].name, tree_name);
     assert!(trees.next_page_token.is_empty());
 
-    let all = app
-        .client
-        .list_puzzles(proto::ListPuzzlesRequest::default())
-        .await
-        .unwrap()
-        .into_inner();
-    assert_eq!(all.puzzles.len(), 7);
+    let all = app.listed().await;
+    assert_eq!(all.len(), 7);
 }
 
 #[tokio::test]
 async fn delete_removes_the_puzzle() {
     let mut app = spawn_app().await;
-    let created = app
-        .client
-        .create_puzzle(create_request(path3(0)))
-        .await
-        .unwrap()
-        .into_inner();
+    let created = app.create(path3(0)).await;
     app.client
         .delete_puzzle(proto::DeletePuzzleRequest {
             name: created.name.clone(),
         })
         .await
         .unwrap();
-    let err = app
-        .client
-        .get_puzzle(proto::GetPuzzleRequest {
-            name: created.name.clone(),
-            ..Default::default()
-        })
-        .await
-        .unwrap_err();
+    let err = app.read_err(&created.name).await;
     assert_eq!(err.code(), Code::NotFound);
     let err = app
         .client
@@ -253,18 +195,8 @@ async fn delete_removes_the_puzzle() {
 
 #[tokio::test]
 async fn delete_needs_the_admin_token_when_one_is_set() {
-    let dir = Arc::new(tempfile::tempdir().unwrap());
-    let config = puzzled::config::Config {
-        admin_token: Some("s3cret".into()),
-        ..test_config(dir.path())
-    };
-    let mut app = spawn_app_with(dir, config).await;
-    let created = app
-        .client
-        .create_puzzle(create_request(path3(0)))
-        .await
-        .unwrap()
-        .into_inner();
+    let mut app = app_with(|config| config.admin_token = Some("s3cret".into())).await;
+    let created = app.create(path3(0)).await;
     let with_header = |header: Option<String>| {
         let mut request = tonic::Request::new(proto::DeletePuzzleRequest {
             name: created.name.clone(),
@@ -300,13 +232,7 @@ async fn delete_needs_the_admin_token_when_one_is_set() {
         assert_eq!(err.code(), code, "{header}");
     }
     // Still there after the refused attempts.
-    app.client
-        .get_puzzle(proto::GetPuzzleRequest {
-            name: created.name.clone(),
-            ..Default::default()
-        })
-        .await
-        .unwrap();
+    app.read(&created.name).await;
     // The scheme is case-insensitive (RFC 7235).
     app.client
         .delete_puzzle(with_header(Some("bearer s3cret".into())))
@@ -318,12 +244,7 @@ async fn delete_needs_the_admin_token_when_one_is_set() {
 async fn puzzles_and_cached_verdicts_survive_a_restart() {
     let mut app = spawn_app().await;
     let spec = geography(5, &[0, 1, 1, 2, 2, 3, 3, 4], 0);
-    let created = app
-        .client
-        .create_puzzle(create_request(spec))
-        .await
-        .unwrap()
-        .into_inner();
+    let created = app.create(spec).await;
     let solve = proto::SolvePuzzleRequest {
         name: created.name.clone(),
         include_all_starts: true,
@@ -336,19 +257,8 @@ async fn puzzles_and_cached_verdicts_survive_a_restart() {
         .unwrap()
         .into_inner();
     assert!(!fresh.cached);
-    let config = app.config.clone();
-    let dir = app.stop().await;
-
-    let mut app = spawn_app_with(dir, config).await;
-    let got = app
-        .client
-        .get_puzzle(proto::GetPuzzleRequest {
-            name: created.name.clone(),
-            ..Default::default()
-        })
-        .await
-        .unwrap()
-        .into_inner();
+    let mut app = app.restart().await;
+    let got = app.read(&created.name).await;
     // The same puzzle, now with the winner of its stored verdict.
     assert_eq!(
         got,
@@ -388,20 +298,10 @@ async fn puzzles_and_cached_verdicts_survive_a_restart() {
 /// any machine, so only a server that cut the call short fails.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn shutdown_lets_in_flight_calls_finish() {
-    let dir = std::sync::Arc::new(tempfile::tempdir().unwrap());
-    let config = puzzled::config::Config {
-        shutdown_grace_secs: 600,
-        ..test_config(dir.path())
-    };
-    let mut app = spawn_app_with(dir, config).await;
+    let app = app_with(|config| config.shutdown_grace_secs = 600).await;
     let n = 200_000;
     let edges = random_graph(n, 400_000, 21);
-    let created = app
-        .client
-        .create_puzzle(create_request(geography(n, &edges, 0)))
-        .await
-        .unwrap()
-        .into_inner();
+    let created = app.create(geography(n, &edges, 0)).await;
     let mut client = app.client.clone();
     let in_flight = tokio::spawn(async move {
         client
@@ -441,14 +341,7 @@ async fn reads_show_the_winner_of_puzzles_solved_before() {
     let middle = app.create(path3(1)).await;
     assert_eq!(end.cached_winner, proto::Player::Unspecified as i32);
     for puzzle in [&end, &middle] {
-        app.client
-            .clone()
-            .solve_puzzle(proto::SolvePuzzleRequest {
-                name: puzzle.name.clone(),
-                ..Default::default()
-            })
-            .await
-            .unwrap();
+        app.solve_stored(&puzzle.name).await.unwrap();
     }
     // The other end of the path: a relabelled copy of the first puzzle.
     let copy = app.create(path3(2)).await;
@@ -521,14 +414,7 @@ async fn repeated_reads_are_answered_from_memory_until_the_store_changes() {
         titles(app.listed().await),
         [(newer.name.clone(), title.clone(), unsolved), edited()]
     );
-    app.client
-        .clone()
-        .solve_puzzle(proto::SolvePuzzleRequest {
-            name: newer.name.clone(),
-            ..Default::default()
-        })
-        .await
-        .unwrap();
+    app.solve_stored(&newer.name).await.unwrap();
     let first = proto::Player::First as i32;
     assert_eq!(
         titles(app.listed().await),

@@ -3,8 +3,6 @@
 //! the ErrorInfo reason; then the server answers the next request normally
 //! and the store is unchanged.
 
-use std::sync::Arc;
-
 use tonic::{Code, Status};
 use tonic_types::StatusExt;
 
@@ -54,13 +52,8 @@ async fn still_healthy(app: &mut TestApp) {
         .expect("the next good request is answered")
         .into_inner();
     assert_eq!(ok.winner, proto::Player::Second as i32);
-    let list = app
-        .client
-        .list_puzzles(proto::ListPuzzlesRequest::default())
-        .await
-        .unwrap()
-        .into_inner();
-    assert!(list.puzzles.is_empty(), "bad requests stored nothing");
+    let list = app.listed().await;
+    assert!(list.is_empty(), "bad requests stored nothing");
 }
 
 #[tokio::test]
@@ -293,12 +286,7 @@ async fn missing_spec_and_missing_puzzle_are_named() {
 
 #[tokio::test]
 async fn edge_limit_is_checked() {
-    let dir = Arc::new(tempfile::tempdir().unwrap());
-    let config = puzzled::config::Config {
-        max_edges: 2,
-        ..test_config(dir.path())
-    };
-    let mut app = spawn_app_with(dir, config).await;
+    let mut app = app_with(|config| config.max_edges = 2).await;
     let status = solve_err(&mut app, geography(5, &[0, 1, 1, 2, 2, 3], 0)).await;
     assert_bad(
         &status,
@@ -312,12 +300,7 @@ async fn edge_limit_is_checked() {
 
 #[tokio::test]
 async fn a_message_over_the_size_limit_is_refused_by_the_transport() {
-    let dir = Arc::new(tempfile::tempdir().unwrap());
-    let config = puzzled::config::Config {
-        max_message_bytes: Some(4096),
-        ..test_config(dir.path())
-    };
-    let mut app = spawn_app_with(dir, config).await;
+    let mut app = app_with(|config| config.max_message_bytes = Some(4096)).await;
     let edges = random_graph(5000, 4000, 3);
     let status = solve_err(&mut app, geography(5000, &edges, 0)).await;
     assert_eq!(status.code(), Code::ResourceExhausted, "{status:?}");
@@ -327,8 +310,7 @@ async fn a_message_over_the_size_limit_is_refused_by_the_transport() {
         "{}",
         status.message()
     );
-    let info = status.get_error_details().error_info().cloned().unwrap();
-    assert_eq!(info.reason, "LIMIT_EXCEEDED");
+    assert_eq!(error_reason(&status), "LIMIT_EXCEEDED");
     still_healthy(&mut app).await;
 }
 
@@ -336,13 +318,11 @@ async fn a_message_over_the_size_limit_is_refused_by_the_transport() {
 /// `--max-edges` edges needs: 10 bytes an edge plus 64 KiB.
 #[tokio::test]
 async fn the_default_message_limit_follows_max_edges() {
-    let dir = Arc::new(tempfile::tempdir().unwrap());
-    let config = puzzled::config::Config {
-        max_edges: 1_000,
-        ..test_config(dir.path())
-    };
-    assert_eq!(config.message_limit(), 10_000 + 65_536);
-    let mut app = spawn_app_with(dir, config).await;
+    let mut app = app_with(|config| {
+        config.max_edges = 1_000;
+        assert_eq!(config.message_limit(), 10_000 + 65_536);
+    })
+    .await;
     // 1,000 edges fit; 30,000 edges (over 75,536 bytes) never reach the
     // handler's LIMIT_EXCEEDED: the transport refuses the message.
     let fits = geography(40_000, &random_graph(40_000, 1_000, 4), 0);
@@ -367,14 +347,7 @@ async fn the_default_message_limit_follows_max_edges() {
 async fn an_error_about_a_huge_value_repeats_only_its_start() {
     let mut app = spawn_app().await;
     let name = format!("puzzles/{}", "x".repeat(4 << 20));
-    let status = app
-        .client
-        .get_puzzle(proto::GetPuzzleRequest {
-            name: name.clone(),
-            ..Default::default()
-        })
-        .await
-        .unwrap_err();
+    let status = app.read_err(&name).await;
     assert_bad(
         &status,
         Code::InvalidArgument,
@@ -407,14 +380,7 @@ async fn names_page_tokens_and_page_sizes_are_checked() {
         "puzzles/not-an-id",
         "puzzles/0123456789abcdef0123/x",
     ] {
-        let status = app
-            .client
-            .get_puzzle(proto::GetPuzzleRequest {
-                name: name.into(),
-                ..Default::default()
-            })
-            .await
-            .unwrap_err();
+        let status = app.read_err(name).await;
         assert_bad(
             &status,
             Code::InvalidArgument,
@@ -422,35 +388,14 @@ async fn names_page_tokens_and_page_sizes_are_checked() {
             "is not a puzzle name",
             "MALFORMED_NAME",
         );
-        let status = app
-            .client
-            .solve_puzzle(proto::SolvePuzzleRequest {
-                name: name.into(),
-                ..Default::default()
-            })
-            .await
-            .unwrap_err();
+        let status = app.solve_stored(name).await.unwrap_err();
         assert_eq!(status.code(), Code::InvalidArgument);
     }
     let unknown = "puzzles/0123456789abcdef0123";
-    let status = app
-        .client
-        .get_puzzle(proto::GetPuzzleRequest {
-            name: unknown.into(),
-            ..Default::default()
-        })
-        .await
-        .unwrap_err();
+    let status = app.read_err(unknown).await;
     assert_eq!(status.code(), Code::NotFound);
     assert!(status.message().contains(unknown), "{}", status.message());
-    let status = app
-        .client
-        .solve_puzzle(proto::SolvePuzzleRequest {
-            name: unknown.into(),
-            ..Default::default()
-        })
-        .await
-        .unwrap_err();
+    let status = app.solve_stored(unknown).await.unwrap_err();
     assert_eq!(status.code(), Code::NotFound);
 
     // Garbage, and the hex spellings of an earlier token format with its
@@ -564,12 +509,7 @@ async fn a_passed_deadline_is_deadline_exceeded_and_the_server_carries_on() {
     let mut status = None;
     for seed in 11..21 {
         let edges = random_graph(n, 400_000, seed);
-        let created = app
-            .client
-            .create_puzzle(create_request(geography(n, &edges, 0)))
-            .await
-            .unwrap()
-            .into_inner();
+        let created = app.create(geography(n, &edges, 0)).await;
         let mut request = tonic::Request::new(proto::SolvePuzzleRequest {
             name: created.name,
             ..Default::default()
@@ -592,12 +532,7 @@ async fn a_passed_deadline_is_deadline_exceeded_and_the_server_carries_on() {
         Code::Cancelled => assert!(status.message().contains("Timeout expired"), "{status:?}"),
         _ => panic!("not a deadline error: {status:?}"),
     }
-    let ok = app
-        .client
-        .solve(solve_request(geography(3, &[0, 1, 1, 2], 0)))
-        .await
-        .unwrap()
-        .into_inner();
+    let ok = app.solve(geography(3, &[0, 1, 1, 2], 0)).await;
     assert_eq!(ok.winner, proto::Player::Second as i32);
 }
 
@@ -717,12 +652,7 @@ async fn a_deadline_past_on_arrival_is_deadline_exceeded() {
 /// over the limit is refused before any of the message has been sent.
 #[tokio::test]
 async fn an_oversize_message_is_refused_from_its_header() {
-    let dir = Arc::new(tempfile::tempdir().unwrap());
-    let config = puzzled::config::Config {
-        max_message_bytes: Some(4096),
-        ..test_config(dir.path())
-    };
-    let mut app = spawn_app_with(dir, config).await;
+    let mut app = app_with(|config| config.max_message_bytes = Some(4096)).await;
     let mut header = vec![0u8];
     header.extend(1_000_000_000u32.to_be_bytes());
     // A hang guard: the rest of the message never comes, so a server that
@@ -745,8 +675,7 @@ async fn an_oversize_message_is_refused_from_its_header() {
         "the request message is 1000000000 bytes, over the 4096-byte message limit \
          (--max-message-bytes)"
     );
-    let info = status.get_error_details().error_info().cloned().unwrap();
-    assert_eq!(info.reason, "LIMIT_EXCEEDED");
+    assert_eq!(error_reason(&status), "LIMIT_EXCEEDED");
     still_healthy(&mut app).await;
 }
 
@@ -755,12 +684,7 @@ async fn an_oversize_message_is_refused_from_its_header() {
 /// optional evidence the same puzzle is answered.
 #[tokio::test]
 async fn a_solution_over_the_message_limit_is_response_too_large() {
-    let dir = Arc::new(tempfile::tempdir().unwrap());
-    let config = puzzled::config::Config {
-        max_message_bytes: Some(4096),
-        ..test_config(dir.path())
-    };
-    let mut app = spawn_app_with(dir, config).await;
+    let mut app = app_with(|config| config.max_message_bytes = Some(4096)).await;
     // Every one of the 2,998 isolated vertices is a second-player start.
     let spec = geography(3000, &[0, 1], 5);
     let status = app
@@ -777,8 +701,7 @@ async fn a_solution_over_the_message_limit_is_response_too_large() {
         status.message().contains("include_all_starts"),
         "{status:?}"
     );
-    let info = status.get_error_details().error_info().cloned().unwrap();
-    assert_eq!(info.reason, "RESPONSE_TOO_LARGE");
+    assert_eq!(error_reason(&status), "RESPONSE_TOO_LARGE");
     app.client
         .solve(solve_request(spec))
         .await
@@ -791,15 +714,10 @@ async fn a_solution_over_the_message_limit_is_response_too_large() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_server_answers_deadline_exceeded() {
     use prost::Message as _;
-    let mut app = spawn_app().await;
+    let app = spawn_app().await;
     let n = 200_000;
     let edges = random_graph(n, 400_000, 13);
-    let created = app
-        .client
-        .create_puzzle(create_request(geography(n, &edges, 0)))
-        .await
-        .unwrap()
-        .into_inner();
+    let created = app.create(geography(n, &edges, 0)).await;
     let request = proto::SolvePuzzleRequest {
         name: created.name,
         ..Default::default()
@@ -813,14 +731,8 @@ async fn the_server_answers_deadline_exceeded() {
     .await;
     assert_eq!(status.code(), Code::DeadlineExceeded, "{status:?}");
     assert!(status.message().contains("deadline"), "{status:?}");
-    let info = status.get_error_details().error_info().cloned().unwrap();
-    assert_eq!(info.reason, "DEADLINE_EXCEEDED");
-    let ok = app
-        .client
-        .solve(solve_request(geography(3, &[0, 1, 1, 2], 0)))
-        .await
-        .unwrap()
-        .into_inner();
+    assert_eq!(error_reason(&status), "DEADLINE_EXCEEDED");
+    let ok = app.solve(geography(3, &[0, 1, 1, 2], 0)).await;
     assert_eq!(ok.winner, proto::Player::Second as i32);
 }
 

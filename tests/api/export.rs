@@ -52,14 +52,7 @@ async fn the_export_streams_every_puzzle_and_resumes_after_any() {
     created.reverse();
     // The newest one solved: its stored winner comes with it and with every
     // copy sharing its canonical hash, and with no other.
-    app.client
-        .clone()
-        .solve_puzzle(proto::SolvePuzzleRequest {
-            name: created[0].clone(),
-            ..Default::default()
-        })
-        .await
-        .unwrap();
+    app.solve_stored(&created[0]).await.unwrap();
     let all = export(&app, proto::ExportPuzzlesRequest::default()).await;
     let solved_hash = all[0].puzzle.as_ref().unwrap().canonical_hash.clone();
     for item in &all {

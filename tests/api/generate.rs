@@ -4,8 +4,6 @@
 //! along its main line recount; stored ones carry their difficulty, and a
 //! copy already stored is named instead of stored again.
 
-use std::sync::Arc;
-
 use tokio_stream::StreamExt as _;
 use tonic::Code;
 
@@ -493,10 +491,10 @@ async fn each_bad_request_is_refused_before_the_stream_with_its_field() {
 
 #[tokio::test]
 async fn storing_needs_a_writers_token_where_creating_does() {
-    let dir = Arc::new(tempfile::tempdir().unwrap());
-    let mut config = test_config(dir.path());
-    config.writer_tokens = Some("alice=alice-token-0123456789".into());
-    let app = spawn_app_with(dir, config).await;
+    let app = app_with(|config| {
+        config.writer_tokens = Some("alice=alice-token-0123456789".into());
+    })
+    .await;
     let ask = request(proto::Game::TreePaint, (6, 8), 1);
     // Generating alone is open to all.
     assert_eq!(generate(&app, ask.clone()).await.unwrap().len(), 3);

@@ -315,12 +315,7 @@ async fn cors_allows_only_the_configured_origins() {
     );
     app.stop().await;
 
-    let dir = std::sync::Arc::new(tempfile::tempdir().unwrap());
-    let config = puzzled::config::Config {
-        cors_origins: vec!["https://puzzles.example".into()],
-        ..test_config(dir.path())
-    };
-    let app = spawn_app_with(dir, config).await;
+    let app = app_with(|config| config.cors_origins = vec!["https://puzzles.example".into()]).await;
     let response = preflight(&app, "https://puzzles.example").await;
     assert_eq!(
         response.headers["access-control-allow-origin"],

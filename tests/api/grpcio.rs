@@ -8,7 +8,6 @@
 //! `PUZZLED_TEST_GRPCIO=1` (as CI sets) their absence fails it.
 
 use std::process::Command;
-use std::sync::Arc;
 
 use crate::cancel::ONE_AT_A_TIME;
 use crate::helpers::*;
@@ -44,12 +43,7 @@ async fn abandoned_large_calls_leave_a_grpcio_channel_serving() {
         return;
     }
     let _turn = ONE_AT_A_TIME.lock().await;
-    let dir = Arc::new(tempfile::tempdir().unwrap());
-    let config = puzzled::config::Config {
-        solve_workers: Some(1),
-        ..test_config(dir.path())
-    };
-    let app = spawn_app_with(dir, config).await;
+    let app = app_with(|config| config.solve_workers = Some(1)).await;
     let root = env!("CARGO_MANIFEST_DIR");
     let script = format!("{root}/tests/grpcio/abandon_large_calls.py");
     let proto = format!("{root}/proto");

@@ -1,8 +1,10 @@
 //! `spawn_app()`: a fresh server on port 0 with a fresh SQLite file, and a
 //! typed client. Logs stay silent unless `TEST_LOG` is set.
 
+use std::io::{BufRead as _, BufReader, Lines};
 use std::path::Path;
-use std::sync::{Arc, Once};
+use std::process::{Child, ChildStdout, Command, Stdio};
+use std::sync::{Arc, Once, mpsc};
 
 use proto::puzzle_service_client::PuzzleServiceClient;
 pub use puzzled::api::proto;
@@ -68,8 +70,20 @@ pub fn test_config(dir: &Path) -> Config {
 }
 
 pub async fn spawn_app() -> TestApp {
-    let dir = Arc::new(tempfile::tempdir().expect("temp dir"));
-    let config = test_config(dir.path());
+    app_with(|_| {}).await
+}
+
+/// A server on a fresh directory with the test configuration as
+/// `configure` leaves it.
+pub async fn app_with(configure: impl FnOnce(&mut Config)) -> TestApp {
+    app_in(Arc::new(tempfile::tempdir().expect("temp dir")), configure).await
+}
+
+/// A server on `dir` (which may already hold its store, certificates or
+/// other files) with the test configuration as `configure` leaves it.
+pub async fn app_in(dir: Arc<TempDir>, configure: impl FnOnce(&mut Config)) -> TestApp {
+    let mut config = test_config(dir.path());
+    configure(&mut config);
     spawn_app_with(dir, config).await
 }
 
@@ -137,6 +151,14 @@ impl TestApp {
         self.request_stop().finish().await
     }
 
+    /// Stops the server gracefully and starts it again on the same
+    /// directory and configuration (its in-memory caches empty).
+    pub async fn restart(self) -> TestApp {
+        let config = self.config.clone();
+        let dir = self.stop().await;
+        spawn_app_with(dir, config).await
+    }
+
     /// Asks the server to shut down and returns at once; `finish` waits for
     /// it to have stopped.
     pub fn request_stop(mut self) -> Self {
@@ -168,6 +190,18 @@ impl TestApp {
             .into_inner()
     }
 
+    /// SolvePuzzle of the stored puzzle `name` (no extras).
+    pub async fn solve_stored(&self, name: &str) -> Result<proto::Solution, tonic::Status> {
+        self.client
+            .clone()
+            .solve_puzzle(proto::SolvePuzzleRequest {
+                name: name.to_owned(),
+                ..Default::default()
+            })
+            .await
+            .map(tonic::Response::into_inner)
+    }
+
     /// Stores `spec`; the call must succeed.
     pub async fn create(&self, spec: proto::PuzzleSpec) -> proto::Puzzle {
         self.client
@@ -194,6 +228,19 @@ impl TestApp {
             .await
             .unwrap_or_else(|e| panic!("GetPuzzle {name}: {e:?}"))
             .into_inner()
+    }
+
+    /// The error GetPuzzle gives for `name` (full view); the call must
+    /// fail.
+    pub async fn read_err(&self, name: &str) -> tonic::Status {
+        self.client
+            .clone()
+            .get_puzzle(proto::GetPuzzleRequest {
+                name: name.to_owned(),
+                view: proto::PuzzleView::Unspecified as i32,
+            })
+            .await
+            .unwrap_err()
     }
 
     /// The first page of ListPuzzles with its defaults; the call must
@@ -362,44 +409,120 @@ pub fn listen_address(line: &str) -> String {
         .to_owned()
 }
 
+/// `puzzled serve ARGS` with the variables `env`, its log (standard
+/// output) on a pipe, not started yet: for a test that needs more of the
+/// command (standard error on a pipe) before [`Serving::start`]. None of
+/// `PUZZLED_LISTEN`, `PUZZLED_DATABASE_URL`, `PUZZLED_LOG` and
+/// `PUZZLED_LOG_FORMAT` is inherited; `env` may set them.
+pub fn serve_command(args: &[&str], env: &[(&str, &str)]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_puzzled"));
+    command
+        .arg("serve")
+        .args(args)
+        .env_remove("PUZZLED_LISTEN")
+        .env_remove("PUZZLED_DATABASE_URL")
+        .env_remove("PUZZLED_LOG")
+        .env_remove("PUZZLED_LOG_FORMAT")
+        .envs(env.iter().copied())
+        .stdout(Stdio::piped());
+    command
+}
+
+/// `puzzled serve ARGS` with the variables `env` ([`serve_command`]),
+/// started and listening.
+pub fn serve(args: &[&str], env: &[(&str, &str)]) -> Serving {
+    Serving::start(serve_command(args, env))
+}
+
+/// The server as a child process that has said where it listens.
+pub struct Serving {
+    pub child: Child,
+    /// Its log up to the line naming its address, that line last (at the
+    /// info level it is the first and only one).
+    pub start_up: Vec<String>,
+    /// The address that line names.
+    pub addr: String,
+    /// The rest of its log, as it comes.
+    pub lines: Lines<BufReader<ChildStdout>>,
+}
+
+impl Serving {
+    /// Starts `command` (a [`serve_command`]) and reads its log up to the
+    /// line naming the address it listens on.
+    pub fn start(mut command: Command) -> Serving {
+        let mut child = command.spawn().expect("puzzled serve starts");
+        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+        let mut start_up = Vec::new();
+        while !start_up
+            .last()
+            .is_some_and(|line: &String| line.contains("listening on"))
+        {
+            let line = lines
+                .next()
+                .unwrap_or_else(|| panic!("the server stopped before listening: {start_up:?}"))
+                .unwrap();
+            start_up.push(line);
+        }
+        let addr = listen_address(start_up.last().unwrap());
+        Serving {
+            child,
+            start_up,
+            addr,
+            lines,
+        }
+    }
+
+    /// Sends the server `signal` ([`signal_process`]).
+    pub fn signal(&self, signal: &str) -> std::process::ExitStatus {
+        signal_process(&self.child, signal)
+    }
+}
+
+/// Sends `child` the signal `signal` (`TERM`, `INT`, `HUP`, `KILL`) with
+/// `kill`, and gives how `kill` exited.
+pub fn signal_process(child: &Child, signal: &str) -> std::process::ExitStatus {
+    Command::new("kill")
+        .args([&format!("-{signal}"), &child.id().to_string()])
+        .status()
+        .unwrap()
+}
+
+/// `lines` sent over a channel as they come, by a thread of their own.
+pub fn on_a_channel(lines: Lines<BufReader<ChildStdout>>) -> mpsc::Receiver<String> {
+    let (send, receive) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in lines.map_while(Result::ok) {
+            if send.send(line).is_err() {
+                return;
+            }
+        }
+    });
+    receive
+}
+
 /// The server as a process, its log lines sent over a channel as they come.
 pub struct Served {
-    child: std::process::Child,
-    lines: std::sync::mpsc::Receiver<String>,
+    child: Child,
+    lines: mpsc::Receiver<String>,
     pub addr: String,
 }
 
 impl Served {
     /// `puzzled serve` on a port of its own, its store in `dir`, with the
     /// variables `env`.
-    pub fn start(dir: &std::path::Path, env: &[(&str, &str)]) -> Served {
-        use std::io::BufRead as _;
-        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_puzzled"))
-            .args(["serve", "--listen", "127.0.0.1:0"])
-            .env("PUZZLED_DATABASE_URL", database_url(dir))
-            .envs(env.iter().copied())
-            .env("PUZZLED_LOG", "info")
-            .env_remove("PUZZLED_LOG_FORMAT")
-            .stdout(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        let stdout = std::io::BufReader::new(child.stdout.take().unwrap());
-        let (send, lines) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            for line in stdout.lines().map_while(Result::ok) {
-                if send.send(line).is_err() {
-                    return;
-                }
-            }
-        });
-        let mut served = Served {
-            child,
-            lines,
-            addr: String::new(),
-        };
-        let listening = served.line_with("listening on");
-        served.addr = listen_address(&listening);
-        served
+    pub fn start(dir: &Path, env: &[(&str, &str)]) -> Served {
+        let url = database_url(dir);
+        let env: Vec<(&str, &str)> = [("PUZZLED_DATABASE_URL", url.as_str())]
+            .into_iter()
+            .chain(env.iter().copied())
+            .chain([("PUZZLED_LOG", "info")])
+            .collect();
+        let serving = serve(&["--listen", "127.0.0.1:0"], &env);
+        Served {
+            child: serving.child,
+            lines: on_a_channel(serving.lines),
+            addr: serving.addr,
+        }
     }
 
     /// The next log line holding `text`; a minute without one fails.
@@ -416,10 +539,7 @@ impl Served {
     }
 
     pub fn hang_up(&self) {
-        std::process::Command::new("kill")
-            .args(["-HUP", &self.child.id().to_string()])
-            .status()
-            .unwrap();
+        signal_process(&self.child, "HUP");
     }
 }
 

@@ -2,8 +2,6 @@
 //! CreatePuzzle stores one; one summary at the end with a result per
 //! message; a retry stores nothing twice; a bad puzzle fails alone.
 
-use std::sync::Arc;
-
 use tokio_stream::StreamExt as _;
 use tonic::metadata::MetadataValue;
 use tonic::{Code, Request};
@@ -214,10 +212,10 @@ async fn past_the_limit_the_call_ends_and_the_first_puzzles_are_kept() {
 
 #[tokio::test]
 async fn with_writer_tokens_an_import_needs_one_and_stores_nothing_without() {
-    let dir = Arc::new(tempfile::tempdir().unwrap());
-    let mut config = test_config(dir.path());
-    config.writer_tokens = Some("alice=alice-token-0123456789".into());
-    let app = spawn_app_with(dir, config).await;
+    let app = app_with(|config| {
+        config.writer_tokens = Some("alice=alice-token-0123456789".into());
+    })
+    .await;
     let refused = import(&app, vec![item(path(3), "x")]).await.unwrap_err();
     assert_eq!(refused.code(), Code::Unauthenticated, "{refused:?}");
     assert_eq!(error_reason(&refused), "WRITER_TOKEN_MISSING");

@@ -27,6 +27,8 @@ mod postgres;
 mod reflection;
 mod request_ids;
 mod retention;
+#[path = "../common/run.rs"]
+mod run;
 mod search_games;
 mod secrets;
 mod solve;

@@ -15,12 +15,7 @@ async fn get(app: &TestApp, path: &str) -> (String, String) {
 
 /// A server with its metrics endpoint on a port of its own.
 async fn app_with_metrics() -> TestApp {
-    let dir = std::sync::Arc::new(tempfile::tempdir().unwrap());
-    let config = puzzled::config::Config {
-        metrics_listen: Some("127.0.0.1:0".into()),
-        ..test_config(dir.path())
-    };
-    spawn_app_with(dir, config).await
+    app_with(|config| config.metrics_listen = Some("127.0.0.1:0".into())).await
 }
 
 #[tokio::test]
@@ -55,14 +50,7 @@ async fn a_scrape_shows_the_counters_move() {
         .create_puzzle(create_request(spec))
         .await
         .unwrap();
-    let missing = app
-        .client
-        .get_puzzle(proto::GetPuzzleRequest {
-            name: "puzzles/not a puzzle id".into(),
-            view: 0,
-        })
-        .await;
-    assert!(missing.is_err());
+    app.read_err("puzzles/not a puzzle id").await;
 
     // A Play game open during the scrape.
     let (send, receive) = mpsc::channel(4);
@@ -241,16 +229,9 @@ fn repo_file(path: &str) -> String {
 /// so the error counters have a sample).
 #[tokio::test]
 async fn the_alerts_and_the_dashboard_use_metrics_the_server_exports() {
-    let mut app = app_with_metrics().await;
+    let app = app_with_metrics().await;
     app.solve(path(5)).await;
-    let _ = app
-        .client
-        .get_puzzle(proto::GetPuzzleRequest {
-            name: "puzzles/0000000000000000".into(),
-            view: 0,
-        })
-        .await
-        .unwrap_err();
+    app.read_err("puzzles/0000000000000000").await;
     let (_, scrape) = get(&app, "/metrics").await;
     let exported = |name: &str| {
         scrape.lines().any(|line| {

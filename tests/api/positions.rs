@@ -3,8 +3,7 @@
 //! of illegal move, the opening served from the verdict cache, whole games
 //! against the engine, the idle timeout and the game limit.
 
-use std::collections::{BTreeSet, HashMap};
-use std::sync::Arc;
+use std::collections::BTreeSet;
 use std::time::Duration;
 
 use puzzled_testkit::evidence::{PlainGraph, Winner, check_geography};
@@ -14,8 +13,9 @@ use tokio_stream::wrappers::ReceiverStream;
 use tonic::Code;
 use tonic_types::StatusExt as _;
 
-use super::checker::{adjacency, to_move_wins};
+use super::checker::pairs;
 use super::helpers::*;
+use puzzled_testkit::oracle::{Colouring, GeographySearch, PaintSearch};
 
 /// How long a test waits for what the server must do before it counts as
 /// hung: a guard, never the property tested.
@@ -71,25 +71,16 @@ fn check_geography_position(
     line: &[u32],
     analysis: &proto::PositionAnalysis,
 ) {
-    let adj = adjacency(n, edges);
+    let mut search = GeographySearch::new(n as usize, &pairs(edges));
     let mut visited = 1u32 << start;
     let mut token = start;
     for &v in line {
         visited |= 1 << v;
         token = v;
     }
-    let legal: BTreeSet<u32> = adj[token as usize]
-        .iter()
-        .copied()
-        .filter(|&w| visited >> w & 1 == 0)
-        .collect();
-    let mut memo = HashMap::new();
-    let wins = to_move_wins(&adj, visited, token, &mut memo);
-    let winning: BTreeSet<u32> = legal
-        .iter()
-        .copied()
-        .filter(|&w| !to_move_wins(&adj, visited | 1 << w, w, &mut memo))
-        .collect();
+    let legal: BTreeSet<u32> = search.legal(visited, token).into_iter().collect();
+    let wins = search.mover_wins(visited, token);
+    let winning: BTreeSet<u32> = search.winning(visited, token).into_iter().collect();
     let mover_first = line.len().is_multiple_of(2);
     assert_eq!(analysis.to_move, player(mover_first), "after {line:?}");
     assert_eq!(analysis.game_over, legal.is_empty(), "after {line:?}");
@@ -277,20 +268,6 @@ async fn edge_game_positions_agree_with_solving_the_grown_graph() {
     }
 }
 
-/// Tree painting by plain search over colourings (`colour[v]`: 0 none,
-/// 1 black, 2 white): whether the side to move wins.
-fn paint_mover_wins(adj: &[Vec<u32>], colour: &mut Vec<u8>, mover: u8) -> bool {
-    let legal: Vec<usize> = (0..colour.len())
-        .filter(|&v| colour[v] == 0 && adj[v].iter().any(|&w| colour[w as usize] == mover))
-        .collect();
-    legal.into_iter().any(|v| {
-        colour[v] = mover;
-        let opponent_wins = paint_mover_wins(adj, colour, 3 - mover);
-        colour[v] = 0;
-        !opponent_wins
-    })
-}
-
 #[tokio::test]
 async fn tree_paint_positions_agree_with_search() {
     let mut app = spawn_app().await;
@@ -305,45 +282,28 @@ async fn tree_paint_positions_agree_with_search() {
             white: Some(n - 1),
             ..Default::default()
         };
-        let adj = adjacency(n, &edges);
-        let mut colour = vec![0u8; n as usize];
-        colour[0] = 1;
-        colour[n as usize - 1] = 2;
+        let mut search = PaintSearch::new(n as usize, &pairs(&edges));
+        let mut colouring = Colouring::opening(0, n - 1);
         let mut line: Vec<proto::Move> = Vec::new();
         loop {
             let analysis = analyze(&mut app, inline(spec.clone(), line.clone())).await;
-            let mover = if line.len().is_multiple_of(2) { 1 } else { 2 };
-            let wins = paint_mover_wins(&adj, &mut colour, mover);
+            let wins = search.mover_wins(colouring);
             assert_eq!(
                 analysis.winner,
-                player((mover == 1) == wins),
+                player(colouring.black_to_move == wins),
                 "after {line:?}"
             );
-            let legal: BTreeSet<u32> = (0..n)
-                .filter(|&v| {
-                    colour[v as usize] == 0
-                        && adj[v as usize].iter().any(|&w| colour[w as usize] == mover)
-                })
-                .collect();
+            let legal: BTreeSet<u32> = search.legal(colouring).into_iter().collect();
             let listed: BTreeSet<u32> = analysis.legal_moves.iter().map(vertex_of).collect();
             assert_eq!(listed, legal);
-            let winning: BTreeSet<u32> = legal
-                .iter()
-                .copied()
-                .filter(|&v| {
-                    colour[v as usize] = mover;
-                    let opponent_wins = paint_mover_wins(&adj, &mut colour, 3 - mover);
-                    colour[v as usize] = 0;
-                    !opponent_wins
-                })
-                .collect();
+            let winning: BTreeSet<u32> = search.winning(colouring).into_iter().collect();
             let reported: BTreeSet<u32> = analysis.winning_moves.iter().map(vertex_of).collect();
             assert_eq!(reported, winning, "after {line:?}");
             if analysis.game_over {
                 break;
             }
             let chosen = analysis.legal_moves[pick(analysis.legal_moves.len())];
-            colour[vertex_of(&chosen) as usize] = mover;
+            colouring = colouring.after(vertex_of(&chosen));
             line.push(chosen);
         }
     }
@@ -587,7 +547,7 @@ async fn geography_games_the_engine_never_loses_from_a_won_position() {
         let n = 2 + (seed % 8) as u32;
         let edges = random_graph(n, (n as usize * 3) / 2, seed + 7);
         let start = (seed as u32 * 3) % n;
-        let adj = adjacency(n, &edges);
+        let mut search = GeographySearch::new(n as usize, &pairs(&edges));
         let human_first = seed % 2 == 0;
         let mut call = open_play(&mut app).await;
         let opening = call.start(geography(n, &edges, start), human_first).await;
@@ -638,8 +598,7 @@ async fn geography_games_the_engine_never_loses_from_a_won_position() {
                 for &v in &line {
                     visited |= 1 << v;
                 }
-                let mut memo = HashMap::new();
-                if to_move_wins(&adj, visited, chosen, &mut memo) {
+                if search.mover_wins(visited, chosen) {
                     engine_stood_winning = true;
                 }
                 line.push(vertex_of(engine_move));
@@ -746,11 +705,11 @@ async fn a_call_must_start_with_start() {
 
 #[tokio::test]
 async fn a_silent_game_is_closed_and_the_limit_on_games_holds() {
-    let dir = Arc::new(tempfile::tempdir().unwrap());
-    let mut config = test_config(dir.path());
-    config.play_idle_secs = 1;
-    config.max_games = 1;
-    let mut app = spawn_app_with(dir, config).await;
+    let mut app = app_with(|config| {
+        config.play_idle_secs = 1;
+        config.max_games = 1;
+    })
+    .await;
     let path = geography(5, &[0, 1, 1, 2, 2, 3, 3, 4], 0);
     let mut first = open_play(&mut app).await;
     first.start(path.clone(), true).await;
@@ -870,10 +829,9 @@ async fn a_game_on_a_stored_puzzle_starts_from_its_verdict() {
     for seed in 0..10u64 {
         let n = 4 + (seed % 6) as u32;
         let edges = random_graph(n, n as usize + 2, seed + 50);
-        let adj = adjacency(n, &edges);
-        let Some(start) = (0..n).find(|&s| {
-            !adj[s as usize].is_empty() && to_move_wins(&adj, 1 << s, s, &mut HashMap::new())
-        }) else {
+        let mut search = GeographySearch::new(n as usize, &pairs(&edges));
+        // A start the first player wins has a move to make.
+        let Some(start) = (0..n).find(|&s| search.first_player_wins(s)) else {
             continue;
         };
         let spec = geography(n, &edges, start);
@@ -914,11 +872,11 @@ async fn a_game_on_a_stored_puzzle_starts_from_its_verdict() {
 /// a minute only if the game did not hold it.
 #[tokio::test]
 async fn a_shutdown_ends_open_games() {
-    let dir = Arc::new(tempfile::tempdir().unwrap());
-    let mut config = test_config(dir.path());
-    config.shutdown_grace_secs = 3600;
-    assert!(Duration::from_secs(config.play_idle_secs) > HANG_GUARD);
-    let mut app = spawn_app_with(dir, config).await;
+    let mut app = app_with(|config| {
+        config.shutdown_grace_secs = 3600;
+        assert!(Duration::from_secs(config.play_idle_secs) > HANG_GUARD);
+    })
+    .await;
     let mut call = open_play(&mut app).await;
     call.start(geography(5, &[0, 1, 1, 2, 2, 3, 3, 4], 0), true)
         .await;
@@ -943,11 +901,11 @@ async fn a_shutdown_ends_open_games() {
 /// (GAMES_BUDGET_EXCEEDED).
 #[tokio::test]
 async fn open_games_do_not_hold_the_requests_budget() {
-    let dir = Arc::new(tempfile::tempdir().unwrap());
-    let mut config = test_config(dir.path());
-    config.admission_budget = Some(1000);
-    config.games_budget = Some(1000);
-    let mut app = spawn_app_with(dir, config).await;
+    let mut app = app_with(|config| {
+        config.admission_budget = Some(1000);
+        config.games_budget = Some(1000);
+    })
+    .await;
     // A path of 250 vertices and 249 edges: 499 units.
     let flat: Vec<u32> = (0..249).flat_map(|v| [v, v + 1]).collect();
     let name = create(&mut app, geography(250, &flat, 0)).await;
@@ -1019,10 +977,7 @@ async fn open_games_do_not_hold_the_requests_budget() {
 /// refusal starting the idle time again the game would never close.)
 #[tokio::test]
 async fn refused_moves_do_not_keep_a_game_open() {
-    let dir = Arc::new(tempfile::tempdir().unwrap());
-    let mut config = test_config(dir.path());
-    config.play_idle_secs = 1;
-    let mut app = spawn_app_with(dir, config).await;
+    let mut app = app_with(|config| config.play_idle_secs = 1).await;
     let mut call = open_play(&mut app).await;
     call.start(geography(5, &[0, 1, 1, 2, 2, 3, 3, 4], 0), true)
         .await;
@@ -1101,10 +1056,7 @@ async fn a_refusal_does_not_send_the_position_again() {
 /// (every leaf as a legal move, and twice as a winning one) take more.
 #[tokio::test]
 async fn a_game_on_a_big_puzzle_leaves_its_lists_out_rather_than_fail() {
-    let dir = Arc::new(tempfile::tempdir().unwrap());
-    let mut config = test_config(dir.path());
-    config.max_message_bytes = Some(400_000);
-    let mut app = spawn_app_with(dir, config).await;
+    let mut app = app_with(|config| config.max_message_bytes = Some(400_000)).await;
     let mut call = open_play(&mut app).await;
     let opening = call.start(star(30_000), true).await;
     let position = opening.position.unwrap();
@@ -1123,10 +1075,7 @@ async fn a_game_on_a_big_puzzle_leaves_its_lists_out_rather_than_fail() {
 /// outside the budget.
 #[tokio::test]
 async fn a_long_move_list_counts_against_the_admission_budget() {
-    let dir = Arc::new(tempfile::tempdir().unwrap());
-    let mut config = test_config(dir.path());
-    config.admission_budget = Some(1000);
-    let mut app = spawn_app_with(dir, config).await;
+    let mut app = app_with(|config| config.admission_budget = Some(1000)).await;
     let path = geography(5, &[0, 1, 1, 2, 2, 3, 3, 4], 0);
     let moves: Vec<proto::Move> = (0..2000).map(|i| vertex(i % 5)).collect();
     let refused = app

@@ -229,13 +229,11 @@ impl Drop for Link {
 /// A replica on `url`, its calls waiting at most `acquire_timeout` for a
 /// database connection.
 async fn replica(url: String, acquire_timeout: Duration) -> TestApp {
-    let dir = Arc::new(tempfile::tempdir().unwrap());
-    let config = puzzled::config::Config {
-        database_url: url,
-        database_acquire_timeout_ms: acquire_timeout.as_millis() as u64,
-        ..test_config(dir.path())
-    };
-    spawn_app_with(dir, config).await
+    app_with(|config| {
+        config.database_url = url;
+        config.database_acquire_timeout_ms = acquire_timeout.as_millis() as u64;
+    })
+    .await
 }
 
 /// A puzzle created through one replica is read, listed and solved through

@@ -113,10 +113,7 @@ async fn health_reports_serving() {
 /// would hold the drain for the whole hour.)
 #[tokio::test]
 async fn an_open_health_watch_ends_at_shutdown() {
-    let dir = std::sync::Arc::new(tempfile::tempdir().unwrap());
-    let mut config = test_config(dir.path());
-    config.shutdown_grace_secs = 3600;
-    let app = spawn_app_with(dir, config).await;
+    let app = app_with(|config| config.shutdown_grace_secs = 3600).await;
     let mut health = HealthClient::new(app.channel.clone());
     let mut watch = health
         .watch(tonic_health::pb::HealthCheckRequest {

@@ -3,8 +3,6 @@
 //! verdicts of stored puzzles, serves only verdicts of this solver version,
 //! and answers SolvePuzzle from the stored hash without reading the edges.
 
-use std::sync::Arc;
-
 use sqlx::Connection;
 use tonic::Code;
 
@@ -27,56 +25,17 @@ async fn execute(app: &TestApp, sql: &'static str) {
     sqlx::query(sql).execute(&mut db(app).await).await.unwrap();
 }
 
-async fn solve(app: &TestApp, spec: proto::PuzzleSpec) -> proto::Solution {
-    app.client
-        .clone()
-        .solve(solve_request(spec))
-        .await
-        .unwrap()
-        .into_inner()
-}
-
-async fn solve_stored(app: &TestApp, name: &str) -> Result<proto::Solution, tonic::Status> {
-    app.client
-        .clone()
-        .solve_puzzle(proto::SolvePuzzleRequest {
-            name: name.to_owned(),
-            ..Default::default()
-        })
-        .await
-        .map(tonic::Response::into_inner)
-}
-
-/// A restart empties the in-memory cache, so the next answer comes from
-/// the verdicts table or from the solver.
-async fn restart(app: TestApp) -> TestApp {
-    let config = app.config.clone();
-    let dir = app.stop().await;
-    spawn_app_with(dir, config).await
-}
-
 /// Forty distinct inline solves against a budget of a few verdicts: the
 /// table never passes the budget, the oldest verdicts are gone, the
 /// newest and the stored puzzle's verdict are still served from the store.
 #[tokio::test]
 async fn inline_solves_past_the_budget_evict_the_oldest_and_keep_stored_puzzles() {
-    let dir = Arc::new(tempfile::tempdir().unwrap());
     let budget = 4_000;
-    let config = puzzled::config::Config {
-        verdict_store_bytes: budget,
-        ..test_config(dir.path())
-    };
-    let app = spawn_app_with(dir, config).await;
-    let stored = app
-        .client
-        .clone()
-        .create_puzzle(create_request(path(3)))
-        .await
-        .unwrap()
-        .into_inner();
-    assert!(!solve_stored(&app, &stored.name).await.unwrap().cached);
+    let app = app_with(|config| config.verdict_store_bytes = budget).await;
+    let stored = app.create(path(3)).await;
+    assert!(!app.solve_stored(&stored.name).await.unwrap().cached);
     for n in 4..44 {
-        solve(&app, path(n)).await;
+        app.solve(path(n)).await;
         let used = scalar(&app, "SELECT total_bytes FROM verdict_usage").await;
         assert!(
             used as u64 <= budget,
@@ -85,11 +44,11 @@ async fn inline_solves_past_the_budget_evict_the_oldest_and_keep_stored_puzzles(
     }
     let rows = scalar(&app, "SELECT COUNT(*) FROM verdicts").await;
     assert!((2..20).contains(&rows), "{rows} verdict rows");
-    let app = restart(app).await;
-    assert!(!solve(&app, path(4)).await.cached, "the oldest was evicted");
-    assert!(solve(&app, path(43)).await.cached, "the newest is kept");
+    let app = app.restart().await;
+    assert!(!app.solve(path(4)).await.cached, "the oldest was evicted");
+    assert!(app.solve(path(43)).await.cached, "the newest is kept");
     assert!(
-        solve_stored(&app, &stored.name).await.unwrap().cached,
+        app.solve_stored(&stored.name).await.unwrap().cached,
         "a stored puzzle's verdict is kept"
     );
     app.stop().await;
@@ -100,17 +59,17 @@ async fn inline_solves_past_the_budget_evict_the_oldest_and_keep_stored_puzzles(
 #[tokio::test]
 async fn a_verdict_of_another_solver_version_is_recomputed() {
     let app = spawn_app().await;
-    let first = solve(&app, path(5)).await;
+    let first = app.solve(path(5)).await;
     assert!(!first.cached);
-    let app = restart(app).await;
-    assert!(solve(&app, path(5)).await.cached);
+    let app = app.restart().await;
+    assert!(app.solve(path(5)).await.cached);
     execute(
         &app,
         "UPDATE verdicts SET solver_version = 'puzzled-solver/0.0.1'",
     )
     .await;
-    let app = restart(app).await;
-    let again = solve(&app, path(5)).await;
+    let app = app.restart().await;
+    let again = app.solve(path(5)).await;
     assert!(!again.cached, "an old solver's verdict is a miss");
     assert_eq!(again.solver_version, first.solver_version);
     let versions = scalar(
@@ -131,38 +90,25 @@ async fn a_verdict_of_another_solver_version_is_recomputed() {
 /// own labels: the damage is reported on the first call.
 #[tokio::test]
 async fn solve_puzzle_answers_from_the_stored_hash_without_reading_edges() {
-    let dir = Arc::new(tempfile::tempdir().unwrap());
-    let config = puzzled::config::Config {
-        canon_budget_ms: 0,
-        ..test_config(dir.path())
-    };
-    let app = spawn_app_with(dir, config).await;
+    let app = app_with(|config| config.canon_budget_ms = 0).await;
     let stored = app
-        .client
-        .clone()
-        .create_puzzle(create_request(geography(
-            5,
-            &[0, 1, 1, 2, 2, 3, 3, 4, 4, 0],
-            0,
-        )))
-        .await
-        .unwrap()
-        .into_inner();
+        .create(geography(5, &[0, 1, 1, 2, 2, 3, 3, 4, 4, 0], 0))
+        .await;
     assert_eq!(stored.canonicaliser, "sorted-edges-v1");
-    let solved = solve_stored(&app, &stored.name).await.unwrap();
+    let solved = app.solve_stored(&stored.name).await.unwrap();
     assert!(!solved.cached);
     assert_eq!(solved.canonical_hash, stored.canonical_hash);
     // Five self-loops (0, 0): the same length, but no longer a valid graph.
     execute(&app, "UPDATE puzzles SET edges = zeroblob(40)").await;
-    let app = restart(app).await;
-    let hit = solve_stored(&app, &stored.name).await.unwrap();
+    let app = app.restart().await;
+    let hit = app.solve_stored(&stored.name).await.unwrap();
     assert!(hit.cached);
     assert_eq!(hit.winner, solved.winner);
     assert_eq!(hit.detail, solved.detail);
 
     execute(&app, "DELETE FROM verdicts").await;
-    let app = restart(app).await;
-    let status = solve_stored(&app, &stored.name).await.unwrap_err();
+    let app = app.restart().await;
+    let status = app.solve_stored(&stored.name).await.unwrap_err();
     assert_eq!(status.code(), Code::Internal, "{status:?}");
     assert_eq!(
         status.message(),
@@ -171,20 +117,14 @@ async fn solve_puzzle_answers_from_the_stored_hash_without_reading_edges() {
     app.stop().await;
 
     let app = spawn_app().await;
-    let stored = app
-        .client
-        .clone()
-        .create_puzzle(create_request(path(6)))
-        .await
-        .unwrap()
-        .into_inner();
+    let stored = app.create(path(6)).await;
     assert_eq!(stored.canonicaliser, "traces-v4");
-    solve_stored(&app, &stored.name).await.unwrap();
+    app.solve_stored(&stored.name).await.unwrap();
     // The file is the server's own: a change made behind its back is seen
     // once small puzzles kept in memory are gone, after a restart.
     execute(&app, "UPDATE puzzles SET edges = zeroblob(40)").await;
-    let app = restart(app).await;
-    let status = solve_stored(&app, &stored.name).await.unwrap_err();
+    let app = app.restart().await;
+    let status = app.solve_stored(&stored.name).await.unwrap_err();
     assert_eq!(status.code(), Code::Internal, "{status:?}");
     app.stop().await;
 }

@@ -3,8 +3,6 @@
 //! certificates through its checker, the cache keyed by nauty's digraph
 //! hash, the budget's refusal, bad arcs, positions and Play.
 
-use std::sync::Arc;
-
 use puzzled_testkit::random::{Rng as _, XorShift};
 use puzzled_testkit::strategy::{self, Rules, check_strategy};
 use tokio::sync::mpsc;
@@ -121,7 +119,7 @@ async fn verdicts_winning_moves_and_certificates_match_the_oracle() {
 /// the reversed digraph and the same graph in another game are not.
 #[tokio::test]
 async fn the_cache_is_keyed_by_the_digraph_up_to_isomorphism() {
-    let mut app = spawn_app().await;
+    let app = spawn_app().await;
     // 0→1, 1→2, 2→0, 2→3: from 0 the first player moves 0→1, the second
     // 1→2, then the first chooses 2→3 (vertex game) and wins.
     let arcs = [0, 1, 1, 2, 2, 0, 2, 3];
@@ -172,26 +170,13 @@ async fn the_cache_is_keyed_by_the_digraph_up_to_isomorphism() {
         "{}",
         read.canonical_sparse6
     );
-    let solved = app
-        .client
-        .solve_puzzle(proto::SolvePuzzleRequest {
-            name: created.name.clone(),
-            ..Default::default()
-        })
-        .await
-        .unwrap()
-        .into_inner();
+    let solved = app.solve_stored(&created.name).await.unwrap();
     assert_eq!(solved.winner, first.winner);
 }
 
 #[tokio::test]
 async fn past_the_search_budget_the_answer_is_refused_and_the_server_goes_on() {
-    let dir = Arc::new(tempfile::tempdir().unwrap());
-    let config = puzzled::config::Config {
-        search_budget_states: 20,
-        ..test_config(dir.path())
-    };
-    let mut app = spawn_app_with(dir, config).await;
+    let mut app = app_with(|config| config.search_budget_states = 20).await;
     let mut rng = XorShift::new(9);
     let n = 20;
     let arcs = random_pairs(Rules::DirectedVertex, n, &mut rng);

@@ -70,34 +70,24 @@ async fn a_serving_replica_logs_no_secret() {
     let Some(schema) = PgSchema::create().await else {
         return;
     };
-    let mut child = Command::new(BIN)
-        .args(["serve", "--listen", "127.0.0.1:0"])
-        .env("PUZZLED_DATABASE_URL", with_password(&schema.url()))
-        .env("PUZZLED_ADMIN_TOKEN", ADMIN_TOKEN)
-        .env("PUZZLED_WRITER_TOKENS", format!("site={WRITER_TOKEN}"))
-        .env("PUZZLED_LOG", "debug")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdout = child.stdout.take().unwrap();
-    // Lines up to the one naming the address, read byte by byte so that
-    // nothing after it is buffered away from the final read.
-    let mut first = String::new();
-    let mut line = Vec::new();
-    let mut byte = [0u8];
-    while !first.contains("listening on") {
-        line.clear();
-        while stdout.read(&mut byte).unwrap() == 1 && byte[0] != b'\n' {
-            line.push(byte[0]);
-        }
-        assert!(!line.is_empty(), "the server stopped: {first}");
-        first.push_str(&String::from_utf8_lossy(&line));
-        first.push('\n');
-    }
-    let listening = first.lines().last().unwrap().to_owned();
+    let mut command = serve_command(
+        &["--listen", "127.0.0.1:0"],
+        &[
+            ("PUZZLED_DATABASE_URL", &with_password(&schema.url())),
+            ("PUZZLED_ADMIN_TOKEN", ADMIN_TOKEN),
+            ("PUZZLED_WRITER_TOKENS", &format!("site={WRITER_TOKEN}")),
+            ("PUZZLED_LOG", "debug"),
+        ],
+    );
+    command.stderr(Stdio::piped());
+    let Serving {
+        mut child,
+        start_up,
+        addr,
+        lines,
+    } = Serving::start(command);
+    let listening = start_up.last().unwrap();
     assert!(listening.contains("store postgres://"), "{listening}");
-    let addr = listen_address(&listening);
     let mut client = client_on(
         tonic::transport::Channel::from_shared(format!("http://{addr}"))
             .unwrap()
@@ -129,18 +119,18 @@ async fn a_serving_replica_logs_no_secret() {
     assert_no_secret(refused.message());
     client.delete_puzzle(delete(ADMIN_TOKEN)).await.unwrap();
 
-    Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .unwrap();
+    signal_process(&child, "TERM");
     let _ = tokio::time::timeout(Duration::from_secs(60), async {
         while child.try_wait().unwrap().is_none() {
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
     })
     .await;
-    let mut logs = first;
-    stdout.read_to_string(&mut logs).unwrap();
+    let mut logs = String::new();
+    for line in start_up.into_iter().chain(lines.map(Result::unwrap)) {
+        logs.push_str(&line);
+        logs.push('\n');
+    }
     child
         .stderr
         .take()

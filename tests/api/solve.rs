@@ -8,13 +8,8 @@ use super::helpers::*;
 
 #[tokio::test]
 async fn the_readme_example_is_a_second_player_win_with_matching_1_2() {
-    let mut app = spawn_app().await;
-    let solution = app
-        .client
-        .solve(solve_request(geography(3, &[0, 1, 1, 2], 0)))
-        .await
-        .unwrap()
-        .into_inner();
+    let app = spawn_app().await;
+    let solution = app.solve(geography(3, &[0, 1, 1, 2], 0)).await;
     assert_eq!(solution.winner, proto::Player::Second as i32);
     let Some(proto::solution::Detail::Geography(ev)) = &solution.detail else {
         panic!("{solution:?}")
@@ -75,12 +70,7 @@ async fn solve_puzzle_matches_inline_solve_and_the_cache_answers_the_same() {
     let mut app = spawn_app().await;
     let edges = [0, 1, 1, 2, 2, 3, 3, 4, 4, 0, 1, 5];
     let spec = geography(6, &edges, 5);
-    let created = app
-        .client
-        .create_puzzle(create_request(spec.clone()))
-        .await
-        .unwrap()
-        .into_inner();
+    let created = app.create(spec.clone()).await;
     let stored = app
         .client
         .solve_puzzle(proto::SolvePuzzleRequest {
@@ -116,12 +106,7 @@ async fn solve_puzzle_matches_inline_solve_and_the_cache_answers_the_same() {
         stored
     );
     // Other options are another cache entry.
-    let plain = app
-        .client
-        .solve(solve_request(spec))
-        .await
-        .unwrap()
-        .into_inner();
+    let plain = app.solve(spec).await;
     assert!(!plain.cached);
     assert!(plain.winning_moves.is_none());
     check_geography(6, &edges, 5, Asked::NOTHING, &plain);
@@ -170,21 +155,14 @@ async fn concurrent_identical_solves_compute_once() {
 /// refused with RESOURCE_EXHAUSTED at once; afterwards solves run again.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_full_solver_pool_refuses_instead_of_queueing_without_bound() {
-    let dir = std::sync::Arc::new(tempfile::tempdir().unwrap());
-    let config = puzzled::config::Config {
-        solve_workers: Some(1),
-        solve_queue: 0,
-        ..test_config(dir.path())
-    };
-    let mut app = spawn_app_with(dir, config).await;
+    let mut app = app_with(|config| {
+        config.solve_workers = Some(1);
+        config.solve_queue = 0;
+    })
+    .await;
     let n = 200_000;
     let edges = random_graph(n, 400_000, 5);
-    let big = app
-        .client
-        .create_puzzle(create_request(geography(n, &edges, 0)))
-        .await
-        .unwrap()
-        .into_inner();
+    let big = app.create(geography(n, &edges, 0)).await;
     // The long solve and a probe can meet the single worker in either order;
     // when the probe held it, the long solve is the one refused: try again.
     let mut refused = None;
@@ -260,20 +238,26 @@ async fn edge_game_solutions_agree_with_search() {
             graph: graph(n, &edges),
             ..Default::default()
         };
-        // Winning moves asked for in two cases out of three; include_all_starts
-        // means nothing to this game and must not add anything.
-        let request = proto::SolveRequest {
-            spec: Some(spec),
-            include_all_starts: i % 2 == 1,
-            include_winning_moves: i % 3 != 2,
-        };
-        let asked = Asked {
-            all_starts: false,
-            ..Asked::of(&request)
-        };
+        let (request, asked) = asked_in_turn(spec, i);
         let solution = app.client.solve(request).await.unwrap().into_inner();
         check_bipartite_edge(n, &edges, asked, &solution);
     }
+}
+
+/// The request of case `i` for `spec`, and what it asks for: winning moves
+/// in two cases out of three; include_all_starts (every other case) means
+/// nothing to games without a start and must not add anything.
+fn asked_in_turn(spec: proto::PuzzleSpec, i: usize) -> (proto::SolveRequest, Asked) {
+    let request = proto::SolveRequest {
+        spec: Some(spec),
+        include_all_starts: i % 2 == 1,
+        include_winning_moves: i % 3 != 2,
+    };
+    let asked = Asked {
+        all_starts: false,
+        ..Asked::of(&request)
+    };
+    (request, asked)
 }
 
 #[tokio::test]
@@ -298,15 +282,7 @@ async fn tree_paint_solutions_agree_with_search() {
             white,
             ..Default::default()
         };
-        let request = proto::SolveRequest {
-            spec: Some(spec),
-            include_all_starts: i % 2 == 1,
-            include_winning_moves: i % 3 != 2,
-        };
-        let asked = Asked {
-            all_starts: false,
-            ..Asked::of(&request)
-        };
+        let (request, asked) = asked_in_turn(spec, i);
         let solution = app.client.solve(request).await.unwrap().into_inner();
         if i == 0 {
             assert_eq!(

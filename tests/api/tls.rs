@@ -52,6 +52,15 @@ impl Certificates {
     }
 }
 
+/// A TLS server on `dir` whose certificate is `cert` and `key` (PEM files).
+pub async fn tls_server(dir: &Arc<tempfile::TempDir>, cert: PathBuf, key: PathBuf) -> TestApp {
+    app_in(dir.clone(), |config| {
+        config.tls_cert = Some(cert);
+        config.tls_key = Some(key);
+    })
+    .await
+}
+
 /// A client of `https://localhost:PORT` that trusts `ca_pem` alone.
 async fn tls_client(
     port: u16,
@@ -73,10 +82,7 @@ async fn tls_client(
 async fn the_serving_port_speaks_tls_to_clients_that_trust_it() {
     let dir = Arc::new(tempfile::tempdir().unwrap());
     let certificates = Certificates::make(dir.path(), "server");
-    let mut config = test_config(dir.path());
-    config.tls_cert = Some(certificates.cert.clone());
-    config.tls_key = Some(certificates.key.clone());
-    let app = spawn_app_with(dir.clone(), config).await;
+    let app = tls_server(&dir, certificates.cert.clone(), certificates.key.clone()).await;
     let port = app.port;
 
     let mut client = tls_client(port, &certificates.ca_pem).await.unwrap();
@@ -185,10 +191,10 @@ async fn the_store_reaches_postgresql_over_tls() {
     let Some(schema) = PgSchema::create().await else {
         return;
     };
-    let dir = Arc::new(tempfile::tempdir().unwrap());
-    let mut config = test_config(dir.path());
-    config.database_url = format!("{}&sslmode=require", schema.url());
-    let app = spawn_app_with(dir, config).await;
+    let app = app_with(|config| {
+        config.database_url = format!("{}&sslmode=require", schema.url());
+    })
+    .await;
     let created = app.create(path(4)).await;
     app.read(&created.name).await;
     assert!(

@@ -3,7 +3,6 @@
 //! idle timeouts, the advertised stream limit, the connection cap, clients
 //! that stop reading, keepalive pings, and shutdown with idle connections.
 
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
@@ -27,13 +26,6 @@ const HANG_GUARD: Duration = Duration::from_secs(60);
 /// test's clock starts a little after the server's: the least a timeout of
 /// a second can be seen to take.
 const ONE_SECOND_AT_LEAST: Duration = Duration::from_millis(900);
-
-async fn app_with(change: impl FnOnce(&mut puzzled::config::Config)) -> TestApp {
-    let dir = Arc::new(tempfile::tempdir().unwrap());
-    let mut config = test_config(dir.path());
-    change(&mut config);
-    spawn_app_with(dir, config).await
-}
 
 type Driver = JoinHandle<Result<(), h2::Error>>;
 

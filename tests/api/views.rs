@@ -1,8 +1,6 @@
 //! Read views (AIP-157): lists leave edge lists out unless asked, and a
 //! full page never passes the server's message size limit.
 
-use std::sync::Arc;
-
 use prost::Message as _;
 use tonic::Code;
 use tonic_types::StatusExt;
@@ -15,13 +13,6 @@ fn list(view: proto::PuzzleView, page_size: i32, page_token: String) -> proto::L
         page_token,
         view: view as i32,
         ..Default::default()
-    }
-}
-
-fn get(name: &str, view: proto::PuzzleView) -> proto::GetPuzzleRequest {
-    proto::GetPuzzleRequest {
-        name: name.to_owned(),
-        view: view as i32,
     }
 }
 
@@ -71,27 +62,15 @@ async fn lists_leave_edges_out_by_default_and_full_views_carry_them() {
     for (n, seed) in [(30, 1), (40, 2), (50, 3)] {
         let mut spec = geography(n, &random_graph(n, 2 * n as usize, seed), 0);
         spec.title = format!("puzzle on {n} vertices");
-        let puzzle = app
-            .client
-            .clone()
-            .create_puzzle(create_request(spec))
-            .await
-            .unwrap()
-            .into_inner();
+        let puzzle = app.create(spec).await;
         assert_eq!(puzzle.edge_count, 2 * n as u64);
         created.push(puzzle);
     }
     created.reverse(); // lists are newest first
 
-    let basic = app
-        .client
-        .clone()
-        .list_puzzles(proto::ListPuzzlesRequest::default())
-        .await
-        .unwrap()
-        .into_inner();
-    assert_eq!(basic.puzzles.len(), 3);
-    for (listed, full) in basic.puzzles.iter().zip(&created) {
+    let basic = app.listed().await;
+    assert_eq!(basic.len(), 3);
+    for (listed, full) in basic.iter().zip(&created) {
         assert!(
             edges_of(listed).is_empty(),
             "the default list view has no edges"
@@ -122,24 +101,12 @@ async fn lists_leave_edges_out_by_default_and_full_views_carry_them() {
     assert_eq!(full.puzzles, created);
 
     let name = &created[0].name;
-    let by_default = app
-        .client
-        .clone()
-        .get_puzzle(get(name, proto::PuzzleView::Unspecified))
-        .await
-        .unwrap()
-        .into_inner();
+    let by_default = app.read(name).await;
     assert_eq!(
         by_default, created[0],
         "GetPuzzle defaults to the full view"
     );
-    let summary = app
-        .client
-        .clone()
-        .get_puzzle(get(name, proto::PuzzleView::Basic))
-        .await
-        .unwrap()
-        .into_inner();
+    let summary = app.read_view(name, proto::PuzzleView::Basic).await;
     assert!(edges_of(&summary).is_empty());
     assert_eq!(summary.edge_count, created[0].edge_count);
     app.stop().await;
@@ -151,24 +118,13 @@ async fn lists_leave_edges_out_by_default_and_full_views_carry_them() {
 /// once; the basic view lists all five in one page.
 #[tokio::test]
 async fn a_full_page_never_passes_the_message_limit() {
-    let dir = Arc::new(tempfile::tempdir().unwrap());
     let limit = 1 << 20;
-    let config = puzzled::config::Config {
-        max_message_bytes: Some(limit),
-        ..test_config(dir.path())
-    };
-    let app = spawn_app_with(dir, config).await;
+    let app = app_with(|config| config.max_message_bytes = Some(limit)).await;
     let n = 30_000;
     let mut names = Vec::new();
     for seed in 0..5 {
         let spec = geography(n, &random_graph(n, 40_000, 100 + seed), 0);
-        let puzzle = app
-            .client
-            .clone()
-            .create_puzzle(create_request(spec))
-            .await
-            .unwrap()
-            .into_inner();
+        let puzzle = app.create(spec).await;
         names.push(puzzle.name);
     }
     names.reverse();
@@ -205,18 +161,10 @@ async fn a_puzzle_too_large_for_the_limit_is_named() {
     let app = spawn_app().await;
     let n = 30_000;
     let puzzle = app
-        .client
-        .clone()
-        .create_puzzle(create_request(geography(n, &random_graph(n, 60_000, 7), 0)))
-        .await
-        .unwrap()
-        .into_inner();
+        .create(geography(n, &random_graph(n, 60_000, 7), 0))
+        .await;
     let dir = app.stop().await;
-    let config = puzzled::config::Config {
-        max_message_bytes: Some(100_000),
-        ..test_config(dir.path())
-    };
-    let app = spawn_app_with(dir, config).await;
+    let app = app_in(dir, |config| config.max_message_bytes = Some(100_000)).await;
     let status = app
         .client
         .clone()
@@ -227,32 +175,17 @@ async fn a_puzzle_too_large_for_the_limit_is_named() {
     assert!(status.message().contains(&puzzle.name), "{status:?}");
     assert!(status.message().contains("PUZZLE_VIEW_BASIC"), "{status:?}");
     assert_eq!(error_reason(&status), "RESPONSE_TOO_LARGE");
-    let basic = app
-        .client
-        .clone()
-        .list_puzzles(proto::ListPuzzlesRequest::default())
-        .await
-        .unwrap()
-        .into_inner();
-    assert_eq!(basic.puzzles[0].name, puzzle.name);
+    let basic = app.listed().await;
+    assert_eq!(basic[0].name, puzzle.name);
 
     // GetPuzzle says the same of its full view (rather than the transport
     // failing the answer on its way out), and answers the basic one.
-    let status = app
-        .client
-        .clone()
-        .get_puzzle(proto::GetPuzzleRequest {
-            name: puzzle.name.clone(),
-            ..Default::default()
-        })
-        .await
-        .unwrap_err();
+    let status = app.read_err(&puzzle.name).await;
     assert_eq!(status.code(), Code::ResourceExhausted, "{status:?}");
     assert!(status.message().contains(&puzzle.name), "{status:?}");
     assert!(status.message().contains("100000-byte"), "{status:?}");
     assert!(status.message().contains("PUZZLE_VIEW_BASIC"), "{status:?}");
-    let info = status.get_error_details().error_info().cloned().unwrap();
-    assert_eq!(info.reason, "RESPONSE_TOO_LARGE");
+    assert_eq!(error_reason(&status), "RESPONSE_TOO_LARGE");
     let summary = app.read_view(&puzzle.name, proto::PuzzleView::Basic).await;
     assert_eq!(summary.edge_count, 60_000);
     app.stop().await;
@@ -282,7 +215,7 @@ async fn an_unknown_view_is_invalid() {
         assert_eq!(status.code(), Code::InvalidArgument, "{status:?}");
         assert_eq!(status.message(), "view: 9 is not a PuzzleView");
         let details = status.get_error_details();
-        assert_eq!(details.error_info().unwrap().reason, "UNKNOWN_VIEW");
+        assert_eq!(error_reason(&status), "UNKNOWN_VIEW");
         assert_eq!(
             details.bad_request().unwrap().field_violations[0].field,
             "view"
@@ -299,13 +232,7 @@ async fn the_canonical_hash_filter_lists_every_copy() {
     let app = spawn_app().await;
     let mut names = Vec::new();
     for edges in [[0, 1, 1, 2, 2, 3], [3, 2, 0, 1, 2, 1]] {
-        let created = app
-            .client
-            .clone()
-            .create_puzzle(create_request(geography(4, &edges, 0)))
-            .await
-            .unwrap()
-            .into_inner();
+        let created = app.create(geography(4, &edges, 0)).await;
         names.push(created);
     }
     app.client
