@@ -1,12 +1,7 @@
-//! AnalyzePosition and the Play stream: positions of a puzzle, stored or
-//! inline, analysed on the solve pool.
-//!
-//! A stored puzzle starts from its verdict where the verdict helps (solved
-//! with winning moves, so from the verdict cache when another call has
-//! solved it): its opening position is read off the verdict (Geography and
-//! tree painting), and a Geography position after some moves is analysed
-//! warm from the verdict's witness matching. The edge game's positions, and
-//! tree painting's after moves, take one linear pass and no verdict.
+//! AnalyzePosition and the Play stream: the puzzle named or given inline,
+//! admitted and opened; the moves decoded; the work asked of
+//! `app::positions`; the game's stream kept (one response per message, the
+//! idle time, the limit on open games, the end at shutdown).
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -19,14 +14,11 @@ use super::{decode, encode, sizing};
 use crate::app::Reason;
 use crate::app::admission::{Admission, Admitted};
 use crate::app::catalog::{Catalog, Opened};
-use crate::app::games::{opening_from_verdict, setup_of};
 use crate::app::pool::off_runtime_if_large;
+use crate::app::positions::{analysis_wants_verdict, play_wants_verdict};
 use crate::app::{AppError, Gauge, Solver};
-use crate::graph::Vertex;
-use crate::puzzle::{Evidence, Game, Limits, Move, Spec, Verdict};
-use crate::solver::cancel::Cancel;
-use crate::solver::matching::mates_of;
-use crate::solver::play::{Exchange, Game as PlayedGame};
+use crate::puzzle::{Game, Limits, Move, Spec, Verdict};
+use crate::solver::play::Exchange;
 use crate::solver::position::PositionError;
 
 /// The limits on Play games.
@@ -196,10 +188,8 @@ impl Positions {
         moves: Vec<proto::Move>,
         deadline: Option<Instant>,
     ) -> Result<proto::PositionAnalysis, AppError> {
-        // The verdict serves the opening (not the edge game's: its legal
-        // classes are not in a verdict) and warms Geography's positions.
         let opening = moves.is_empty();
-        let wants_verdict = |game| game == Game::Geography || (opening && game == Game::TreePaint);
+        let wants_verdict = |game| analysis_wants_verdict(game, opening);
         // Each move is a unit too: a long list on a small puzzle is as much
         // work and memory as a large puzzle.
         let open = self
@@ -218,23 +208,10 @@ impl Positions {
             .enumerate()
             .map(|(i, m)| decode::move_from_proto(m, game, &format!("moves[{i}]")))
             .collect::<Result<Vec<Move>, AppError>>()?;
-        let n = open.spec.graph().vertex_count();
-        let warm = match open.verdict {
-            Some(verdict) if opening => match opening_from_verdict(&open.spec, verdict) {
-                Some(analysis) => return Ok(encode::position_to_proto(analysis)),
-                None => None,
-            },
-            Some(verdict) => witness_mates(&verdict, n),
-            None => None,
-        };
-        let spec = open.spec.clone();
-        let search_budget = self.solver.search_budget_states();
         let analysis = self
             .solver
-            .run_position_work(move |cancel| {
-                setup_of(&spec, search_budget).analyze_warm(&moves, warm.as_deref(), cancel)
-            })
-            .await??;
+            .analyze_position(open.spec.clone(), open.verdict, moves)
+            .await?;
         Ok(encode::position_to_proto(analysis))
     }
 
@@ -282,7 +259,6 @@ impl Positions {
         let _counted = self.play.open.enter();
         let proto::PlayStart { puzzle, human_side } = start;
         let human = decode::player_from_proto(human_side, "start.human_side")?;
-        // The verdict serves the opening, but not the edge game's.
         let open = self
             .open(
                 &self.play.budget,
@@ -290,24 +266,13 @@ impl Positions {
                 puzzle.map(PuzzleRef::from),
                 "start.",
                 None,
-                |game| game != Game::BipartiteEdge,
+                play_wants_verdict,
             )
             .await?;
-        let from_verdict = open
-            .verdict
-            .and_then(|verdict| opening_from_verdict(&open.spec, verdict));
-        let spec = open.spec.clone();
-        let search_budget = self.solver.search_budget_states();
-        let (mut game, exchange) = self
-            .exchange(outbound, move |cancel| {
-                let setup = setup_of(&spec, search_budget);
-                let opening = match from_verdict {
-                    Some(opening) => opening,
-                    None => setup.analyze(&[], cancel)?,
-                };
-                PlayedGame::start(setup, human.other(), opening, cancel)
-            })
-            .await??;
+        let started = self
+            .solver
+            .start_game(open.spec.clone(), open.verdict, human);
+        let (mut game, exchange) = until_left(outbound, started).await?;
         let game_over = exchange.position.game_over;
         if send(outbound, reply(exchange, self.play.message_limit))
             .await
@@ -333,13 +298,8 @@ impl Positions {
             };
             let (response, over) = match played {
                 Ok(played) => {
-                    let spec = open.spec.clone();
-                    let (returned, result) = self
-                        .exchange(outbound, move |cancel| {
-                            let result = game.play(setup_of(&spec, search_budget), played, cancel);
-                            (game, result)
-                        })
-                        .await?;
+                    let exchanged = self.solver.play_move(open.spec.clone(), game, played);
+                    let (returned, result) = until_left(outbound, exchanged).await?;
                     game = returned;
                     match result {
                         Ok(exchange) => {
@@ -396,27 +356,16 @@ impl Positions {
             }),
         }
     }
-
-    /// Runs one exchange's work on the solve pool; stopped when the client
-    /// leaves.
-    async fn exchange<T: Send + 'static>(
-        &self,
-        outbound: &mpsc::Sender<Result<proto::PlayResponse, Status>>,
-        f: impl FnOnce(&Cancel) -> T + Send + 'static,
-    ) -> Result<T, AppError> {
-        tokio::select! {
-            result = self.solver.run_position_work(f) => result,
-            () = outbound.closed() => Err(AppError::DeadlineExceeded),
-        }
-    }
 }
 
-/// The mate array on `n` vertices of a Geography verdict's witness
-/// matching.
-fn witness_mates(verdict: &Verdict, n: usize) -> Option<Vec<Vertex>> {
-    match &verdict.evidence {
-        Evidence::Geography { matching, .. } => Some(mates_of(n, matching)),
-        _ => None,
+/// `work`, stopped (and its solve with it) when the client leaves.
+async fn until_left<T>(
+    outbound: &mpsc::Sender<Result<proto::PlayResponse, Status>>,
+    work: impl Future<Output = Result<T, AppError>>,
+) -> Result<T, AppError> {
+    tokio::select! {
+        result = work => result,
+        () = outbound.closed() => Err(AppError::DeadlineExceeded),
     }
 }
 

@@ -1,6 +1,7 @@
-//! The one place that calls the solvers: a game, a graph in canonical labels
-//! and its distinguished vertices in, a verdict with evidence out. Wiring a
-//! new solver is a match arm here.
+//! The one place that calls the solvers for a verdict: a game, a graph in
+//! canonical labels and its distinguished vertices in, a verdict with
+//! evidence out. Wiring a new solver is a match arm here, and one in
+//! [`setup_of`], the game setup every position starts from.
 
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 

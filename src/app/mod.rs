@@ -9,7 +9,9 @@
 //! - `flights`: one computation per key in this process;
 //! - `claims`: one computation per verdict across replicas;
 //! - `pool`: where CPU work runs, and the live gauges;
-//! - `games`: the one place that calls the solvers;
+//! - `games`: the one place that calls the solvers for a verdict;
+//! - `positions`: positions and games against the engine (AnalyzePosition
+//!   and Play without their transport);
 //! - `generate`: puzzles drawn from graph families, solved and rated;
 //! - `admission`: the memory budget requests draw from by size;
 //! - `access`: writer tokens, and rate limits on writes and solves;
@@ -27,6 +29,7 @@ mod flights;
 pub mod games;
 pub mod generate;
 pub mod pool;
+pub mod positions;
 pub mod reason;
 pub mod solving;
 
