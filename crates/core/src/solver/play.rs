@@ -35,8 +35,8 @@ use super::matching::{NONE, mates_of};
 use crate::graph::{Graph, Vertex};
 
 use super::position::{
-    GameSetup, Move, PlayPosition, PositionAnalysis, PositionError, PositionEvidence, WinningMoves,
-    engine_move, geography_illegal, not_a_token_move,
+    EngineChoice, GameSetup, Move, PlayPosition, PositionAnalysis, PositionError, PositionEvidence,
+    WinningMoves, geography_illegal, not_a_token_move,
 };
 
 /// What one exchange produced: the engine's move, if it moved, and the
@@ -45,6 +45,14 @@ use super::position::{
 pub struct Exchange {
     pub engine_move: Option<Move>,
     pub position: PlayPosition,
+}
+
+/// Where a call on a [`Game`] left it: the exchange done, or the engine
+/// still choosing its move from a lost position ([`Game::think`] goes on).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Progress {
+    Done(Exchange),
+    Thinking,
 }
 
 /// A game in progress between a person and the engine. It holds no
@@ -56,6 +64,10 @@ pub struct Game {
     position: PlayPosition,
     /// Geography only: the token and its matching (module docs).
     token_game: Option<TokenGame>,
+    /// The engine's choice under way, from the analysed position it is
+    /// to move in (lost for it, so it weighs every legal move). While it
+    /// is set the game takes no move, only [`Game::think`].
+    choosing: Option<(PositionAnalysis, EngineChoice)>,
 }
 
 /// The state of a Geography game.
@@ -148,6 +160,20 @@ impl Game {
         opening: PositionAnalysis,
         cancel: &Cancel,
     ) -> Result<(Game, Exchange), PositionError> {
+        let (mut game, progress) = Game::start_within(setup, engine, opening, usize::MAX, cancel)?;
+        let exchange = game.finish(setup, progress, cancel)?;
+        Ok((game, exchange))
+    }
+
+    /// [`Game::start`], the engine analysing at most `analyses` of its
+    /// candidate moves in this call.
+    pub fn start_within(
+        setup: GameSetup<'_>,
+        engine: Player,
+        opening: PositionAnalysis,
+        analyses: usize,
+        cancel: &Cancel,
+    ) -> Result<(Game, Progress), PositionError> {
         let token_game = match setup {
             GameSetup::Geography { graph, start } => {
                 Some(TokenGame::opening(graph, start, &opening))
@@ -159,20 +185,48 @@ impl Game {
             moves: Vec::new(),
             position: opening.position.clone(),
             token_game,
+            choosing: None,
         };
-        let engine_move = if !opening.position.game_over && opening.position.to_move == engine {
-            Some(game.engine_turn(setup, Known::Analysed(opening), cancel)?)
-        } else {
-            None
-        };
-        let position = game.position.clone();
-        Ok((
-            game,
-            Exchange {
-                engine_move,
+        if opening.position.game_over || opening.position.to_move != engine {
+            let position = game.position.clone();
+            let exchange = Exchange {
+                engine_move: None,
                 position,
-            },
-        ))
+            };
+            return Ok((game, Progress::Done(exchange)));
+        }
+        let progress = game.engine_turn(setup, Known::Analysed(opening), analyses, cancel)?;
+        Ok((game, progress))
+    }
+
+    /// Goes on with the engine's choice until the exchange is done.
+    fn finish(
+        &mut self,
+        setup: GameSetup<'_>,
+        mut progress: Progress,
+        cancel: &Cancel,
+    ) -> Result<Exchange, PositionError> {
+        loop {
+            match progress {
+                Progress::Done(exchange) => return Ok(exchange),
+                Progress::Thinking => progress = self.think(setup, usize::MAX, cancel)?,
+            }
+        }
+    }
+
+    /// Goes on with the engine's choice, analysing at most `analyses` more
+    /// of its candidate moves; the exchange once it has moved.
+    pub fn think(
+        &mut self,
+        setup: GameSetup<'_>,
+        analyses: usize,
+        cancel: &Cancel,
+    ) -> Result<Progress, PositionError> {
+        let (analysis, choice) = self
+            .choosing
+            .take()
+            .expect("think is called only while the engine is choosing");
+        self.choose(setup, analysis, choice, analyses, cancel)
     }
 
     /// The moves played so far, the engine's included.
@@ -194,6 +248,20 @@ impl Game {
         played: Move,
         cancel: &Cancel,
     ) -> Result<Exchange, PositionError> {
+        let progress = self.play_within(setup, played, usize::MAX, cancel)?;
+        self.finish(setup, progress, cancel)
+    }
+
+    /// [`Game::play`], the engine analysing at most `analyses` of its
+    /// candidate moves in this call ([`Game::think`] goes on).
+    pub fn play_within(
+        &mut self,
+        setup: GameSetup<'_>,
+        played: Move,
+        analyses: usize,
+        cancel: &Cancel,
+    ) -> Result<Progress, PositionError> {
+        debug_assert!(self.choosing.is_none(), "a move while the engine chooses");
         let known = match (&mut self.token_game, setup) {
             (Some(token_game), GameSetup::Geography { graph, .. }) => {
                 let index = self.moves.len();
@@ -239,27 +307,25 @@ impl Game {
         if let Known::Analysed(analysis) = &known {
             self.position = analysis.position.clone();
             if analysis.position.game_over {
-                return Ok(Exchange {
+                return Ok(Progress::Done(Exchange {
                     engine_move: None,
                     position: self.position.clone(),
-                });
+                }));
             }
         }
-        let engine_move = self.engine_turn(setup, known, cancel)?;
-        Ok(Exchange {
-            engine_move: Some(engine_move),
-            position: self.position.clone(),
-        })
+        self.engine_turn(setup, known, analyses, cancel)
     }
 
     /// The engine's move from the current position (the engine is to move
     /// and the game is not over), played; the position after it is stored.
+    /// From a lost position it weighs at most `analyses` candidates now.
     fn engine_turn(
         &mut self,
         setup: GameSetup<'_>,
         known: Known,
+        analyses: usize,
         cancel: &Cancel,
-    ) -> Result<Move, PositionError> {
+    ) -> Result<Progress, PositionError> {
         let to_move_next = self.engine.other();
         match (known, &mut self.token_game, setup) {
             (Known::EngineWinsByMate, Some(token_game), GameSetup::Geography { graph, .. }) => {
@@ -271,40 +337,83 @@ impl Game {
                     debug_assert!(false, "the winner's token is exposed");
                     let analysis = setup.analyze(&self.moves, cancel)?;
                     token_game.take_matching(&analysis);
-                    return self.engine_turn(setup, Known::Analysed(analysis), cancel);
+                    return self.engine_turn(setup, Known::Analysed(analysis), analyses, cancel);
                 }
                 token_game.advance(mate);
                 let chosen = Move::Geography(mate);
                 self.moves.push(chosen);
                 self.position = token_game.lost_position(graph, to_move_next);
-                Ok(chosen)
+                Ok(self.moved(chosen))
             }
             (Known::Analysed(analysis), _, _) => {
                 // In Geography the winner answers with its mate, which
                 // keeps the next position known without an analysis.
                 if self.token_game.is_some() && analysis.position.winner == self.engine {
-                    return self.engine_turn(setup, Known::EngineWinsByMate, cancel);
+                    return self.engine_turn(setup, Known::EngineWinsByMate, analyses, cancel);
                 }
-                let chosen = engine_move(setup, &self.moves, &analysis, cancel)?
-                    .expect("the engine moves only while the game is not over");
-                self.moves.push(chosen);
-                let after = match (&mut self.token_game, chosen) {
-                    (Some(token_game), Move::Geography(w)) => {
-                        token_game.advance(w);
-                        let after =
-                            setup.analyze_warm(&self.moves, Some(&token_game.mate), cancel)?;
-                        token_game.take_matching(&after);
-                        after
-                    }
-                    _ => setup.analyze(&self.moves, cancel)?,
-                };
-                self.position = after.position;
-                Ok(chosen)
+                if analysis.position.winner == self.engine {
+                    let chosen = *analysis
+                        .position
+                        .winning
+                        .moves
+                        .first()
+                        .expect("a winning side has a winning move");
+                    return self.play_engine_move(setup, chosen, cancel);
+                }
+                self.choose(setup, analysis, EngineChoice::default(), analyses, cancel)
             }
             (Known::EngineWinsByMate, _, _) => {
                 unreachable!("only a Geography game knows the engine's mate")
             }
         }
+    }
+
+    /// Weighs up to `analyses` more candidates of `choice` from the lost
+    /// position `analysis`, and plays the chosen move once all are weighed.
+    fn choose(
+        &mut self,
+        setup: GameSetup<'_>,
+        analysis: PositionAnalysis,
+        mut choice: EngineChoice,
+        analyses: usize,
+        cancel: &Cancel,
+    ) -> Result<Progress, PositionError> {
+        match choice.advance(setup, &self.moves, &analysis, analyses, cancel)? {
+            Some(chosen) => self.play_engine_move(setup, chosen, cancel),
+            None => {
+                self.choosing = Some((analysis, choice));
+                Ok(Progress::Thinking)
+            }
+        }
+    }
+
+    /// Plays the engine's `chosen` move and analyses the position after it.
+    fn play_engine_move(
+        &mut self,
+        setup: GameSetup<'_>,
+        chosen: Move,
+        cancel: &Cancel,
+    ) -> Result<Progress, PositionError> {
+        self.moves.push(chosen);
+        let after = match (&mut self.token_game, chosen) {
+            (Some(token_game), Move::Geography(w)) => {
+                token_game.advance(w);
+                let after = setup.analyze_warm(&self.moves, Some(&token_game.mate), cancel)?;
+                token_game.take_matching(&after);
+                after
+            }
+            _ => setup.analyze(&self.moves, cancel)?,
+        };
+        self.position = after.position;
+        Ok(self.moved(chosen))
+    }
+
+    /// The exchange that ends with the engine's `chosen` move.
+    fn moved(&self, chosen: Move) -> Progress {
+        Progress::Done(Exchange {
+            engine_move: Some(chosen),
+            position: self.position.clone(),
+        })
     }
 }
 

@@ -818,7 +818,8 @@ fn tree_paint_error(error: TreePaintError) -> PositionError {
 ///
 /// Time: one analysis per legal move when the side to move loses
 /// (`legal moves × analysis`), a copy of the winning move otherwise. The
-/// handle is looked at before each analysis.
+/// handle is looked at before each analysis. [`EngineChoice`] makes the
+/// same choice a bounded number of analyses at a time.
 pub fn engine_move(
     setup: GameSetup<'_>,
     moves: &[Move],
@@ -831,23 +832,53 @@ pub fn engine_move(
     if analysis.position.winner == analysis.position.to_move {
         return Ok(analysis.position.winning.moves.first().copied());
     }
-    let mut line = moves.to_vec();
-    let mut best: Option<(u64, Reverse<u64>, Move)> = None;
-    for &candidate in &analysis.position.legal_moves {
-        cancel.check()?;
-        line.push(candidate);
-        let after = setup.analyze(&line, cancel)?;
-        let key = (
-            after.position.winning.count,
-            Reverse(game_length_proxy(setup, &line, &after)),
-            candidate,
-        );
-        line.pop();
-        if best.as_ref().is_none_or(|best| key < *best) {
-            best = Some(key);
+    EngineChoice::default().advance(setup, moves, analysis, usize::MAX, cancel)
+}
+
+/// [`engine_move`]'s choice from a lost position (the side to move loses
+/// and the game is not over), made over several calls: each analyses at
+/// most a given number of the legal moves, so that a caller can hand its
+/// worker back between them. Invariant: `best` is the best of the first
+/// `next` legal moves by [`engine_move`]'s order.
+#[derive(Debug, Clone, Default)]
+pub struct EngineChoice {
+    next: usize,
+    best: Option<(u64, Reverse<u64>, Move)>,
+}
+
+impl EngineChoice {
+    /// Analyses up to `most` more of `analysis`'s legal moves (of the
+    /// position `moves` reach); the chosen move once every one has been.
+    pub fn advance(
+        &mut self,
+        setup: GameSetup<'_>,
+        moves: &[Move],
+        analysis: &PositionAnalysis,
+        most: usize,
+        cancel: &Cancel,
+    ) -> Result<Option<Move>, PositionError> {
+        let legal = &analysis.position.legal_moves;
+        let end = self.next.saturating_add(most.max(1)).min(legal.len());
+        let mut line = moves.to_vec();
+        for &candidate in &legal[self.next..end] {
+            cancel.check()?;
+            line.push(candidate);
+            let after = setup.analyze(&line, cancel)?;
+            let key = (
+                after.position.winning.count,
+                Reverse(game_length_proxy(setup, &line, &after)),
+                candidate,
+            );
+            line.pop();
+            if self.best.as_ref().is_none_or(|best| key < *best) {
+                self.best = Some(key);
+            }
         }
+        self.next = end;
+        Ok((end == legal.len())
+            .then(|| self.best.map(|(_, _, chosen)| chosen))
+            .flatten())
     }
-    Ok(best.map(|(_, _, chosen)| chosen))
 }
 
 /// The "longest game" proxy of [`engine_move`] for the position `line`

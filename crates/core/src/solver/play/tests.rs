@@ -280,6 +280,58 @@ proptest! {
     }
 }
 
+/// Plays a whole game twice, once the engine choosing in one call and
+/// once weighing `analyses` candidates a call (`think` between them), the
+/// person playing its `pick`-th legal move each turn: both games must be
+/// the same, exchange for exchange.
+fn sliced_play_is_the_same_game(setup: GameSetup<'_>, engine: Player, analyses: usize) {
+    let never = Cancel::never();
+    let opening = setup.analyze(&[], &never).unwrap();
+    let (mut whole, first) = Game::start(setup, engine, opening.clone(), &never).unwrap();
+    let (mut sliced, mut progress) =
+        Game::start_within(setup, engine, opening, analyses, &never).unwrap();
+    let thought = |game: &mut Game, mut progress: Progress| loop {
+        match progress {
+            Progress::Done(exchange) => return exchange,
+            Progress::Thinking => progress = game.think(setup, analyses, &never).unwrap(),
+        }
+    };
+    assert_eq!(thought(&mut sliced, progress), first);
+    let mut turn = 0;
+    while !whole.position().game_over {
+        let legal = &whole.position().legal_moves;
+        let played = legal[turn % legal.len()];
+        turn += 1;
+        let expected = whole.play(setup, played, &never).unwrap();
+        progress = sliced.play_within(setup, played, analyses, &never).unwrap();
+        assert_eq!(thought(&mut sliced, progress), expected);
+        assert_eq!(sliced.moves(), whole.moves());
+    }
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    #[test]
+    fn an_engine_choosing_a_few_candidates_at_a_time_plays_the_same_game(
+        g in small_graph(9),
+        t in random_tree(10),
+        start_pick in any::<u32>(),
+        engine_first in any::<bool>(),
+        analyses in 1usize..4,
+    ) {
+        let start = start_pick % g.vertex_count() as u32;
+        let engine = side(engine_first);
+        sliced_play_is_the_same_game(GameSetup::Geography { graph: &g, start }, engine, analyses);
+        let n = t.vertex_count() as u32;
+        if n > 1 {
+            let (black, white) = (start_pick % n, (start_pick + 1) % n);
+            let setup = GameSetup::TreePaint { graph: &t, black, white };
+            sliced_play_is_the_same_game(setup, engine, analyses);
+        }
+    }
+}
+
 fn path(n: u64) -> Graph {
     let edges: Vec<(Vertex, Vertex)> = (1..n as Vertex).map(|v| (v - 1, v)).collect();
     Graph::from_pairs(n, &edges).unwrap()
