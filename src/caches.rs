@@ -65,6 +65,21 @@ pub const STORED_ANSWERS: Cache = Cache {
                      a rehash gives a new key",
 };
 
+/// Questions the search budget was too small for, and labellings that ran
+/// past theirs.
+pub const OVER_BUDGET: Cache = Cache {
+    name: "over_budget",
+    lookups: "over_budget",
+    owner: "app/solving.rs",
+    keeps: "the SEARCH_BUDGET_EXCEEDED answer of a solve, by canonical hash and options (the \
+            server's search budget is fixed while it runs), and of a position analysis, by the \
+            puzzle, its moves and the search budget; and, by the labelling key of a large \
+            puzzle, that its canonical labelling ran out of time",
+    bound: Bound::Bytes(4 << 20),
+    invalidated_by: "nothing: the search and the labelling are deterministic in their input \
+                     and budget; a restart with another budget starts empty",
+};
+
 /// Answers to repeated Solve and SolvePuzzle requests.
 pub const ANSWERS: Cache = Cache {
     name: "answers",
@@ -122,9 +137,10 @@ pub const KEPT_WINNERS: Cache = Cache {
 };
 
 /// Every cache, in the order of docs/design.md's table.
-pub const ALL: [Cache; 7] = [
+pub const ALL: [Cache; 8] = [
     VERDICTS,
     STORED_ANSWERS,
+    OVER_BUDGET,
     ANSWERS,
     PUZZLES,
     PAGES,

@@ -28,6 +28,15 @@ pub const MESSAGE_SLACK_BYTES: usize = 64 * 1024;
 pub const DEFAULT_ADMISSION_QUEUE: usize = 256;
 /// Default number of solves waiting for a worker before new ones are refused.
 pub const DEFAULT_SOLVE_QUEUE: usize = 64;
+
+/// Default jobs one caller may have waiting for a solve worker: a quarter
+/// of the queue, so that at least four callers always find room.
+pub const DEFAULT_SOLVE_QUEUE_PER_CALLER: usize = 16;
+
+/// Default worker-seconds a caller may have in hand under
+/// `--work-secs-per-minute`: a minute of one worker, enough for the
+/// longest single job at the default limits.
+pub const DEFAULT_WORK_BURST_SECS: u32 = 60;
 /// Default memory for cached verdicts.
 pub const DEFAULT_CACHE_BYTES: u64 = 256 * 1024 * 1024;
 /// Default disk budget for stored verdicts.
@@ -107,6 +116,10 @@ pub struct Config {
     /// Solves that may wait for a worker; more are refused with RESOURCE_EXHAUSTED.
     #[arg(long, env = "PUZZLED_SOLVE_QUEUE", default_value_t = DEFAULT_SOLVE_QUEUE)]
     pub solve_queue: usize,
+    /// Of those, the jobs one caller (a writer, else an address) may have
+    /// waiting; callers are served in turn.
+    #[arg(long, env = "PUZZLED_SOLVE_QUEUE_PER_CALLER", default_value_t = DEFAULT_SOLVE_QUEUE_PER_CALLER)]
+    pub solve_queue_per_caller: usize,
     /// Vertices + edges that requests may hold at once (validation, hashing,
     /// solving); default: half the memory over the peak bytes per unit.
     #[arg(long, env = "PUZZLED_ADMISSION_BUDGET")]
@@ -190,14 +203,15 @@ pub struct Config {
     /// applies.
     #[arg(long, env = "PUZZLED_WRITE_BURST", default_value_t = DEFAULT_BURST)]
     pub write_burst: u32,
-    /// Solves that memory cannot answer a writer or an address may ask a
-    /// minute (Solve, SolvePuzzle); past it RESOURCE_EXHAUSTED
-    /// (SOLVE_RATE_EXCEEDED) with `retry-after`. 0: no limit.
-    #[arg(long, env = "PUZZLED_SOLVE_RATE_PER_MINUTE", default_value_t = 0)]
-    pub solve_rate_per_minute: u32,
-    /// Such solves a writer or an address may ask at once.
-    #[arg(long, env = "PUZZLED_SOLVE_BURST", default_value_t = DEFAULT_BURST)]
-    pub solve_burst: u32,
+    /// Seconds of solve-worker and labelling time a writer or an address
+    /// may spend a minute (solves, positions, games, generated candidates,
+    /// labellings); past it RESOURCE_EXHAUSTED (WORK_BUDGET_EXCEEDED) with
+    /// `retry-after`. 0: no budget.
+    #[arg(long, env = "PUZZLED_WORK_SECS_PER_MINUTE", default_value_t = 0)]
+    pub work_secs_per_minute: u32,
+    /// Worker-seconds a writer or an address may have in hand.
+    #[arg(long, env = "PUZZLED_WORK_BURST_SECS", default_value_t = DEFAULT_WORK_BURST_SECS)]
+    pub work_burst_secs: u32,
     /// Seconds to let in-flight requests finish after SIGINT/SIGTERM.
     #[arg(long, env = "PUZZLED_SHUTDOWN_GRACE_SECS", default_value_t = DEFAULT_SHUTDOWN_GRACE_SECS)]
     pub shutdown_grace_secs: u64,
@@ -257,6 +271,7 @@ impl Default for Config {
             max_message_bytes: None,
             solve_workers: None,
             solve_queue: DEFAULT_SOLVE_QUEUE,
+            solve_queue_per_caller: DEFAULT_SOLVE_QUEUE_PER_CALLER,
             admission_budget: None,
             admission_queue: DEFAULT_ADMISSION_QUEUE,
             cache_bytes: DEFAULT_CACHE_BYTES,
@@ -275,8 +290,8 @@ impl Default for Config {
             writer_tokens: None,
             write_rate_per_minute: 0,
             write_burst: DEFAULT_BURST,
-            solve_rate_per_minute: 0,
-            solve_burst: DEFAULT_BURST,
+            work_secs_per_minute: 0,
+            work_burst_secs: DEFAULT_WORK_BURST_SECS,
             shutdown_grace_secs: DEFAULT_SHUTDOWN_GRACE_SECS,
             max_connections: DEFAULT_MAX_CONNECTIONS,
             max_connections_per_address: DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,

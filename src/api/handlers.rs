@@ -26,6 +26,7 @@ use crate::app::catalog::{
 };
 use crate::app::deadline::{check_deadline, within};
 use crate::app::pool::off_runtime_if_large;
+use crate::app::work_budget::Payer;
 use crate::app::{AppError, Reason, Solver, generate};
 use crate::caches;
 use crate::puzzle::{Limits, SolveOptions, Spec};
@@ -276,6 +277,7 @@ impl PuzzleApi {
         &self,
         puzzle: Option<proto::Puzzle>,
         request_id: &str,
+        caller: &Caller,
     ) -> Result<Created, AppError> {
         let puzzle = puzzle.ok_or_else(|| AppError::missing("puzzle"))?;
         // Output-only fields are ignored, as AIP-203 asks.
@@ -298,7 +300,9 @@ impl PuzzleApi {
             field: "puzzle.spec",
             decode: move || decode::spec_from_proto(spec, "puzzle.spec", limits),
         };
-        self.catalog.create(submission, request_id).await
+        self.catalog
+            .create(submission, request_id, &Payer::new(caller.clone()))
+            .await
     }
 
     async fn solve_spec(
@@ -310,8 +314,8 @@ impl PuzzleApi {
     ) -> Result<proto::Solution, AppError> {
         check_deadline(deadline)?;
         let started = Instant::now();
-        let charge = || self.access.charge_solve(caller);
-        let solved = self.solver.solve(spec, options, deadline, &charge).await?;
+        let payer = Payer::new(caller.clone());
+        let solved = self.solver.solve(spec, options, deadline, &payer).await?;
         let solution = encode::solved_to_proto(solved);
         record_solution(&solution, started);
         Ok(solution)
@@ -348,7 +352,7 @@ impl PuzzleService for PuzzleApi {
         let caller = self.caller(&request, self.access.writes_need_a_token())?;
         self.access.charge_write(&caller)?;
         let proto::CreatePuzzleRequest { puzzle, request_id } = request.into_inner();
-        let Created { record, .. } = self.store_puzzle(puzzle, &request_id).await?;
+        let Created { record, .. } = self.store_puzzle(puzzle, &request_id, &caller).await?;
         let winner = self.catalog.created_winner(&record).await?;
         let puzzle = self.fit_export(encode::stored_puzzle_to_proto(record, winner), 0);
         let what = format!("{} with its edge list", puzzle.name);
@@ -467,10 +471,9 @@ impl PuzzleService for PuzzleApi {
             }
             let stored_hash = summary.canonical_hash.clone();
             let started = Instant::now();
-            let charge = || self.access.charge_solve(&caller);
             let solved = self
                 .catalog
-                .solve(summary, options, deadline, &charge)
+                .solve(summary, options, deadline, &Payer::new(caller.clone()))
                 .await?;
             let solution = encode::solved_to_proto(solved);
             record_solution(&solution, started);
@@ -538,10 +541,11 @@ impl PuzzleService for PuzzleApi {
         request: Request<proto::AnalyzePositionRequest>,
     ) -> Result<Response<proto::PositionAnalysis>, Status> {
         let deadline = deadline(&request);
+        let caller = self.caller(&request, false)?;
         let proto::AnalyzePositionRequest { puzzle, moves } = request.into_inner();
         let work = self
             .positions
-            .analyze(puzzle.map(PuzzleRef::from), moves, deadline);
+            .analyze(puzzle.map(PuzzleRef::from), moves, deadline, &caller);
         let analysis = within(deadline, work).await?;
         self.reply(
             analysis,
@@ -618,7 +622,7 @@ impl PuzzleService for PuzzleApi {
                 ))
             } else {
                 match self.access.charge_write(&caller) {
-                    Ok(()) => self.store_puzzle(puzzle, &request_id).await,
+                    Ok(()) => self.store_puzzle(puzzle, &request_id, &caller).await,
                     Err(limited) => Err(limited),
                 }
             };
@@ -651,6 +655,7 @@ impl PuzzleService for PuzzleApi {
         let ask = decode::generate_ask_from_proto(request.into_inner())?;
         let (generate, delivery) = ask.prepare(self.limits, self.solver.search_budget_states())?;
         let generator = generate::Generator::new(generate).map_err(AppError::from)?;
+        self.solver.check_budget(&Payer::new(caller.clone()))?;
         // One puzzle ahead of the client, no more: the stream is paced by
         // its reader, and a client that leaves stops the search.
         let (outbound, puzzles) = mpsc::channel(1);
@@ -666,7 +671,7 @@ impl PuzzleService for PuzzleApi {
             };
             let outcome = api
                 .generations
-                .generate(generator, delivery, deadline, &charge, deliver);
+                .generate(generator, delivery, deadline, &caller, &charge, deliver);
             // A client that leaves closes the channel: the search stops.
             let outcome = tokio::select! {
                 outcome = outcome => outcome,
@@ -685,10 +690,11 @@ impl PuzzleService for PuzzleApi {
         &self,
         request: Request<Streaming<proto::PlayRequest>>,
     ) -> Result<Response<Self::PlayStream>, Status> {
+        let caller = self.caller(&request, false)?;
         let inbound = request.into_inner();
         // One response per client message, so a short queue suffices.
         let (outbound, responses) = mpsc::channel(4);
-        tokio::spawn(self.positions.clone().play(inbound, outbound));
+        tokio::spawn(self.positions.clone().play(inbound, outbound, caller));
         Ok(Response::new(Box::pin(ReceiverStream::new(responses))))
     }
 }

@@ -12,10 +12,12 @@ use tonic::{Status, Streaming};
 use super::proto;
 use super::{decode, encode, sizing};
 use crate::app::Reason;
+use crate::app::access::Caller;
 use crate::app::admission::{Admission, Admitted};
 use crate::app::catalog::{Catalog, Opened};
 use crate::app::pool::off_runtime_if_large;
 use crate::app::positions::{analysis_wants_verdict, play_wants_verdict};
+use crate::app::work_budget::Payer;
 use crate::app::{AppError, Gauge, Solver};
 use crate::puzzle::{Game, Limits, Move, Spec, Verdict};
 use crate::solver::play::Exchange;
@@ -107,16 +109,17 @@ impl Positions {
 
     /// The puzzle `puzzle` (the oneof `puzzle` of the message at `prefix`:
     /// `""` for the request itself, `"start."` for a Play start) validated,
-    /// admitted, and for a stored puzzle whose game `wants_verdict`, with
-    /// its verdict.
+    /// admitted from `admission` with `extra_units` beyond its own, and for
+    /// a stored puzzle whose game `wants_verdict`, with its verdict (solved
+    /// for `payer` if it must be).
     async fn open(
         &self,
-        admission: &Admission,
-        extra_units: u64,
+        (admission, extra_units): (&Admission, u64),
         puzzle: Option<PuzzleRef>,
         prefix: &str,
         deadline: Option<Instant>,
         wants_verdict: impl FnOnce(Game) -> bool,
+        payer: &Payer,
     ) -> Result<OpenPuzzle, AppError> {
         let missing = || {
             AppError::invalid(
@@ -146,6 +149,7 @@ impl Positions {
                         admission,
                         (extra_units, moves_held),
                         deadline,
+                        payer,
                         wants_verdict,
                     )
                     .await?;
@@ -187,19 +191,21 @@ impl Positions {
         puzzle: Option<PuzzleRef>,
         moves: Vec<proto::Move>,
         deadline: Option<Instant>,
+        caller: &Caller,
     ) -> Result<proto::PositionAnalysis, AppError> {
+        let payer = Payer::new(caller.clone());
         let opening = moves.is_empty();
         let wants_verdict = |game| analysis_wants_verdict(game, opening);
         // Each move is a unit too: a long list on a small puzzle is as much
         // work and memory as a large puzzle.
         let open = self
             .open(
-                &self.admission,
-                moves.len() as u64,
+                (&self.admission, moves.len() as u64),
                 puzzle,
                 "",
                 deadline,
                 wants_verdict,
+                &payer,
             )
             .await?;
         let game = open.spec.game();
@@ -210,7 +216,7 @@ impl Positions {
             .collect::<Result<Vec<Move>, AppError>>()?;
         let analysis = self
             .solver
-            .analyze_position(open.spec.clone(), open.verdict, moves)
+            .analyze_position(open.spec.clone(), open.verdict, moves, &payer)
             .await?;
         Ok(encode::position_to_proto(analysis))
     }
@@ -221,8 +227,9 @@ impl Positions {
         self,
         mut inbound: Streaming<proto::PlayRequest>,
         outbound: mpsc::Sender<Result<proto::PlayResponse, Status>>,
+        caller: Caller,
     ) {
-        if let Err(error) = self.play_game(&mut inbound, &outbound).await {
+        if let Err(error) = self.play_game(&mut inbound, &outbound, &caller).await {
             let _ = outbound.send(Err(error.into())).await;
         }
     }
@@ -231,6 +238,7 @@ impl Positions {
         &self,
         inbound: &mut Streaming<proto::PlayRequest>,
         outbound: &mpsc::Sender<Result<proto::PlayResponse, Status>>,
+        caller: &Caller,
     ) -> Result<(), AppError> {
         let Some(first) = self
             .next_message(inbound, Instant::now() + self.play.idle)
@@ -259,19 +267,20 @@ impl Positions {
         let _counted = self.play.open.enter();
         let proto::PlayStart { puzzle, human_side } = start;
         let human = decode::player_from_proto(human_side, "start.human_side")?;
+        let payer = Payer::new(caller.clone());
         let open = self
             .open(
-                &self.play.budget,
-                0,
+                (&self.play.budget, 0),
                 puzzle.map(PuzzleRef::from),
                 "start.",
                 None,
                 play_wants_verdict,
+                &payer,
             )
             .await?;
         let started = self
             .solver
-            .start_game(open.spec.clone(), open.verdict, human);
+            .start_game(open.spec.clone(), open.verdict, human, &payer);
         let (mut game, exchange) = until_left(outbound, started).await?;
         let game_over = exchange.position.game_over;
         if send(outbound, reply(exchange, self.play.message_limit))
@@ -298,7 +307,11 @@ impl Positions {
             };
             let (response, over) = match played {
                 Ok(played) => {
-                    let exchanged = self.solver.play_move(open.spec.clone(), game, played);
+                    // Each move is a step of its own: the budget is checked before it.
+                    let payer = Payer::new(caller.clone());
+                    let exchanged = self
+                        .solver
+                        .play_move(open.spec.clone(), game, played, &payer);
                     let (returned, result) = until_left(outbound, exchanged).await?;
                     game = returned;
                     match result {

@@ -1,5 +1,6 @@
 //! Who may write, and how fast: writer tokens, and token-bucket rate limits
-//! on writes and on solves the server's memory cannot answer.
+//! on writes. (What a caller may spend of the solve workers is
+//! `work_budget`'s.)
 //!
 //! A call is charged to its [`Caller`]: the writer whose token it carries,
 //! or else the IP address it came from. Reads are never charged. Tokens are
@@ -232,7 +233,8 @@ pub fn whole_seconds(duration: Duration) -> u64 {
     duration.as_secs() + u64::from(duration.subsec_nanos() > 0)
 }
 
-fn describe(caller: &Caller) -> String {
+/// A caller as an error message names it.
+pub fn describe(caller: &Caller) -> String {
     match caller {
         Caller::Admin => "the admin".to_owned(),
         Caller::Writer(name) => format!("writer {name}"),
@@ -249,17 +251,14 @@ pub struct AccessSettings {
     pub tokens: TokenSources,
     pub writes_per_minute: u32,
     pub write_burst: u32,
-    pub solves_per_minute: u32,
-    pub solve_burst: u32,
 }
 
-/// Writer tokens and rate limits, as the server applies them.
+/// Writer tokens and the write rate, as the server applies them.
 pub struct Access {
     admin_token: Option<String>,
     sources: TokenSources,
     writers: RwLock<Arc<WriterTokens>>,
     writes: Option<RateLimit>,
-    solves: Option<RateLimit>,
 }
 
 impl Access {
@@ -274,13 +273,6 @@ impl Access {
                 DefaultClock::default(),
                 Reason::WriteRateExceeded,
                 "writes",
-            ),
-            solves: RateLimit::new(
-                settings.solves_per_minute,
-                settings.solve_burst,
-                DefaultClock::default(),
-                Reason::SolveRateExceeded,
-                "solves",
             ),
             sources: settings.tokens,
         })
@@ -328,11 +320,6 @@ impl Access {
     /// Charges a write (a create) to `caller`.
     pub fn charge_write(&self, caller: &Caller) -> Result<(), AppError> {
         self.writes.as_ref().map_or(Ok(()), |l| l.charge(caller))
-    }
-
-    /// Charges a solve the server's memory cannot answer to `caller`.
-    pub fn charge_solve(&self, caller: &Caller) -> Result<(), AppError> {
-        self.solves.as_ref().map_or(Ok(()), |l| l.charge(caller))
     }
 }
 

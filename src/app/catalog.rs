@@ -14,7 +14,8 @@ use super::admission::{Admission, Admitted, search_table_units};
 use super::deadline::{check_deadline, within};
 use super::pool::{INLINE_UNITS, off_runtime_if_large};
 use super::solving::load_stored;
-use super::{AppError, Charge, Reason, Solved, Solver, StoredPuzzle};
+use super::work_budget::Payer;
+use super::{AppError, Reason, Solved, Solver, StoredPuzzle};
 use crate::puzzle::{SolveOptions, Spec, Verdict};
 use crate::solver::{Player, SOLVER_VERSION};
 use crate::store::{NewPuzzle, PuzzleRead, Store};
@@ -124,11 +125,14 @@ impl Catalog {
 
     /// Validates, hashes and stores a submitted puzzle under the optional
     /// idempotency key `request_id`: the same key with the same puzzle
-    /// answers with the first one stored.
+    /// answers with the first one stored. Its validation and labelling are
+    /// `caller`'s work: refused when its work budget is spent, charged
+    /// otherwise.
     pub async fn create<D>(
         &self,
         submission: Submission<D>,
         request_id: &str,
+        payer: &Payer,
     ) -> Result<Created, AppError>
     where
         D: FnOnce() -> Result<Spec, AppError> + Send + 'static,
@@ -146,9 +150,10 @@ impl Catalog {
             field,
             decode,
         } = submission;
+        self.solver.check_budget(payer)?;
         let _admitted = self.admission.admit_holding(units, held, field).await?;
         let spec = Arc::new(off_runtime_if_large(units, decode).await??);
-        let canonical = self.solver.canonicalize(spec.clone()).await?;
+        let canonical = self.solver.canonicalize(spec.clone(), payer).await?;
         tracing::Span::current().record("canonical_hash", canonical.hash.as_str());
         let raw = spec.raw();
         let created = self
@@ -367,13 +372,13 @@ impl Catalog {
 
     /// Solves the stored puzzle of `summary` under admission of its size
     /// (and of a search's table); its edges are read only when the verdict
-    /// must be computed. `charge` as for [`Solver::solve`].
+    /// must be computed. `caller` as for [`Solver::solve`].
     pub async fn solve(
         &self,
         summary: PuzzleRecord,
         options: SolveOptions,
         deadline: Option<Instant>,
-        charge: Charge<'_>,
+        payer: &Payer,
     ) -> Result<Solved, AppError> {
         let units = summary
             .spec
@@ -387,20 +392,22 @@ impl Catalog {
         let _admitted = self.admission.admit(units, &name).await?;
         check_deadline(deadline)?;
         self.solver
-            .solve_stored(StoredPuzzle::from(summary), options, deadline, charge)
+            .solve_stored(StoredPuzzle::from(summary), options, deadline, payer)
             .await
     }
 
     /// The stored puzzle `id` open for position work under `admission`
     /// (the requests' budget, or the games'), holding `extra_units` more
     /// and `held` bytes of its request; with its verdict (winning moves
-    /// included) when `wants_verdict` says its game starts from one.
+    /// included) when `wants_verdict` says its game starts from one, solved
+    /// for `caller` if it must be.
     pub async fn open(
         &self,
         id: &str,
         admission: &Admission,
         (extra_units, held): (u64, u64),
         deadline: Option<Instant>,
+        payer: &Payer,
         wants_verdict: impl FnOnce(crate::puzzle::Game) -> bool,
     ) -> Result<Opened, AppError> {
         let record = self.store.get_puzzle_summary(id).await?;
@@ -422,7 +429,7 @@ impl Catalog {
             };
             let (spec, solved) = self
                 .solver
-                .stored_with_verdict(&StoredPuzzle::from(record), options, deadline)
+                .stored_with_verdict(&StoredPuzzle::from(record), options, deadline, payer)
                 .await?;
             (spec, Some(solved.verdict))
         } else {

@@ -8,13 +8,15 @@
 //!   canonical labels kept and in each caller's labels answered;
 //! - `flights`: one computation per key in this process;
 //! - `claims`: one computation per verdict across replicas;
-//! - `pool`: where CPU work runs, and the live gauges;
+//! - `pool`: where CPU work runs (callers served in turn), and the live
+//!   gauges;
 //! - `games`: the one place that calls the solvers for a verdict;
 //! - `positions`: positions and games against the engine (AnalyzePosition
 //!   and Play without their transport);
 //! - `generate`: puzzles drawn from graph families, solved and rated;
 //! - `admission`: the memory budget requests draw from by size;
-//! - `access`: writer tokens, and rate limits on writes and solves;
+//! - `access`: writer tokens, and the rate limit on writes;
+//! - `work_budget`: what each caller may spend of the solve workers' time;
 //! - `deadline`: a caller's deadline around the work it waits for;
 //! - `error`: what a request can fail with;
 //! - `reason`: every reason an error gives, once.
@@ -32,8 +34,9 @@ pub mod pool;
 pub mod positions;
 pub mod reason;
 pub mod solving;
+pub mod work_budget;
 
 pub use error::AppError;
 pub use pool::Gauge;
 pub use reason::Reason;
-pub use solving::{Charge, Solved, Solver, StoredPuzzle, free};
+pub use solving::{Charge, Solved, Solver, StoredPuzzle};

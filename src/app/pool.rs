@@ -1,25 +1,30 @@
-//! Where CPU work runs: the solve pool (a worker per solve, a bounded
-//! queue in front), and [`off_runtime`] for work that scales with the
-//! input (validation, canonical forms), both off the async workers; and the
-//! [`Gauge`]s that let a test or a metrics probe see what they hold.
+//! Where CPU work runs: the solve pool (a worker per job, callers served
+//! in turn from bounded queues of their own), and [`off_runtime`] for work
+//! that scales with the input (validation, canonical forms), both off the
+//! async workers; and the [`Gauge`]s that let a test or a metrics probe
+//! see what they hold.
+//!
+//! The pool's rule, which docs/operations.md states for operators: a free
+//! worker goes to the caller whose turn it is, round robin over the callers
+//! with a job waiting, each caller's jobs in the order they came. One
+//! caller's hundred queued jobs thus wait behind another caller's one, not
+//! in front of it; each caller may have at most `max_waiting_per_caller`
+//! jobs waiting, and all callers together `max_waiting`. Jobs are kept
+//! short (a generated candidate, an engine move within its budget), so a
+//! turn comes round often. Each job's time on its worker is charged to its
+//! caller's [`WorkBudget`].
 
-use std::sync::Arc;
+use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
-use tokio::sync::{Semaphore, TryAcquireError};
+use tokio::sync::{Semaphore, oneshot};
 
+use super::access::{Caller, describe};
 use super::error::AppError;
+use super::work_budget::{Payer, WorkBudget};
 use crate::app::Reason;
-
-/// The solve workers: at most one solve per worker at once, a bounded
-/// queue of solves waiting for one.
-pub struct Pool {
-    permits: Arc<Semaphore>,
-    waiting: Gauge,
-    max_waiting: usize,
-    /// Solves holding a worker (queued ones not counted).
-    running: Gauge,
-}
 
 /// A live count the solver keeps (solves holding a worker, callers waiting
 /// for a solve), readable from outside: lets a test or a metrics probe see
@@ -159,55 +164,250 @@ async fn on_blocking_pool<T: Send + 'static>(
     })
 }
 
+/// How the solve pool is sized and what its callers may spend.
+#[derive(Debug, Default)]
+pub struct WorkerSettings {
+    /// Jobs running at once (at least one).
+    pub workers: usize,
+    /// Jobs waiting for a worker, all callers together.
+    pub max_waiting: usize,
+    /// Jobs one caller may have waiting.
+    pub max_waiting_per_caller: usize,
+    /// Worker time per caller; `None`, no budget.
+    pub budget: Option<WorkBudget>,
+}
+
+/// The solve workers: at most one job per worker at once, callers served
+/// in turn (module docs).
+pub struct Pool {
+    shared: Arc<Shared>,
+    max_waiting: usize,
+    max_waiting_per_caller: usize,
+    budget: Option<Arc<WorkBudget>>,
+    /// Jobs waiting for a worker.
+    waiting: Gauge,
+    /// Jobs holding a worker (waiting ones not counted).
+    running: Gauge,
+}
+
+/// What the pool's workers and waiting jobs share.
+struct Shared {
+    queues: Mutex<Queues>,
+}
+
+/// The waiting jobs by caller. Invariant: `turns` holds each caller with
+/// a waiting job exactly once, and no other; `free` is positive only while
+/// no job waits.
+#[derive(Default)]
+struct Queues {
+    free: usize,
+    turns: VecDeque<Caller>,
+    waiting: HashMap<Caller, VecDeque<(u64, oneshot::Sender<Worker>)>>,
+    next_ticket: u64,
+}
+
+/// A worker held: dropping it hands the worker to the next caller's job
+/// (or frees it). Sent to a waiting job through its channel; a job gone
+/// before it received it drops it, which hands it on again.
+struct Worker {
+    shared: Option<Arc<Shared>>,
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        if let Some(shared) = self.shared.take() {
+            Shared::hand_on(shared);
+        }
+    }
+}
+
+impl Shared {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Queues> {
+        self.queues
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// A worker just came free: to the first job of the caller whose turn
+    /// it is, that caller going to the back of the turns if it has more.
+    fn hand_on(shared: Arc<Shared>) {
+        let next = {
+            let mut queues = shared.lock();
+            match queues.turns.pop_front() {
+                None => {
+                    queues.free += 1;
+                    return;
+                }
+                Some(caller) => {
+                    let jobs = queues
+                        .waiting
+                        .get_mut(&caller)
+                        .expect("a caller in turn has a queue");
+                    let (_, job) = jobs.pop_front().expect("a caller in turn has a job");
+                    if jobs.is_empty() {
+                        queues.waiting.remove(&caller);
+                    } else {
+                        queues.turns.push_back(caller);
+                    }
+                    job
+                }
+            }
+        };
+        // Outside the lock: a job that has gone drops the worker it is
+        // sent, which comes back here for the next one.
+        let _ = next.send(Worker {
+            shared: Some(shared),
+        });
+    }
+}
+
+/// A job's place in its caller's queue, given up when it is dropped before
+/// a worker came (its caller left, or its deadline passed).
+struct Place {
+    shared: Arc<Shared>,
+    caller: Caller,
+    ticket: u64,
+}
+
+impl Drop for Place {
+    fn drop(&mut self) {
+        let mut queues = self.shared.lock();
+        let Some(jobs) = queues.waiting.get_mut(&self.caller) else {
+            return;
+        };
+        jobs.retain(|(ticket, _)| *ticket != self.ticket);
+        if jobs.is_empty() {
+            queues.waiting.remove(&self.caller);
+            queues.turns.retain(|caller| *caller != self.caller);
+        }
+    }
+}
+
 impl Pool {
-    /// `workers` solves at once (at least one), `max_waiting` more queued.
-    pub fn new(workers: usize, max_waiting: usize) -> Pool {
+    pub fn new(settings: WorkerSettings) -> Pool {
         Pool {
-            permits: Arc::new(Semaphore::new(workers.max(1))),
+            shared: Arc::new(Shared {
+                queues: Mutex::new(Queues {
+                    free: settings.workers.max(1),
+                    ..Queues::default()
+                }),
+            }),
+            max_waiting: settings.max_waiting,
+            max_waiting_per_caller: settings.max_waiting_per_caller,
+            budget: settings.budget.map(Arc::new),
             waiting: Gauge::default(),
-            max_waiting,
             running: Gauge::default(),
         }
     }
 
-    /// The live count of solves that hold a worker.
+    /// The live count of jobs that hold a worker.
     pub fn running(&self) -> Gauge {
         self.running.clone()
     }
 
-    /// Runs `f` on the blocking pool once a worker is free; refuses when too
-    /// many solves already wait. Dropping the future while it waits leaves
-    /// the queue; once `f` runs, only its own cancellation stops it.
+    /// Passes when `payer`'s call may start work now: its caller's work
+    /// budget is not spent, or the call was let in before (see [`Payer`]).
+    /// Called before work that memory cannot answer.
+    pub fn check_budget(&self, payer: &Payer) -> Result<(), AppError> {
+        match &self.budget {
+            Some(budget) => payer.let_in(budget),
+            None => Ok(()),
+        }
+    }
+
+    /// Takes `spent` from `caller`'s work budget: for CPU work done
+    /// outside the pool (canonical labelling).
+    pub fn charge(&self, caller: &Caller, spent: std::time::Duration) {
+        if let Some(budget) = &self.budget {
+            budget.charge(caller, spent);
+        }
+    }
+
+    /// Runs `f` for `caller` on the blocking pool once a worker is its
+    /// (module docs); refuses when its queue, or the pool's, is full.
+    /// Dropping the future while it waits leaves the queue; once `f` runs,
+    /// only its own cancellation stops it. The time `f` holds its worker is
+    /// charged to `caller`, whether or not it is still there to see the
+    /// result. The budget is not checked here but where a call (or a step
+    /// of one a client asks for: a move, a candidate) starts its work
+    /// ([`Pool::check_budget`]), so that a call let in is not cut off
+    /// between its jobs.
     pub async fn run<T: Send + 'static>(
         &self,
+        caller: &Caller,
         f: impl FnOnce() -> T + Send + 'static,
     ) -> Result<T, AppError> {
-        let permit = match self.permits.clone().try_acquire_owned() {
-            Ok(permit) => permit,
-            Err(TryAcquireError::Closed) => return Err(AppError::internal("solver pool closed")),
-            Err(TryAcquireError::NoPermits) => {
-                let Some(_waiting) = self.waiting.try_enter(self.max_waiting) else {
-                    return Err(AppError::Busy {
-                        reason: Reason::SolveQueueFull,
-                        message: format!(
-                            "every solver is busy and {} solves are already waiting; try again later",
-                            self.max_waiting
-                        ),
-                    });
-                };
-                self.permits
-                    .clone()
-                    .acquire_owned()
-                    .await
-                    .map_err(|_| AppError::internal("solver pool closed"))?
-            }
-        };
+        let worker = self.worker_for(caller).await?;
         let running = self.running.enter();
+        let budget = self.budget.clone();
+        let caller = caller.clone();
         on_blocking_pool(move || {
-            let _permit = permit;
+            let _worker = worker;
             let _running = running;
-            f()
+            let started = Instant::now();
+            let result = f();
+            if let Some(budget) = budget {
+                budget.charge(&caller, started.elapsed());
+            }
+            result
         })
         .await
     }
+
+    /// A worker for `caller`'s job: at once when one is free, else when
+    /// the turns come to it.
+    async fn worker_for(&self, caller: &Caller) -> Result<Worker, AppError> {
+        let (place, granted) = {
+            let mut queues = self.shared.lock();
+            if queues.free > 0 {
+                queues.free -= 1;
+                return Ok(Worker {
+                    shared: Some(self.shared.clone()),
+                });
+            }
+            let own = queues.waiting.get(caller).map_or(0, VecDeque::len);
+            if own >= self.max_waiting_per_caller {
+                return Err(AppError::Busy {
+                    reason: Reason::SolveQueueFull,
+                    message: format!(
+                        "every solver is busy and {} already has {own} jobs waiting for one \
+                         (--solve-queue-per-caller); wait for an answer before asking more",
+                        describe(caller)
+                    ),
+                });
+            }
+            let Some(waiting) = self.waiting.try_enter(self.max_waiting) else {
+                return Err(AppError::Busy {
+                    reason: Reason::SolveQueueFull,
+                    message: format!(
+                        "every solver is busy and {} jobs are already waiting (--solve-queue); \
+                         try again later",
+                        self.max_waiting
+                    ),
+                });
+            };
+            let (send, granted) = oneshot::channel();
+            let ticket = queues.next_ticket;
+            queues.next_ticket += 1;
+            if own == 0 {
+                queues.turns.push_back(caller.clone());
+            }
+            let jobs = queues.waiting.entry(caller.clone()).or_default();
+            jobs.push_back((ticket, send));
+            let place = Place {
+                shared: self.shared.clone(),
+                caller: caller.clone(),
+                ticket,
+            };
+            ((place, waiting), granted)
+        };
+        let worker = granted
+            .await
+            .map_err(|_| AppError::internal("the solver pool closed"))?;
+        drop(place);
+        Ok(worker)
+    }
 }
+
+#[cfg(test)]
+mod tests;

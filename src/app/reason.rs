@@ -81,7 +81,7 @@ reasons! {
     GamesBudgetExceeded => "GAMES_BUDGET_EXCEEDED",
     SearchBudgetExceeded => "SEARCH_BUDGET_EXCEEDED",
     WriteRateExceeded => "WRITE_RATE_EXCEEDED",
-    SolveRateExceeded => "SOLVE_RATE_EXCEEDED",
+    WorkBudgetExceeded => "WORK_BUDGET_EXCEEDED",
     ResponseTooLarge => "RESPONSE_TOO_LARGE",
     TooManyPuzzles => "TOO_MANY_PUZZLES",
     NoPuzzleFound => "NO_PUZZLE_FOUND",

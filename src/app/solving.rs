@@ -25,14 +25,17 @@ use std::time::{Duration, Instant};
 
 use moka::future::Cache;
 
+use super::access::Caller;
 use super::claims::{CLAIM_POLL, SolveClaim};
 use super::deadline::within;
 use super::error::AppError;
 use super::flights::{Flight, Flights, Joined, Waiter};
 use super::games::{self, GameError};
 use super::pool::{
-    Gauge, INLINE_UNITS, Pool, off_runtime, off_runtime_if_large, off_runtime_small,
+    Gauge, INLINE_UNITS, Pool, WorkerSettings, off_runtime, off_runtime_if_large, off_runtime_small,
 };
+use super::work_budget::Payer;
+use crate::app::Reason;
 use crate::caches;
 use crate::canon::{self, Canonical, Labelling};
 use crate::metrics::metrics;
@@ -97,16 +100,9 @@ enum Source {
 /// there is none.
 type FlightOutcome = Result<Arc<Entry>, AppError>;
 
-/// What a solve that memory cannot answer costs its caller (a token of a
-/// rate limit): called once before such a solve is started or joined, its
-/// error is the call's answer.
+/// What a write costs its caller (a token of the write rate): called once
+/// before the write, its error is the call's answer.
 pub type Charge<'a> = &'a (dyn Fn() -> Result<(), AppError> + Send + Sync);
-
-/// The charge of work no caller pays for: position work on a stored
-/// puzzle, whose creation was charged.
-pub fn free() -> Result<(), AppError> {
-    Ok(())
-}
 
 /// The result of one solve request, in the request's labels.
 #[derive(Debug, Clone)]
@@ -140,6 +136,10 @@ pub struct Solver {
     /// validated puzzle, for position work: a repeat neither reads,
     /// validates and relabels the puzzle nor checks the verdict again.
     stored_answers: Cache<StoredAnswerKey, Arc<StoredAnswer>>,
+    /// Answers the budgets were too small for (`caches::OVER_BUDGET`):
+    /// `Some` refusal of a search by its solve or position key, `None` for
+    /// a labelling key whose labelling ran out of time.
+    over_budget: Cache<String, Option<AppError>>,
     store: Store,
     pool: Arc<Pool>,
     /// Solves running or queued now, by cache key.
@@ -158,6 +158,10 @@ pub struct Solver {
     /// had all gone): what tells a test that a solve was stopped rather
     /// than run to its end.
     solves_stopped: Gauge,
+    /// Searches (solves and position analyses) that ran out of their
+    /// state budget since start-up: a question asked again is answered
+    /// from `over_budget` and not counted again.
+    searches_over_budget: Gauge,
 }
 
 /// Every combination of extras a verdict may have been computed with.
@@ -235,8 +239,7 @@ fn stored_answer_weight(key: &StoredAnswerKey, answer: &Arc<StoredAnswer>) -> u3
 impl Solver {
     pub fn new(
         store: Store,
-        workers: usize,
-        max_waiting: usize,
+        pool: WorkerSettings,
         cache_bytes: u64,
         canon_budget: Duration,
         search_budget_states: u64,
@@ -252,14 +255,25 @@ impl Solver {
                 .max_capacity(caches::STORED_ANSWERS.bytes())
                 .weigher(stored_answer_weight)
                 .build(),
+            over_budget: Cache::builder()
+                .max_capacity(caches::OVER_BUDGET.bytes())
+                .weigher(|key: &String, refusal: &Option<AppError>| {
+                    let message = match refusal {
+                        Some(AppError::Busy { message, .. }) => message.len(),
+                        _ => 0,
+                    };
+                    u32::try_from(64 + key.len() + message).unwrap_or(u32::MAX)
+                })
+                .build(),
             store,
-            pool: Arc::new(Pool::new(workers, max_waiting)),
+            pool: Arc::new(Pool::new(pool)),
             flights: Flights::default(),
             labellings: Flights::default(),
             labellings_running: Gauge::default(),
             canon_budget,
             search_budget_states,
             solves_stopped: Gauge::default(),
+            searches_over_budget: Gauge::default(),
         }
     }
 
@@ -319,7 +333,19 @@ impl Solver {
     /// Traces' search included, once all of them have left. A small
     /// puzzle's labelling runs in a lane of its own, so that hard
     /// labellings of large ones never keep it waiting.
-    pub async fn canonicalize(&self, spec: Arc<Spec>) -> Result<Canonical, AppError> {
+    ///
+    /// A large puzzle's labelling is `payer`'s work: refused, before it
+    /// starts, to a caller whose budget is spent, and its time charged (a
+    /// shared one's to the caller that started it). A small puzzle's is
+    /// free, as a memory hit is: it is the cached path's first step. A
+    /// large puzzle whose labelling ran out of time once gets the
+    /// label-keeping hash at once the next time: the labelling is
+    /// deterministic, and would run out again.
+    pub async fn canonicalize(
+        &self,
+        spec: Arc<Spec>,
+        payer: &Payer,
+    ) -> Result<Canonical, AppError> {
         let budget = self.canon_budget;
         let units = (spec.graph().vertex_count() + spec.graph().edge_count()) as u64;
         if units <= INLINE_UNITS {
@@ -333,27 +359,74 @@ impl Solver {
         }
         let key = {
             let spec = spec.clone();
-            off_runtime(move || labelling_key(&spec)).await?
+            off_runtime(move || format!("label:{}", labelling_key(&spec))).await?
         };
+        let known = self.over_budget.get(&key).await;
+        metrics().cache_lookup(caches::OVER_BUDGET.lookups, known.is_some());
+        if known.is_some() {
+            let (canonical, spent) =
+                off_runtime(move || timed(|| canon::keep_labels(&spec))).await?;
+            self.pool.charge(payer.caller(), spent);
+            return Ok(canonical);
+        }
+        self.pool.check_budget(payer)?;
         let waiter = match self.labellings.join(&key) {
             Joined::Joined(waiter) => waiter,
             Joined::Started(waiter, flight) => {
                 let labellings = self.labellings.clone();
                 let running = self.labellings_running.enter();
+                let (pool, over_budget, starter) = (
+                    self.pool.clone(),
+                    self.over_budget.clone(),
+                    payer.caller().clone(),
+                );
                 tokio::spawn(async move {
                     let _running = running;
                     let cancel = flight.cancel().clone();
-                    let label =
-                        move || canon::canonicalize_unless_cancelled(&spec, budget, &cancel);
-                    let outcome = off_runtime(label)
-                        .await
-                        .and_then(|labelled| labelled.ok_or_else(no_caller_left));
+                    let label = move || {
+                        timed(|| canon::canonicalize_unless_cancelled(&spec, budget, &cancel))
+                    };
+                    let outcome = match off_runtime(label).await {
+                        Ok((labelled, spent)) => {
+                            pool.charge(&starter, spent);
+                            labelled.ok_or_else(no_caller_left)
+                        }
+                        Err(error) => Err(error),
+                    };
+                    if let Ok(canonical) = &outcome
+                        && canon::keeps_labels(&canonical.hash)
+                    {
+                        over_budget.insert(key.clone(), None).await;
+                    }
                     labellings.land(&key, &flight, outcome);
                 });
                 waiter
             }
         };
         waiter.outcome().await
+    }
+
+    /// The refusal remembered for `key` (a solve's or a position's), if
+    /// the search budget was too small for it before: asking again costs
+    /// this lookup, not the search.
+    pub async fn refuse_known_over_budget(&self, key: &str) -> Result<(), AppError> {
+        let known = self.over_budget.get(key).await;
+        metrics().cache_lookup(caches::OVER_BUDGET.lookups, known.is_some());
+        match known {
+            Some(Some(refusal)) => Err(refusal),
+            _ => Ok(()),
+        }
+    }
+
+    /// Remembers that the search budget was too small for `key`.
+    pub async fn remember_over_budget(&self, key: String, refusal: &AppError) {
+        self.searches_over_budget.count_one();
+        self.over_budget.insert(key, Some(refusal.clone())).await;
+    }
+
+    /// How many searches ran out of their state budget since start-up.
+    pub fn searches_over_budget(&self) -> Gauge {
+        self.searches_over_budget.clone()
     }
 
     /// A stored puzzle read whole and validated, with its verdict (from the
@@ -364,9 +437,10 @@ impl Solver {
         stored: &StoredPuzzle,
         options: SolveOptions,
         deadline: Option<Instant>,
+        payer: &Payer,
     ) -> Result<(Arc<Spec>, Solved), AppError> {
         let options = games::effective_options(stored.game, options);
-        self.stored_answer(stored, options, deadline).await
+        self.stored_answer(stored, options, deadline, payer).await
     }
 
     /// The stored puzzle `stored` validated, with its answer for
@@ -378,6 +452,7 @@ impl Solver {
         stored: &StoredPuzzle,
         options: SolveOptions,
         deadline: Option<Instant>,
+        payer: &Payer,
     ) -> Result<(Arc<Spec>, Solved), AppError> {
         let key = (
             stored.id.clone(),
@@ -392,7 +467,7 @@ impl Solver {
         let (spec, canonical) =
             within(deadline, load_stored_canonical(&self.store, &stored.id)).await?;
         let solved = self
-            .solve_canonical(spec.clone(), canonical, options, deadline, &free)
+            .solve_canonical(spec.clone(), canonical, options, deadline, payer)
             .await?;
         let units = stored.vertex_count.saturating_add(stored.edge_count);
         // A puzzle rehashed since `stored` was read answers under its new
@@ -410,16 +485,35 @@ impl Solver {
         Ok((spec, solved))
     }
 
-    /// Runs CPU-bound position work `f` on the solve pool (it shares the
-    /// workers and the queue with solves). The handle `f` gets fires when
-    /// this future is dropped: the caller left or its deadline passed.
+    /// Runs CPU-bound position work `f` for `caller` on the solve pool (it
+    /// shares the workers, the turns and the work budget with solves),
+    /// once `caller`'s budget lets it start. The handle `f` gets fires
+    /// when this future is dropped: the caller left or its deadline passed.
     pub async fn run_position_work<T: Send + 'static>(
         &self,
+        payer: &Payer,
+        f: impl FnOnce(&Cancel) -> T + Send + 'static,
+    ) -> Result<T, AppError> {
+        self.pool.check_budget(payer)?;
+        self.continue_position_work(payer, f).await
+    }
+
+    /// [`Solver::run_position_work`] for a further job of work a call has
+    /// started (the engine's next candidates): charged, not checked.
+    pub async fn continue_position_work<T: Send + 'static>(
+        &self,
+        payer: &Payer,
         f: impl FnOnce(&Cancel) -> T + Send + 'static,
     ) -> Result<T, AppError> {
         let cancel = Cancel::new();
         let _stop_when_left = FireOnDrop(cancel.clone());
-        self.pool.run(move || f(&cancel)).await
+        self.pool.run(payer.caller(), move || f(&cancel)).await
+    }
+
+    /// Passes when `caller` may start work memory cannot answer (its work
+    /// budget is not spent).
+    pub fn check_budget(&self, payer: &Payer) -> Result<(), AppError> {
+        self.pool.check_budget(payer)
     }
 
     /// The live count of solves that hold a worker.
@@ -433,6 +527,7 @@ impl Solver {
         // The caches count in the background: bring the counts up to date.
         self.cache.run_pending_tasks().await;
         self.stored_answers.run_pending_tasks().await;
+        self.over_budget.run_pending_tasks().await;
         vec![
             (
                 caches::VERDICTS.name,
@@ -443,6 +538,11 @@ impl Solver {
                 caches::STORED_ANSWERS.name,
                 self.stored_answers.entry_count(),
                 self.stored_answers.weighted_size(),
+            ),
+            (
+                caches::OVER_BUDGET.name,
+                self.over_budget.entry_count(),
+                self.over_budget.weighted_size(),
             ),
         ]
     }
@@ -475,18 +575,18 @@ impl Solver {
     /// other callers goes on when this one leaves, and stops when the last
     /// one has left.
     ///
-    /// `charge` is called once, before a solve that memory cannot answer
-    /// is started or joined; an error from it is the answer.
+    /// `caller`'s work budget is checked before a solve that memory cannot
+    /// answer is started or joined; a solve it starts is charged to it.
     pub async fn solve(
         &self,
         spec: Arc<Spec>,
         options: SolveOptions,
         deadline: Option<Instant>,
-        charge: Charge<'_>,
+        payer: &Payer,
     ) -> Result<Solved, AppError> {
         let options = games::effective_options(spec.game(), options);
-        let canonical = self.canonicalize(spec.clone()).await?;
-        self.solve_canonical(spec, canonical, options, deadline, charge)
+        let canonical = self.canonicalize(spec.clone(), payer).await?;
+        self.solve_canonical(spec, canonical, options, deadline, payer)
             .await
     }
 
@@ -498,13 +598,13 @@ impl Solver {
         canonical: Canonical,
         options: SolveOptions,
         deadline: Option<Instant>,
-        charge: Charge<'_>,
+        payer: &Payer,
     ) -> Result<Solved, AppError> {
         if deadline.is_some_and(|d| Instant::now() >= d) {
             return Err(AppError::DeadlineExceeded);
         }
         let key = format!("{}#{}", canonical.hash, options_key(options));
-        let work = self.lookup_inline(&spec, &canonical, &key, options, charge);
+        let work = self.lookup_inline(&spec, &canonical, &key, options, payer);
         let (verdict, cached) = within(deadline, work).await?;
         Ok(Solved {
             verdict,
@@ -554,7 +654,10 @@ impl Solver {
                 return Ok(());
             }
         };
-        let canonical = self.canonicalize(spec.clone()).await?;
+        // The server's own work, charged to no caller's budget.
+        let canonical = self
+            .canonicalize(spec.clone(), &Payer::new(Caller::Admin))
+            .await?;
         if let Some(old_labelling) = old_labelling.filter(|_| canonical.hash != old_hash) {
             let labelling = &canonical.labelling;
             for options in ALL_OPTIONS {
@@ -606,13 +709,13 @@ impl Solver {
     /// and hashed only when it must be solved. Its verdict is in its own
     /// labels when the canonicaliser that named its hash keeps labels;
     /// otherwise it goes the inline way.
-    /// `charge` as for [`Solver::solve`].
+    /// `caller` as for [`Solver::solve`].
     pub async fn solve_stored(
         &self,
         stored: StoredPuzzle,
         options: SolveOptions,
         deadline: Option<Instant>,
-        charge: Charge<'_>,
+        payer: &Payer,
     ) -> Result<Solved, AppError> {
         let options = games::effective_options(stored.game, options);
         if !canon::keeps_labels(&stored.canonical_hash) {
@@ -622,7 +725,7 @@ impl Solver {
             let (spec, canonical) =
                 within(deadline, load_stored_canonical(&self.store, &stored.id)).await?;
             return self
-                .solve_canonical(spec, canonical, options, deadline, charge)
+                .solve_canonical(spec, canonical, options, deadline, payer)
                 .await;
         }
         let key = format!("{}#{}", stored.canonical_hash, options_key(options));
@@ -636,13 +739,14 @@ impl Solver {
                 tracing::warn!(key, "cached verdict has another shape; solving again");
                 self.cache.invalidate(&key).await;
             }
-            charge()?;
+            self.refuse_known_over_budget(&key).await?;
+            self.pool.check_budget(payer)?;
             let source = Source::Stored {
                 id: stored.id.clone(),
             };
             let shape = (stored.vertex_count, stored.edge_count);
             let (waiter, started) =
-                self.join_or_start(&key, &stored.canonical_hash, shape, options, source);
+                self.join_or_start(&key, &stored.canonical_hash, shape, options, source, payer);
             let entry = waiter.outcome().await?;
             Ok((entry.clone(), !started || entry.from_store))
         };
@@ -664,7 +768,7 @@ impl Solver {
         canonical: &Canonical,
         key: &str,
         options: SolveOptions,
-        charge: Charge<'_>,
+        payer: &Payer,
     ) -> Result<(Verdict, bool), AppError> {
         let labelling = &canonical.labelling;
         let in_memory = self.cache.get(key).await;
@@ -679,13 +783,15 @@ impl Solver {
             tracing::warn!(key, "cached verdict does not fit its graph; solving again");
             self.cache.invalidate(key).await;
         }
-        charge()?;
+        self.refuse_known_over_budget(key).await?;
+        self.pool.check_budget(payer)?;
         let source = Source::Inline {
             spec: spec.clone(),
             canonical: canonical.clone(),
         };
         let shape = (canonical.vertex_count, canonical.edge_count);
-        let (waiter, started) = self.join_or_start(key, &canonical.hash, shape, options, source);
+        let (waiter, started) =
+            self.join_or_start(key, &canonical.hash, shape, options, source, payer);
         let entry = waiter.outcome().await?;
         drop(waiter);
         // A flight this caller joined may have been started by a copy in
@@ -701,7 +807,7 @@ impl Solver {
             "a verdict shared under this canonical hash does not fit this puzzle; solving it alone"
         );
         self.cache.invalidate(key).await;
-        let verdict = self.solve_uncached(spec.clone(), options).await?;
+        let verdict = self.solve_uncached(spec.clone(), options, payer).await?;
         Ok((verdict, false))
     }
 
@@ -711,18 +817,22 @@ impl Solver {
         &self,
         spec: Arc<Spec>,
         options: SolveOptions,
+        payer: &Payer,
     ) -> Result<Verdict, AppError> {
         let cancel = Cancel::new();
         let budget = self.search_budget_states;
         self.pool
-            .run(move || games::solve(&spec, options, budget, &cancel))
+            .run(payer.caller(), move || {
+                games::solve(&spec, options, budget, &cancel)
+            })
             .await?
             .map_err(solve_error)
     }
 
     /// Joins the flight for `key`, starting it (to find or compute the
     /// verdict of `source`) if there is none. The returned waiter counts
-    /// this caller until it is dropped.
+    /// this caller until it is dropped. A flight's solve runs in the turn,
+    /// and on the budget, of the caller that started it.
     fn join_or_start(
         &self,
         key: &str,
@@ -730,11 +840,22 @@ impl Solver {
         shape: (u64, u64),
         options: SolveOptions,
         source: Source,
+        payer: &Payer,
     ) -> (Waiter<FlightOutcome>, bool) {
         match self.flights.join(key) {
             Joined::Joined(waiter) => (waiter, false),
             Joined::Started(waiter, flight) => {
-                self.spawn_flight(key, hash, shape, options, source, flight);
+                let miss = Miss {
+                    store: self.store.clone(),
+                    pool: self.pool.clone(),
+                    caller: payer.caller().clone(),
+                    search_budget: self.search_budget_states,
+                    stopped: self.solves_stopped.clone(),
+                    hash: hash.to_owned(),
+                    options,
+                    shape,
+                };
+                self.spawn_flight(key, miss, source, flight);
                 (waiter, true)
             }
         }
@@ -746,29 +867,30 @@ impl Solver {
     fn spawn_flight(
         &self,
         key: &str,
-        hash: &str,
-        (vertex_count, edge_count): (u64, u64),
-        options: SolveOptions,
+        miss: Miss,
         source: Source,
         flight: Arc<Flight<FlightOutcome>>,
     ) {
-        let miss = Miss {
-            store: self.store.clone(),
-            pool: self.pool.clone(),
-            search_budget: self.search_budget_states,
-            stopped: self.solves_stopped.clone(),
-            hash: hash.to_owned(),
-            options,
-            shape: (vertex_count, edge_count),
-        };
         let (cache, flights, key) = (self.cache.clone(), self.flights.clone(), key.to_owned());
+        let over_budget = self.over_budget.clone();
+        let searches_over_budget = self.searches_over_budget.clone();
         tokio::spawn(async move {
             let outcome = tokio::select! {
                 outcome = miss.answer(source, &flight) => outcome,
                 () = flight.abandoned() => Err(AppError::ShuttingDown),
             };
-            if let Ok(entry) = &outcome {
-                cache.insert(key.clone(), entry.clone()).await;
+            match &outcome {
+                Ok(entry) => cache.insert(key.clone(), entry.clone()).await,
+                Err(
+                    refusal @ AppError::Busy {
+                        reason: Reason::SearchBudgetExceeded,
+                        ..
+                    },
+                ) => {
+                    searches_over_budget.count_one();
+                    over_budget.insert(key.clone(), Some(refusal.clone())).await;
+                }
+                Err(_) => {}
             }
             // Land only now: a caller arriving from here on finds the
             // verdict in the cache (or starts afresh after an error).
@@ -782,6 +904,8 @@ impl Solver {
 struct Miss {
     store: Store,
     pool: Arc<Pool>,
+    /// The caller that started the flight: its turn, its budget.
+    caller: Caller,
     search_budget: u64,
     stopped: Gauge,
     hash: String,
@@ -931,7 +1055,7 @@ impl Miss {
         let (game, options, budget) = (spec.game(), self.options, self.search_budget);
         let stopped = self.stopped.clone();
         self.pool
-            .run(move || {
+            .run(&self.caller, move || {
                 let graph = spec.graph();
                 tracing::debug!(
                     ?game,
@@ -954,6 +1078,14 @@ impl Miss {
             .await?
             .map_err(solve_error)
     }
+}
+
+/// `f`'s result and the time it took: what its caller's work budget is
+/// charged.
+fn timed<T>(f: impl FnOnce() -> T) -> (T, Duration) {
+    let started = Instant::now();
+    let result = f();
+    (result, started.elapsed())
 }
 
 /// The API's answer to a solver that did not finish.

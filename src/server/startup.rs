@@ -25,6 +25,8 @@ use crate::app::access::{Access, AccessSettings, TokenSources, TokensError};
 use crate::app::admission::{self, Admission};
 use crate::app::catalog::Catalog;
 use crate::app::generate::Generations;
+use crate::app::pool::WorkerSettings;
+use crate::app::work_budget::WorkBudget;
 use crate::app::{Gauge, Solver};
 use crate::config::Config;
 use crate::metrics::LiveCounts;
@@ -97,8 +99,6 @@ fn access_settings(config: &Config) -> AccessSettings {
         },
         writes_per_minute: config.write_rate_per_minute,
         write_burst: config.write_burst,
-        solves_per_minute: config.solve_rate_per_minute,
-        solve_burst: config.solve_burst,
     }
 }
 
@@ -138,10 +138,15 @@ impl Application {
             }
             None => None,
         };
+        let workers = WorkerSettings {
+            workers: config.workers(),
+            max_waiting: config.solve_queue,
+            max_waiting_per_caller: config.solve_queue_per_caller,
+            budget: WorkBudget::new(config.work_secs_per_minute, config.work_burst_secs),
+        };
         let solver = Solver::new(
             store.clone(),
-            config.workers(),
-            config.solve_queue,
+            workers,
             config.cache_bytes,
             config.canon_budget(),
             config.search_budget_states,
@@ -188,6 +193,12 @@ impl Application {
     /// gone: lets a test see a solve stopped rather than finished.
     pub fn solves_stopped(&self) -> Gauge {
         self.solver.solves_stopped()
+    }
+
+    /// How many searches ran out of their state budget since start-up
+    /// (each question once: a repeat is answered from memory).
+    pub fn searches_over_budget(&self) -> Gauge {
+        self.solver.searches_over_budget()
     }
 
     /// The live count of requests waiting for the admission budget.

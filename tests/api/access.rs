@@ -1,7 +1,8 @@
 //! Who may write and how fast: with writer tokens, CreatePuzzle needs a
-//! writer's (or the admin's) bearer token while reads stay open; rate
-//! limits refuse a writer, an address or a solver past its bucket with
-//! RESOURCE_EXHAUSTED, a reason, `retry-after` and RetryInfo; SIGHUP reads
+//! writer's (or the admin's) bearer token while reads stay open; the write
+//! rate refuses a writer or an address past its bucket with
+//! RESOURCE_EXHAUSTED, a reason, `retry-after` and RetryInfo (the work
+//! budget's refusals are in `fair_share`); SIGHUP reads
 //! the tokens file again. No test here waits for a bucket to refill: the
 //! refill is tested on a fake clock in `src/app/access.rs`.
 
@@ -206,35 +207,6 @@ async fn writes_past_the_rate_are_refused_per_writer_and_per_address() {
         "{}",
         refused.message()
     );
-    app.stop().await;
-}
-
-#[tokio::test]
-async fn only_solves_that_memory_cannot_answer_are_charged() {
-    let mut app = app_with(|config| {
-        config.solve_rate_per_minute = 1;
-        config.solve_burst = 1;
-    })
-    .await;
-    let first = app.solve(path(7)).await;
-    assert!(!first.cached);
-    // A repeat, and a relabelled copy, are answered from memory: free.
-    for _ in 0..3 {
-        app.solve(path(7)).await;
-    }
-    let reversed = geography(7, &[6, 5, 5, 4, 4, 3, 3, 2, 2, 1, 1, 0], 6);
-    assert!(app.solve(reversed).await.cached);
-    // A new puzzle is a new solve.
-    let refused = app.client.solve(solve_request(path(8))).await.unwrap_err();
-    let (reason, seconds, _) = rate_limited(&refused);
-    assert_eq!(reason, "SOLVE_RATE_EXCEEDED");
-    assert!((1..=60).contains(&seconds), "{seconds}");
-    // SolvePuzzle of a stored puzzle whose verdict is not in memory is
-    // charged too; reads are not.
-    let stored = app.create(path(9)).await;
-    app.read(&stored.name).await;
-    let refused = app.solve_stored(&stored.name).await.unwrap_err();
-    assert_eq!(rate_limited(&refused).0, "SOLVE_RATE_EXCEEDED");
     app.stop().await;
 }
 

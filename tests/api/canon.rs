@@ -496,6 +496,22 @@ async fn past_the_budget_a_puzzle_gets_the_label_keeping_hash() {
     app.stop().await;
 }
 
+/// A large puzzle whose labelling ran out of its budget once gets the
+/// label-keeping hash at once the next time, without a labelling.
+#[tokio::test]
+async fn a_large_puzzle_past_the_budget_is_remembered() {
+    let app = app_with(|config| config.canon_budget_ms = 0).await;
+    let edges = puzzled_testkit::random::random_graph(3000, 4000, 5);
+    let first = app.solve(geography(3000, &edges, 0)).await;
+    assert_eq!(first.canonicaliser, "sorted-edges-v1");
+    let remembered = cache_hits("over_budget");
+    let again = app.solve(geography(3000, &edges, 0)).await;
+    assert_eq!(again.canonical_hash, first.canonical_hash);
+    assert!(again.cached);
+    assert!(cache_hits("over_budget") > remembered);
+    app.stop().await;
+}
+
 /// A server whose labelling budget is far longer than any test waits: a
 /// hard graph keeps Traces searching for as long as a test needs.
 async fn app_with_a_long_labelling_budget() -> TestApp {

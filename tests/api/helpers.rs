@@ -31,6 +31,7 @@ pub struct TestApp {
     /// How many solves the server has stopped because their callers had
     /// all gone.
     pub solves_stopped: puzzled::app::Gauge,
+    pub searches_over_budget: puzzled::app::Gauge,
     /// The server's live count of calls waiting for the admission budget.
     pub admission_waiting: puzzled::app::Gauge,
     /// The server's live count of connections being served.
@@ -96,6 +97,7 @@ pub async fn spawn_app_with(dir: Arc<TempDir>, config: Config) -> TestApp {
     let solves_running = app.solves_running();
     let callers_waiting = app.callers_waiting();
     let solves_stopped = app.solves_stopped();
+    let searches_over_budget = app.searches_over_budget();
     let admission_waiting = app.admission_waiting();
     let connections_open = app.connections_open();
     let metrics_addr = app.metrics_addr();
@@ -125,6 +127,7 @@ pub async fn spawn_app_with(dir: Arc<TempDir>, config: Config) -> TestApp {
         solves_running,
         callers_waiting,
         solves_stopped,
+        searches_over_budget,
         admission_waiting,
         connections_open,
         metrics_addr,

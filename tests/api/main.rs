@@ -15,6 +15,7 @@ mod cluster;
 mod crud;
 mod errors;
 mod export;
+mod fair_share;
 mod generate;
 mod grpc_web;
 mod grpcio;

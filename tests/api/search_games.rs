@@ -212,6 +212,36 @@ async fn past_the_search_budget_the_answer_is_refused_and_the_server_goes_on() {
         .await
         .unwrap_err();
     assert_eq!(error_reason(&analysis), "SEARCH_BUDGET_EXCEEDED");
+    // Each ran one search; asked again, both are answered from memory
+    // with the same refusal, the Solve also for a relabelled copy.
+    assert_eq!(app.searches_over_budget.get(), 2);
+    let reversed: Vec<u32> = arcs.iter().map(|&v| n - 1 - v).collect();
+    for puzzle in [
+        spec(proto::Game::DirectedVertexGeography, n, &arcs, 0),
+        spec(proto::Game::DirectedVertexGeography, n, &reversed, n - 1),
+    ] {
+        let again = app.client.solve(solve_request(puzzle)).await.unwrap_err();
+        assert_eq!(again.message(), status.message());
+    }
+    let again = app
+        .client
+        .analyze_position(proto::AnalyzePositionRequest {
+            puzzle: Some(proto::analyze_position_request::Puzzle::Spec(spec(
+                proto::Game::DirectedVertexGeography,
+                n,
+                &arcs,
+                0,
+            ))),
+            moves: vec![],
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(again.message(), analysis.message());
+    assert_eq!(
+        app.searches_over_budget.get(),
+        2,
+        "a question searched twice"
+    );
     // A small one still gets its answer.
     let small = app
         .solve(spec(proto::Game::DirectedEdgeGeography, 2, &[0, 1], 0))

@@ -9,9 +9,11 @@ use std::time::Instant;
 use super::{Family, GenerateError, GenerateRequest, Generated, Generator};
 use crate::app::AppError;
 use crate::app::Reason;
+use crate::app::access::Caller;
 use crate::app::admission::{Admission, search_table_units};
 use crate::app::deadline::{check_deadline, within};
 use crate::app::solving::{Charge, Solver};
+use crate::app::work_budget::Payer;
 use crate::canon::Canonical;
 use crate::store::{ListFilter, NewPuzzle, PuzzleRecord, Store};
 
@@ -72,6 +74,7 @@ impl Generations {
         generator: Generator,
         delivery: Delivery,
         deadline: Option<Instant>,
+        caller: &Caller,
         charge_write: Charge<'_>,
         deliver: impl FnMut(Found) -> Delivered,
     ) -> Result<(), AppError>
@@ -85,6 +88,7 @@ impl Generations {
             generator,
             delivery,
             deadline,
+            caller,
             charge_write,
             deliver,
         )
@@ -101,6 +105,7 @@ async fn generate<Delivered>(
     mut generator: Generator,
     delivery: Delivery,
     deadline: Option<Instant>,
+    caller: &Caller,
     charge_write: Charge<'_>,
     mut deliver: impl FnMut(Found) -> Delivered,
 ) -> Result<(), AppError>
@@ -122,7 +127,10 @@ where
     while count < delivery.count {
         check_deadline(deadline)?;
         let (mut searching, mut seen) = (generator, sent);
-        let work = solver.run_position_work(move |cancel| {
+        // Each candidate is a step of its own: the caller's budget is
+        // checked before it.
+        let payer = Payer::new(caller.clone());
+        let work = solver.run_position_work(&payer, move |cancel| {
             let found = searching.next_unseen(cancel, &mut seen, canon_budget);
             (searching, seen, found)
         });

@@ -196,22 +196,22 @@ mod tests {
     fn the_wait_is_said_once_rounded_up() {
         let limited = |message: &str| {
             let mut details =
-                ErrorDetails::with_error_info("SOLVE_RATE_EXCEEDED", "puzzled.v1", []);
+                ErrorDetails::with_error_info("WRITE_RATE_EXCEEDED", "puzzled.v1", []);
             details.set_retry_info(Some(std::time::Duration::from_millis(29_400)));
             tonic::Status::with_error_details(Code::ResourceExhausted, message, details)
         };
         assert_eq!(
             status_line(
-                &limited("too many solves from address 127.0.0.1; try again in 30 s"),
+                &limited("too many writes from address 127.0.0.1; try again in 30 s"),
                 None,
                 None
             ),
-            "RESOURCE_EXHAUSTED (SOLVE_RATE_EXCEEDED): too many solves from address 127.0.0.1; \
+            "RESOURCE_EXHAUSTED (WRITE_RATE_EXCEEDED): too many writes from address 127.0.0.1; \
              try again in 30 s"
         );
         assert_eq!(
-            status_line(&limited("too many solves"), None, None),
-            "RESOURCE_EXHAUSTED (SOLVE_RATE_EXCEEDED): too many solves; retry in 30 s"
+            status_line(&limited("too many writes"), None, None),
+            "RESOURCE_EXHAUSTED (WRITE_RATE_EXCEEDED): too many writes; retry in 30 s"
         );
     }
 
