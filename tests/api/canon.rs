@@ -541,7 +541,13 @@ async fn a_caller_that_leaves_stops_its_labelling() {
     let mut request = tonic::Request::new(solve_request(hard_to_label(800)));
     request.set_timeout(Duration::from_millis(300));
     let status = app.client.solve(request).await.unwrap_err();
-    assert_eq!(status.code(), tonic::Code::DeadlineExceeded, "{status:?}");
+    // The server answers DEADLINE_EXCEEDED a little before the deadline;
+    // on a loaded machine the client's own timer may fire first.
+    assert!(
+        status.code() == tonic::Code::DeadlineExceeded
+            || status.message() == "Timeout expired",
+        "{status:?}"
+    );
 
     // A hang guard, not a bound; a search that ran to its end would not
     // count as stopped.
