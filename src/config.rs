@@ -242,8 +242,9 @@ pub struct Config {
     pub send_timeout_secs: u64,
     /// Seconds a call's request has to arrive whole, plus one second for
     /// every --min-receive-bytes-per-sec bytes of it received; past that
-    /// the call fails with DEADLINE_EXCEEDED (0: no limit). Play's
-    /// messages are bounded by --play-idle-secs instead.
+    /// the call fails with DEADLINE_EXCEEDED (0: no limit). Each message
+    /// of a client stream (ImportPuzzles) has as much, from the end of the
+    /// one before; Play's are bounded by --play-idle-secs instead.
     #[arg(long, env = "PUZZLED_RECEIVE_TIMEOUT_SECS", default_value_t = DEFAULT_RECEIVE_TIMEOUT_SECS)]
     pub receive_timeout_secs: u64,
     /// The least rate, in bytes per second, at which a large request must

@@ -596,8 +596,10 @@ impl PuzzleService for PuzzleApi {
         let caller = self.caller(&request, self.access.writes_need_a_token())?;
         let mut inbound = request.into_inner();
         let mut summary = proto::ImportPuzzlesResponse::default();
-        // The client's own stream errors (it cancelled, or sent a message
-        // over the limit) end the call with their status.
+        // The client's own stream errors (it cancelled, sent a message over
+        // the limit, or sent its next one too slowly) end the call with
+        // their status and no summary: each puzzle before was stored as it
+        // came, and a replay of the same request_ids reports it REPLAYED.
         while let Some(message) = inbound.message().await? {
             check_deadline(deadline)?;
             let index = summary.results.len();

@@ -7,10 +7,12 @@
 //!   at most `max_connections_per_address` from one IP address, past which
 //!   a new one is closed as soon as it is accepted, so that one host
 //!   cannot take every connection;
-//! - a call's request (for every method whose request is one message)
-//!   must arrive whole within the receive limit, which grows with the
-//!   bytes received (see [`ReceivingBody`]); past it the call fails, and
-//!   only that call;
+//! - a call's request must arrive within the receive limit, which grows
+//!   with the bytes received (see [`ReceivingBody`]): a request of one
+//!   message whole, from the call's arrival; each message of a client
+//!   stream on its own, from the end of the one before, so that a stream
+//!   goes on for as long as its messages keep coming. Past it the call
+//!   fails, and only that call;
 //! - a connection must send its first request within the handshake
 //!   timeout, and once it has no call open for the idle timeout it gets a
 //!   GOAWAY; a connection that still has no call open [`CLOSE_WAIT`] after
@@ -527,38 +529,244 @@ struct Calls {
     client: ClientAddress,
 }
 
-/// Whether a method's request is a stream of messages, which a client may
-/// send at its own pace (a game's moves; reflection's questions), rather
-/// than one message that should arrive at once. Play's messages are
-/// bounded by the game's idle time instead.
+/// Whether a method's request is a stream of messages that a client may
+/// send at its own pace, with no receive limit at all: a game's moves,
+/// which Play bounds by the game's idle time instead, and reflection's
+/// questions.
 fn streams_requests(path: &str) -> bool {
     path.ends_with("/Play") || path.ends_with("/ServerReflectionInfo")
 }
 
-/// A request body that must arrive within its [`ReceiveLimit`], timed from
-/// the call's arrival: past it, the body ends with DEADLINE_EXCEEDED, which
-/// fails the call (the request never decodes) and frees what it held; on
-/// HTTP/2 the connection's other calls go on.
+/// Whether `path` is a method whose request is a stream of messages (a
+/// client stream, as the service's descriptors say): each of its messages
+/// is timed on its own, so a stream goes on for as long as its messages
+/// keep coming. Every other request is one message, timed whole.
+fn streams_messages(path: &str) -> bool {
+    /// The path of every client-streaming method this server serves.
+    static CLIENT_STREAMS: std::sync::LazyLock<std::collections::HashSet<String>> =
+        std::sync::LazyLock::new(|| {
+            use prost::Message as _;
+            [
+                crate::api::FILE_DESCRIPTOR_SET,
+                tonic_health::pb::FILE_DESCRIPTOR_SET,
+                tonic_reflection::pb::v1::FILE_DESCRIPTOR_SET,
+                tonic_reflection::pb::v1alpha::FILE_DESCRIPTOR_SET,
+            ]
+            .into_iter()
+            .filter_map(|bytes| prost_types::FileDescriptorSet::decode(bytes).ok())
+            .flat_map(|set| set.file)
+            .flat_map(|file| {
+                let package = file.package().to_owned();
+                file.service.into_iter().flat_map(move |service| {
+                    let service_name = format!("{package}.{}", service.name());
+                    service
+                        .method
+                        .into_iter()
+                        .filter(|method| method.client_streaming())
+                        .map(move |method| format!("/{service_name}/{}", method.name()))
+                })
+            })
+            .collect()
+        });
+    CLIENT_STREAMS.contains(path)
+}
+
+/// How a request's arrival is timed against its [`ReceiveLimit`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Timing {
+    /// The whole request, from the call's arrival: a request that is one
+    /// message (or one whose framing cannot be read as it arrives, a
+    /// gRPC-Web text body).
+    Whole,
+    /// Each message of a client stream on its own, from the end of the one
+    /// before (the first from the call's arrival).
+    PerMessage,
+}
+
+impl Timing {
+    /// How the request of `request` is timed, if at all.
+    fn of<B>(request: &http::Request<B>) -> Option<Timing> {
+        let path = request.uri().path();
+        if streams_requests(path) {
+            return None;
+        }
+        // A gRPC-Web text body is base64: its bytes are not the frames.
+        let text = request
+            .headers()
+            .get(http::header::CONTENT_TYPE)
+            .and_then(|value| value.to_str().ok())
+            .is_some_and(|value| value.starts_with("application/grpc-web-text"));
+        Some(if streams_messages(path) && !text {
+            Timing::PerMessage
+        } else {
+            Timing::Whole
+        })
+    }
+}
+
+/// Where a request stream stands in gRPC's framing: each message is a
+/// 5-byte prefix (a flag byte, then its length, 4 bytes big-endian) and
+/// that many bytes.
+#[derive(Debug, Default)]
+struct Framing {
+    /// Bytes of the current message's prefix seen, at most 5.
+    prefix_seen: u8,
+    /// The length the prefix announces, as far as it has been seen.
+    length: u32,
+    /// Bytes of the current message's body still to come, once its prefix
+    /// is whole.
+    body_left: u32,
+}
+
+/// What a piece of a request stream held, as [`Framing::feed`] read it.
+#[derive(Debug, PartialEq, Eq)]
+struct Fed {
+    /// Messages that ended within it.
+    ended: u64,
+    /// Its bytes after the last message that ended in it: the next one's
+    /// beginning (all of it when none ended).
+    after: usize,
+}
+
+impl Framing {
+    fn feed(&mut self, data: &[u8]) -> Fed {
+        let mut fed = Fed {
+            ended: 0,
+            after: data.len(),
+        };
+        let mut at = 0;
+        while at < data.len() {
+            if self.prefix_seen < 5 {
+                if self.prefix_seen > 0 {
+                    self.length = (self.length << 8) | u32::from(data[at]);
+                }
+                self.prefix_seen += 1;
+                at += 1;
+                if self.prefix_seen == 5 {
+                    self.body_left = self.length;
+                }
+            } else {
+                let take = (self.body_left as usize).min(data.len() - at);
+                // `take` is at most `body_left`, a u32.
+                self.body_left -= take as u32;
+                at += take;
+            }
+            if self.prefix_seen == 5 && self.body_left == 0 {
+                *self = Framing::default();
+                fed.ended += 1;
+                fed.after = data.len() - at;
+            }
+        }
+        fed
+    }
+}
+
+/// The clock of a request's arrival: when the bytes awaited run out of
+/// time. Apart from the body it times so that it can be run on made-up
+/// instants.
+#[derive(Debug)]
+struct Pace {
+    limit: ReceiveLimit,
+    timing: Timing,
+    framing: Framing,
+    /// Since when the bytes timed have been awaited: the whole request, or
+    /// the current message. `None` between two messages of a stream until
+    /// the server asks for the next, so that the time the server takes
+    /// over one message is not charged to the client's next.
+    since: Option<tokio::time::Instant>,
+    /// Bytes received of what is timed.
+    received: u64,
+    /// Messages of the stream received whole.
+    messages: u64,
+}
+
+impl Pace {
+    fn new(limit: ReceiveLimit, timing: Timing, arrival: tokio::time::Instant) -> Pace {
+        Pace {
+            limit,
+            timing,
+            framing: Framing::default(),
+            since: Some(arrival),
+            received: 0,
+            messages: 0,
+        }
+    }
+
+    /// The server asks for more of the request: the time of what is
+    /// awaited runs from here if it did not already. Returns when it runs
+    /// out.
+    fn asked(&mut self, now: impl FnOnce() -> tokio::time::Instant) -> tokio::time::Instant {
+        let since = *self.since.get_or_insert_with(now);
+        since + self.limit.allowance(self.received)
+    }
+
+    /// `data` of the request arrived.
+    fn arrived(&mut self, data: &[u8]) {
+        if self.timing == Timing::PerMessage {
+            let fed = self.framing.feed(data);
+            if fed.ended > 0 {
+                self.messages += fed.ended;
+                self.since = None;
+                self.received = fed.after as u64;
+                return;
+            }
+        }
+        self.received += data.len() as u64;
+    }
+
+    /// The status of a request whose time ran out.
+    fn cut_off(&self) -> Status {
+        let allowed = self.limit.allowance(self.received).as_millis();
+        let received = self.received;
+        Status::deadline_exceeded(match self.timing {
+            Timing::Whole => format!(
+                "the request did not arrive within {allowed} ms ({received} bytes of it came; \
+                 --receive-timeout-secs and --min-receive-bytes-per-sec set the limit)"
+            ),
+            Timing::PerMessage => format!(
+                "message {} of the request stream did not arrive within {allowed} ms of {} \
+                 ({received} bytes of it came; each message of a stream has \
+                 --receive-timeout-secs plus a second per --min-receive-bytes-per-sec bytes)",
+                self.messages + 1,
+                if self.messages == 0 {
+                    "the call's start"
+                } else {
+                    "the one before"
+                },
+            ),
+        })
+    }
+}
+
+/// A request body that must arrive within its [`ReceiveLimit`], as its
+/// [`Timing`] counts: past it, the body ends with DEADLINE_EXCEEDED, which
+/// fails the call (a request of one message never decodes; a stream's
+/// handler gets the error in place of its next message) and frees what it
+/// held; on HTTP/2 the connection's other calls go on.
 struct ReceivingBody {
     inner: Incoming,
-    limit: ReceiveLimit,
-    started: tokio::time::Instant,
-    received: u64,
-    /// Fires at `started` plus the allowance for `received`.
+    pace: Pace,
+    /// Fires at `armed`, when what is awaited runs out of time.
     timer: Pin<Box<tokio::time::Sleep>>,
+    armed: tokio::time::Instant,
     /// The status the call ended with, once cut off (then the body ends).
     cut_off: Arc<OnceLock<Status>>,
 }
 
 impl ReceivingBody {
-    fn new(inner: Incoming, limit: ReceiveLimit, cut_off: Arc<OnceLock<Status>>) -> ReceivingBody {
-        let started = tokio::time::Instant::now();
+    fn new(
+        inner: Incoming,
+        limit: ReceiveLimit,
+        timing: Timing,
+        cut_off: Arc<OnceLock<Status>>,
+    ) -> ReceivingBody {
+        let arrival = tokio::time::Instant::now();
+        let armed = arrival + limit.allowance(0);
         ReceivingBody {
             inner,
-            limit,
-            started,
-            received: 0,
-            timer: Box::pin(tokio::time::sleep_until(started + limit.allowance(0))),
+            pace: Pace::new(limit, timing, arrival),
+            timer: Box::pin(tokio::time::sleep_until(armed)),
+            armed,
             cut_off,
         }
     }
@@ -596,12 +804,11 @@ impl http_body::Body for ReceivingBody {
         if self.cut_off.get().is_some() {
             return Poll::Ready(None);
         }
+        let until = self.pace.asked(tokio::time::Instant::now);
         match Pin::new(&mut self.inner).poll_frame(cx) {
             Poll::Ready(Some(Ok(frame))) => {
                 if let Some(data) = frame.data_ref() {
-                    self.received += data.len() as u64;
-                    let at = self.started + self.limit.allowance(self.received);
-                    self.timer.as_mut().reset(at);
+                    self.pace.arrived(data);
                 }
                 Poll::Ready(Some(Ok(frame)))
             }
@@ -616,13 +823,12 @@ impl http_body::Body for ReceivingBody {
             }
             Poll::Ready(None) => Poll::Ready(None),
             Poll::Pending => {
+                if until != self.armed {
+                    self.armed = until;
+                    self.timer.as_mut().reset(until);
+                }
                 ready!(self.timer.as_mut().poll(cx));
-                let allowed = self.limit.allowance(self.received).as_millis();
-                let status = Status::deadline_exceeded(format!(
-                    "the request did not arrive within {allowed} ms ({} bytes of it came; \
-                     --receive-timeout-secs and --min-receive-bytes-per-sec set the limit)",
-                    self.received
-                ));
+                let status = self.pace.cut_off();
                 let _ = self.cut_off.set(status.clone());
                 Poll::Ready(Some(Err(status)))
             }
@@ -701,16 +907,13 @@ impl hyper::service::Service<http::Request<Incoming>> for Calls {
     fn call(&self, mut request: http::Request<Incoming>) -> Self::Future {
         let call = self.connection.open_call();
         let inner = self.inner.clone();
-        let limit = self
-            .receive
-            .filter(|_| !streams_requests(request.uri().path()));
+        let limit = self.receive.zip(Timing::of(&request));
         let cut_off = Arc::new(OnceLock::new());
         request.extensions_mut().insert(CutOff(cut_off.clone()));
         request.extensions_mut().insert(self.client);
         let request = match limit {
-            Some(limit) => {
-                request.map(|body| Body::new(ReceivingBody::new(body, limit, cut_off.clone())))
-            }
+            Some((limit, timing)) => request
+                .map(|body| Body::new(ReceivingBody::new(body, limit, timing, cut_off.clone()))),
             None => request.map(Body::new),
         };
         Box::pin(async move {
@@ -853,6 +1056,180 @@ mod tests {
         assert_eq!(
             connection.next(closing + CLOSE_WAIT, &policy, Some(closing)),
             Next::Drop(Why::NoGoodbye)
+        );
+    }
+
+    /// `body` framed as one gRPC message.
+    fn framed(body: &[u8]) -> Vec<u8> {
+        let mut framed = vec![0];
+        framed.extend(u32::try_from(body.len()).unwrap().to_be_bytes());
+        framed.extend(body);
+        framed
+    }
+
+    #[test]
+    fn the_framing_finds_each_message_end_however_the_bytes_are_cut() {
+        let mut stream = framed(b"abc");
+        stream.extend(framed(b""));
+        stream.extend(framed(&[7; 300]));
+        stream.extend(&framed(b"xy")[..3]);
+        // The three messages end at these offsets; the fourth has begun.
+        let ends = [8, 13, 318];
+        for cut in 1..stream.len() {
+            let mut framing = Framing::default();
+            let mut seen = Vec::new();
+            for (offset, piece) in [(0, &stream[..cut]), (cut, &stream[cut..])] {
+                let fed = framing.feed(piece);
+                let last_end = offset + piece.len() - fed.after;
+                let in_piece: Vec<usize> = ends
+                    .iter()
+                    .copied()
+                    .filter(|&end| end > offset && end <= offset + piece.len())
+                    .collect();
+                assert_eq!(fed.ended, in_piece.len() as u64, "cut at {cut}");
+                if let Some(&end) = in_piece.last() {
+                    assert_eq!(last_end, end, "cut at {cut}");
+                } else {
+                    assert_eq!(fed.after, piece.len(), "cut at {cut}");
+                }
+                seen.extend(in_piece);
+            }
+            assert_eq!(seen, ends, "cut at {cut}");
+            assert_eq!(framing.prefix_seen, 3, "cut at {cut}");
+        }
+    }
+
+    fn limit() -> ReceiveLimit {
+        ReceiveLimit {
+            base: Duration::from_secs(2),
+            min_bytes_per_sec: 100,
+        }
+    }
+
+    #[test]
+    fn a_whole_request_is_timed_from_the_arrival_by_the_bytes_received() {
+        let t0 = tokio::time::Instant::now();
+        let s = Duration::from_secs;
+        let mut pace = Pace::new(limit(), Timing::Whole, t0);
+        assert_eq!(pace.asked(|| t0 + s(1)), t0 + s(2));
+        for second in 1..=5 {
+            pace.arrived(&framed(&[0; 95]));
+            // A message ending resets nothing: the request is timed whole.
+            assert_eq!(pace.asked(|| t0 + s(second)), t0 + s(2 + second));
+        }
+        let status = pace.cut_off();
+        assert_eq!(status.code(), tonic::Code::DeadlineExceeded);
+        assert!(
+            status
+                .message()
+                .starts_with("the request did not arrive within 7000 ms (500 bytes of it came;"),
+            "{}",
+            status.message()
+        );
+    }
+
+    #[test]
+    fn each_message_of_a_stream_is_timed_from_the_end_of_the_one_before() {
+        let t0 = tokio::time::Instant::now();
+        let s = Duration::from_secs;
+        let mut pace = Pace::new(limit(), Timing::PerMessage, t0);
+        assert!(
+            pace.cut_off().message().starts_with(
+                "message 1 of the request stream did not arrive within 2000 ms of the call's start"
+            ),
+            "{}",
+            pace.cut_off().message()
+        );
+        // A message a second for a minute: each is due two seconds after
+        // the one before, however long the stream has gone on.
+        for second in 1..=60 {
+            let asked_at = t0 + s(second - 1);
+            assert_eq!(pace.asked(|| asked_at), asked_at + s(2), "second {second}");
+            pace.arrived(&framed(b"a puzzle"));
+        }
+        // A message's bytes earn it time as they come, as for a request
+        // of one message.
+        let asked_at = t0 + s(60);
+        assert_eq!(pace.asked(|| asked_at), asked_at + s(2));
+        let big = framed(&[0; 295]);
+        pace.arrived(&big[..100]);
+        assert_eq!(pace.asked(|| asked_at + s(1)), asked_at + s(3));
+        pace.arrived(&big[100..]);
+        // The server took ten seconds over that message before asking for
+        // the next: the next one's time starts when it asks.
+        let asked_at = t0 + s(71);
+        assert_eq!(pace.asked(|| asked_at), asked_at + s(2));
+        assert_eq!(pace.asked(|| asked_at + s(1)), asked_at + s(2));
+        // The next message began in the piece that ended the one before:
+        // its bytes count from the start.
+        let mut two = framed(&[0; 195]);
+        two.extend(&framed(&[0; 95])[..50]);
+        pace.arrived(&two);
+        let asked_at = t0 + s(72);
+        assert_eq!(
+            pace.asked(|| asked_at),
+            asked_at + Duration::from_millis(2500)
+        );
+        let status = pace.cut_off();
+        assert_eq!(status.code(), tonic::Code::DeadlineExceeded);
+        assert!(
+            status.message().starts_with(
+                "message 63 of the request stream did not arrive within 2500 ms of the one \
+                 before (50 bytes of it came;"
+            ),
+            "{}",
+            status.message()
+        );
+    }
+
+    #[test]
+    fn only_client_streams_are_timed_per_message() {
+        let timing = |path: &str, content_type: &str| {
+            let request = http::Request::post(path)
+                .header("content-type", content_type)
+                .body(())
+                .unwrap();
+            Timing::of(&request)
+        };
+        let service = "/puzzled.v1.PuzzleService";
+        let grpc = "application/grpc";
+        assert_eq!(
+            timing(&format!("{service}/ImportPuzzles"), grpc),
+            Some(Timing::PerMessage)
+        );
+        assert_eq!(
+            timing(
+                &format!("{service}/ImportPuzzles"),
+                "application/grpc-web+proto"
+            ),
+            Some(Timing::PerMessage)
+        );
+        assert_eq!(
+            timing(
+                &format!("{service}/ImportPuzzles"),
+                "application/grpc-web-text"
+            ),
+            Some(Timing::Whole)
+        );
+        for method in ["CreatePuzzle", "Solve", "ExportPuzzles", "GeneratePuzzles"] {
+            assert_eq!(
+                timing(&format!("{service}/{method}"), grpc),
+                Some(Timing::Whole),
+                "{method}"
+            );
+        }
+        assert_eq!(
+            timing("/grpc.health.v1.Health/Check", grpc),
+            Some(Timing::Whole)
+        );
+        assert_eq!(timing("/made.up.Service/Method", grpc), Some(Timing::Whole));
+        assert_eq!(timing(&format!("{service}/Play"), grpc), None);
+        assert_eq!(
+            timing(
+                "/grpc.reflection.v1.ServerReflection/ServerReflectionInfo",
+                grpc
+            ),
+            None
         );
     }
 

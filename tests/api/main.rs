@@ -22,6 +22,7 @@ mod grpcio;
 mod grpcurl;
 mod helpers;
 mod import;
+mod import_pace;
 mod metrics;
 mod positions;
 mod postgres;
