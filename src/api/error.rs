@@ -111,6 +111,11 @@ impl From<AppError> for Status {
                 "the token is neither a writer's nor the admin's",
                 info(Reason::WriterTokenWrong),
             ),
+            AppError::AuthorizationRepeated { count } => counted(
+                Code::Unauthenticated,
+                format!("the call carries {count} authorization headers; send one"),
+                info(Reason::AuthorizationRepeated),
+            ),
             AppError::DeadlineExceeded => counted(
                 Code::DeadlineExceeded,
                 "the deadline passed before the answer was ready",

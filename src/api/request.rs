@@ -64,29 +64,39 @@ enum Presented<'a> {
     Other,
 }
 
-fn presented<T>(request: &Request<T>) -> Presented<'_> {
-    let Some(given) = request.metadata().get("authorization") else {
-        return Presented::Nothing;
+/// The call's `authorization`. A call that carries more than one is
+/// refused, whether or not it needs a token: which one counts would be
+/// this server's guess, and a proxy in front may have guessed otherwise.
+fn presented<T>(request: &Request<T>) -> Result<Presented<'_>, AppError> {
+    let mut all = request.metadata().get_all("authorization").iter();
+    let Some(given) = all.next() else {
+        return Ok(Presented::Nothing);
     };
+    let more = all.count();
+    if more > 0 {
+        return Err(AppError::AuthorizationRepeated { count: more + 1 });
+    }
     let Ok(given) = given.to_str() else {
-        return Presented::Other;
+        return Ok(Presented::Other);
     };
     // The scheme is case-insensitive (RFC 7235 §2.1); the token is not.
-    match given.split_once(' ') {
+    Ok(match given.split_once(' ') {
         Some((scheme, token)) if scheme.eq_ignore_ascii_case("bearer") => {
             Presented::Bearer(token.trim_start())
         }
         _ => Presented::Other,
-    }
+    })
 }
 
 /// Passes when no admin token is configured, or when the call carries
-/// `authorization: Bearer <token>` with the configured one.
+/// `authorization: Bearer <token>` with the configured one; a call with
+/// more than one `authorization` never passes.
 pub fn check_admin<T>(access: &Access, request: &Request<T>) -> Result<(), AppError> {
+    let presented = presented(request)?;
     if access.admin_token().is_none() {
         return Ok(());
     }
-    match presented(request) {
+    match presented {
         Presented::Bearer(token) if access.is_admin(token) => Ok(()),
         Presented::Bearer(_) => Err(AppError::PermissionDenied(Token::Admin)),
         Presented::Nothing | Presented::Other => Err(AppError::Unauthenticated(Token::Admin)),
@@ -98,13 +108,14 @@ pub fn check_admin<T>(access: &Access, request: &Request<T>) -> Result<(), AppEr
 /// call without a bearer token is refused (UNAUTHENTICATED), and so is one
 /// whose token is neither (PERMISSION_DENIED); otherwise such a token, or
 /// an `authorization` of another kind, is not this server's to judge (a
-/// proxy's, say), and the call is charged to its address.
+/// proxy's, say), and the call is charged to its address. A call with
+/// more than one `authorization` is refused either way.
 pub fn caller_of<T>(
     access: &Access,
     request: &Request<T>,
     token_required: bool,
 ) -> Result<Caller, AppError> {
-    match presented(request) {
+    match presented(request)? {
         Presented::Bearer(token) if access.is_admin(token) => Ok(Caller::Admin),
         Presented::Bearer(token) => match access.writer(token) {
             Some(writer) => {

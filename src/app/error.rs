@@ -42,6 +42,10 @@ pub enum AppError {
     Unauthenticated(Token),
     /// A call whose token is not the one it needs.
     PermissionDenied(Token),
+    /// A call that carries `count` (two or more) `authorization` entries.
+    AuthorizationRepeated {
+        count: usize,
+    },
     DeadlineExceeded,
     /// A Play game whose client stayed silent past the idle limit.
     GameIdle {

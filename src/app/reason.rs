@@ -93,6 +93,8 @@ reasons! {
     AdminTokenWrong => "ADMIN_TOKEN_WRONG",
     WriterTokenMissing => "WRITER_TOKEN_MISSING",
     WriterTokenWrong => "WRITER_TOKEN_WRONG",
+    /// A call with more than one `authorization` entry.
+    AuthorizationRepeated => "AUTHORIZATION_REPEATED",
     // DEADLINE_EXCEEDED.
     DeadlineExceeded => "DEADLINE_EXCEEDED",
     GameIdle => "GAME_IDLE",

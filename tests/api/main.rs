@@ -4,6 +4,7 @@
 
 mod access;
 mod admission;
+mod authorization;
 mod backup;
 mod binary;
 mod browser;
