@@ -353,6 +353,9 @@ impl PuzzleService for PuzzleApi {
         self.access.charge_write(&caller)?;
         let proto::CreatePuzzleRequest { puzzle, request_id } = request.into_inner();
         let Created { record, .. } = self.store_puzzle(puzzle, &request_id, &caller).await?;
+        // One puzzle, one hash on the call's log line (an import stores
+        // many under one span, and logs none).
+        tracing::Span::current().record("canonical_hash", record.canonical_hash.as_str());
         let winner = self.catalog.created_winner(&record).await?;
         let puzzle = self.fit_export(encode::stored_puzzle_to_proto(record, winner), 0);
         let what = format!("{} with its edge list", puzzle.name);

@@ -154,7 +154,6 @@ impl Catalog {
         let _admitted = self.admission.admit_holding(units, held, field).await?;
         let spec = Arc::new(off_runtime_if_large(units, decode).await??);
         let canonical = self.solver.canonicalize(spec.clone(), payer).await?;
-        tracing::Span::current().record("canonical_hash", canonical.hash.as_str());
         let raw = spec.raw();
         let created = self
             .store
