@@ -93,7 +93,8 @@ pub struct GenerationArgs {
     /// --family graph6: the file of graph lines (`-` reads standard input).
     #[arg(long)]
     pub graph6: Option<PathBuf>,
-    /// Candidates rejected in a row before giving up (default 2000).
+    /// Candidates rejected in a row before giving up (default 2000, at
+    /// most 100000).
     #[arg(long)]
     pub max_rejected_in_a_row: Option<u32>,
     /// The first candidate to draw (an earlier puzzle's candidate + 1 goes

@@ -507,11 +507,12 @@ async fn storing_needs_a_writers_token_where_creating_does() {
 }
 
 /// A request that takes long: depth 3 in the edge game is almost never
-/// met, so the search runs through its whole bound of candidates.
+/// met, so the search runs through its whole bound of candidates, the
+/// most a request may ask for.
 fn endless() -> proto::GeneratePuzzlesRequest {
     proto::GeneratePuzzlesRequest {
         min_only_move_depth: 3,
-        max_rejected_in_a_row: 1_000_000_000,
+        max_rejected_in_a_row: puzzled::app::generate::MAX_REJECTED_IN_A_ROW as u32,
         ..request(proto::Game::BipartiteEdge, (200, 200), 1)
     }
 }

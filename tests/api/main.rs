@@ -18,6 +18,7 @@ mod errors;
 mod export;
 mod fair_share;
 mod generate;
+mod generate_share;
 mod grpc_web;
 mod grpcio;
 mod grpcurl;

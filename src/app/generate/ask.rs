@@ -78,7 +78,8 @@ pub struct Ask {
     pub average_degree: Option<f64>,
     pub hole_fraction: Option<f64>,
     pub spine_fraction: Option<f64>,
-    /// 0: [`DEFAULT_MAX_REJECTED_IN_A_ROW`].
+    /// 0: [`DEFAULT_MAX_REJECTED_IN_A_ROW`]; at most
+    /// [`MAX_REJECTED_IN_A_ROW`](super::MAX_REJECTED_IN_A_ROW).
     pub max_rejected_in_a_row: u32,
     pub first_candidate: u64,
     pub author: String,

@@ -30,7 +30,7 @@
 //! [`GenerateRequest::max_rejected_in_a_row`] candidates rejected in a row,
 //! whatever the reasons (copies of puzzles already sent and candidates
 //! over the search budget included; [`DEFAULT_MAX_REJECTED_IN_A_ROW`]
-//! unless given), end a call with
+//! unless given, at most [`MAX_REJECTED_IN_A_ROW`]), end a call with
 //! [`GenerateError::NoPuzzleFound`], which counts the reasons and says what
 //! to relax; the next call goes on from the next candidate.
 
@@ -65,6 +65,13 @@ use crate::solver::position::PositionError;
 /// that cannot be met is told so after bounded work.
 pub const DEFAULT_MAX_REJECTED_IN_A_ROW: u64 = 2000;
 
+/// The most candidates rejected in a row a request may ask for: room for
+/// filters that pass one candidate in tens of thousands, beyond which a
+/// request is better relaxed than searched. It bounds the work a call
+/// spends on one puzzle as the deadline bounds its time, and holds where
+/// the deadline does not (a call without one, the command line).
+pub const MAX_REJECTED_IN_A_ROW: u64 = 100_000;
+
 /// Which winner the puzzles must have.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum WinnerWanted {
@@ -96,7 +103,8 @@ pub struct GenerateRequest {
     pub seed: u64,
     /// The least only-move depth a puzzle may have (see `difficulty`).
     pub min_only_move_depth: u32,
-    /// Candidates rejected in a row before a call gives up.
+    /// Candidates rejected in a row before a call gives up, at most
+    /// [`MAX_REJECTED_IN_A_ROW`].
     pub max_rejected_in_a_row: u64,
     /// The search budget of each solve and analysis of the games solved by
     /// search, in states.
@@ -155,6 +163,15 @@ impl GenerateRequest {
             return Err(RequestError::new(
                 "max_rejected_in_a_row",
                 "must be at least 1",
+            ));
+        }
+        if self.max_rejected_in_a_row > MAX_REJECTED_IN_A_ROW {
+            return Err(RequestError::new(
+                "max_rejected_in_a_row",
+                format!(
+                    "{} is more than the most a request may ask for, {MAX_REJECTED_IN_A_ROW}",
+                    self.max_rejected_in_a_row
+                ),
             ));
         }
         if self.game.search_variant().is_some() && self.search_budget_states == 0 {

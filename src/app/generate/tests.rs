@@ -610,6 +610,24 @@ fn every_bad_request_names_its_field() {
 }
 
 #[test]
+fn rejections_in_a_row_are_capped() {
+    let mut ask = GenerateRequest::new(Game::Geography, Family::Tree, 4, 9, 1);
+    ask.max_rejected_in_a_row = MAX_REJECTED_IN_A_ROW;
+    assert!(Generator::new(ask.clone()).is_ok());
+    for over in [MAX_REJECTED_IN_A_ROW + 1, u64::from(u32::MAX)] {
+        ask.max_rejected_in_a_row = over;
+        let error = Generator::new(ask.clone()).unwrap_err();
+        assert_eq!(error.field(), Some("max_rejected_in_a_row"), "{error}");
+        let message = error.to_string();
+        assert!(
+            message.contains(&over.to_string())
+                && message.contains(&MAX_REJECTED_IN_A_ROW.to_string()),
+            "{message}"
+        );
+    }
+}
+
+#[test]
 fn too_many_rejections_say_how_many_and_what_to_relax() {
     // On two vertices black's one neighbour is white: no first move, ever.
     let mut stuck = GenerateRequest::new(Game::TreePaint, Family::Tree, 2, 2, 3);

@@ -438,7 +438,8 @@ export type GeneratePuzzlesRequest = Message<"puzzled.v1.GeneratePuzzlesRequest"
 
   /**
    * Candidates rejected in a row, for whatever reason, before the call
-   * gives up (default 2000).
+   * gives up (default 2000, at most 100000: a larger value is
+   * INVALID_ARGUMENT, INVALID_GENERATE_REQUEST).
    *
    * @generated from field: uint32 max_rejected_in_a_row = 14;
    */
