@@ -544,8 +544,7 @@ async fn a_caller_that_leaves_stops_its_labelling() {
     // The server answers DEADLINE_EXCEEDED a little before the deadline;
     // on a loaded machine the client's own timer may fire first.
     assert!(
-        status.code() == tonic::Code::DeadlineExceeded
-            || status.message() == "Timeout expired",
+        status.code() == tonic::Code::DeadlineExceeded || status.message() == "Timeout expired",
         "{status:?}"
     );
 

@@ -1,8 +1,8 @@
 //! Puzzle generation for a puzzle-sharing site: candidates drawn from a
 //! graph family, solved, rated, and kept when they meet the request.
 //! The generator itself is pure and synchronous (no I/O) and CPU-bound;
-//! `stream` runs it for a call on the solvers' pool and stores what it
-//! finds.
+//! `stream` runs it for a call on the solvers' pool, one candidate a pool
+//! job, and stores what it finds.
 //!
 //! - `ask`: a request as a client asks it, and the rules that make it the
 //!   generator's (the game's default family, each family's parameters,
@@ -33,6 +33,13 @@
 //! unless given, at most [`MAX_REJECTED_IN_A_ROW`]), end a call with
 //! [`GenerateError::NoPuzzleFound`], which counts the reasons and says what
 //! to relax; the next call goes on from the next candidate.
+//!
+//! The work on a candidate (drawing, validating, solving, rating, and
+//! labelling a kept one canonically) needs nothing but the request and the
+//! candidate's index; the [`Generator`] keeps the rest (the next index, the
+//! rejections in a row, and through its caller the puzzles already sent).
+//! So each candidate can be tried on its own, one pool job each, with the
+//! bookkeeping between them.
 
 mod ask;
 mod difficulty;
@@ -50,6 +57,7 @@ pub use families::{
 pub use stream::{Delivery, Found, Generations, MAX_COUNT};
 
 use std::collections::HashSet;
+use std::sync::Arc;
 use std::time::Duration;
 
 use crate::app::games::{self, GameError};
@@ -220,9 +228,7 @@ pub fn solve_options(game: Game) -> SolveOptions {
 /// Yields the puzzles of one request, one at a time.
 #[derive(Debug, Clone)]
 pub struct Generator {
-    request: GenerateRequest,
-    /// The graph6 lines, parsed (for [`Family::Graph6`]).
-    lines: Option<Vec<DrawnGraph>>,
+    candidates: Candidates,
     next_index: u64,
     /// The candidates rejected since the last puzzle kept, across calls of
     /// `next`, by reason: the request's `max_rejected_in_a_row` bounds
@@ -230,6 +236,27 @@ pub struct Generator {
     rejected: Rejections,
     /// The index of the first of them.
     first_rejected: u64,
+}
+
+/// The candidates of one request, each tried on its own: what a pool job
+/// needs to try one (clones share it).
+#[derive(Debug, Clone)]
+struct Candidates(Arc<Source>);
+
+#[derive(Debug)]
+struct Source {
+    request: GenerateRequest,
+    /// The graph6 lines, parsed (for [`Family::Graph6`]).
+    lines: Option<Vec<DrawnGraph>>,
+}
+
+/// What became of candidate `index`, tried on its own: a kept one comes
+/// with its canonical form unless the handle cut its labelling short.
+#[derive(Debug)]
+struct Trial {
+    index: u64,
+    outcome: Result<Candidate, GenerateError>,
+    canonical: Option<Canonical>,
 }
 
 impl Generator {
@@ -251,8 +278,7 @@ impl Generator {
             _ => None,
         };
         Ok(Generator {
-            request,
-            lines,
+            candidates: Candidates(Arc::new(Source { request, lines })),
             next_index: 0,
             rejected: Rejections::default(),
             first_rejected: 0,
@@ -260,7 +286,7 @@ impl Generator {
     }
 
     pub fn request(&self) -> &GenerateRequest {
-        &self.request
+        &self.candidates.0.request
     }
 
     /// The index of the next candidate to be tried.
@@ -292,20 +318,16 @@ impl Generator {
         seen: &mut HashSet<String>,
         canon_budget: Duration,
     ) -> Result<Option<(Generated, Canonical)>, GenerateError> {
-        let mut canonical = None;
-        let found = self.next_new(cancel, |generated| {
-            // A labelling cut short by the handle counts as a copy; the
-            // generator's next look at the handle ends the call.
-            let Some(labelled) =
-                canon::canonicalize_unless_cancelled(&generated.spec, canon_budget, cancel)
-            else {
-                return false;
+        loop {
+            let Some(index) = self.next_to_try()? else {
+                return Ok(None);
             };
-            let new = seen.insert(labelled.hash.clone());
-            canonical = Some(labelled);
-            new
-        })?;
-        Ok(found.zip(canonical))
+            cancel.check()?;
+            let trial = self.candidates.try_labelled(index, cancel, canon_budget);
+            if let Some(found) = self.take_unseen(trial, seen)? {
+                return Ok(Some(found));
+            }
+        }
     }
 
     /// The next puzzle `is_new` accepts: one it refuses (a copy of a
@@ -321,54 +343,128 @@ impl Generator {
         mut is_new: impl FnMut(&Generated) -> bool,
     ) -> Result<Option<Generated>, GenerateError> {
         loop {
-            if self.rejected.total() >= self.request.max_rejected_in_a_row {
-                let rejections = std::mem::take(&mut self.rejected);
-                return Err(GenerateError::NoPuzzleFound(NoPuzzleFound {
-                    tried: rejections.total(),
-                    first_index: self.first_rejected,
-                    rejections,
-                }));
-            }
-            if self
-                .lines
-                .as_ref()
-                .is_some_and(|lines| self.next_index >= lines.len() as u64)
-            {
+            let Some(index) = self.next_to_try()? else {
                 return Ok(None);
-            }
-            cancel.check()?;
-            let index = self.next_index;
-            // Past the candidate whatever comes of it: an error leaves the
-            // generator ready for the next one. The last index is never
-            // drawn, so that the one after it always exists.
-            if index == u64::MAX {
-                return Ok(None);
-            }
-            self.next_index += 1;
-            let rejection = match self.candidate(index, cancel) {
-                Ok(Candidate::Kept(generated)) if is_new(&generated) => {
-                    self.rejected = Rejections::default();
-                    return Ok(Some(*generated));
-                }
-                Ok(Candidate::Kept(_)) => Rejection::Copy,
-                Ok(Candidate::Rejected(rejection)) => rejection,
-                Err(GenerateError::SearchBudget { .. }) => Rejection::OverSearchBudget,
-                Err(error) => return Err(error),
             };
-            if self.rejected.total() == 0 {
-                self.first_rejected = index;
+            cancel.check()?;
+            let outcome = self.candidates.candidate(index, cancel);
+            if let Some(generated) = self.take(index, outcome, &mut is_new)? {
+                return Ok(Some(generated));
             }
-            self.rejected.count(rejection);
         }
+    }
+
+    /// The index of the next candidate to try, before it is tried:
+    /// `Ok(None)` once there is none (the graph6 lines are used up, or the
+    /// last index is reached: it is never drawn, so that the one after it
+    /// always exists), [`GenerateError::NoPuzzleFound`] once the rejections
+    /// in a row have reached the request's bound (the count then starts
+    /// again).
+    fn next_to_try(&mut self) -> Result<Option<u64>, GenerateError> {
+        if self.rejected.total() >= self.request().max_rejected_in_a_row {
+            let rejections = std::mem::take(&mut self.rejected);
+            return Err(GenerateError::NoPuzzleFound(NoPuzzleFound {
+                tried: rejections.total(),
+                first_index: self.first_rejected,
+                rejections,
+            }));
+        }
+        let index = self.next_index;
+        let lines = self.candidates.0.lines.as_ref();
+        let lines_used_up = lines.is_some_and(|lines| index >= lines.len() as u64);
+        if lines_used_up || index == u64::MAX {
+            return Ok(None);
+        }
+        Ok(Some(index))
+    }
+
+    /// Takes what became of candidate `index`, the one
+    /// [`Generator::next_to_try`] gave: the puzzle when it is kept and
+    /// `is_new` accepts it, else `Ok(None)` with the rejection counted
+    /// (see `next_new`). The generator is past the candidate whatever came
+    /// of it: an error leaves it ready for the next one.
+    fn take(
+        &mut self,
+        index: u64,
+        outcome: Result<Candidate, GenerateError>,
+        is_new: impl FnOnce(&Generated) -> bool,
+    ) -> Result<Option<Generated>, GenerateError> {
+        self.next_index = index + 1;
+        let rejection = match outcome {
+            Ok(Candidate::Kept(generated)) if is_new(&generated) => {
+                self.rejected = Rejections::default();
+                return Ok(Some(*generated));
+            }
+            Ok(Candidate::Kept(_)) => Rejection::Copy,
+            Ok(Candidate::Rejected(rejection)) => rejection,
+            Err(GenerateError::SearchBudget { .. }) => Rejection::OverSearchBudget,
+            Err(error) => return Err(error),
+        };
+        if self.rejected.total() == 0 {
+            self.first_rejected = index;
+        }
+        self.rejected.count(rejection);
+        Ok(None)
+    }
+
+    /// [`Generator::take`] for a trial whose kept candidate must copy none
+    /// whose canonical hash is in `seen`; its hash joins `seen`.
+    fn take_unseen(
+        &mut self,
+        trial: Trial,
+        seen: &mut HashSet<String>,
+    ) -> Result<Option<(Generated, Canonical)>, GenerateError> {
+        let Trial {
+            index,
+            outcome,
+            canonical,
+        } = trial;
+        // A labelling cut short by the handle counts as a copy; the next
+        // look at the handle ends the call.
+        let found = self.take(index, outcome, |_| {
+            canonical
+                .as_ref()
+                .is_some_and(|labelled| seen.insert(labelled.hash.clone()))
+        })?;
+        Ok(found.zip(canonical))
+    }
+
+    /// The candidates, for a pool job to try one.
+    fn candidates(&self) -> Candidates {
+        self.candidates.clone()
     }
 
     /// Candidate `index`, kept or rejected (it does not move the
     /// generator).
     pub fn candidate(&self, index: u64, cancel: &Cancel) -> Result<Candidate, GenerateError> {
-        let request = &self.request;
+        self.candidates.candidate(index, cancel)
+    }
+}
+
+impl Candidates {
+    /// Candidate `index`, and a kept one's canonical form: all the work of
+    /// one candidate, which the handle stops.
+    fn try_labelled(&self, index: u64, cancel: &Cancel, canon_budget: Duration) -> Trial {
+        let outcome = self.candidate(index, cancel);
+        let canonical = match &outcome {
+            Ok(Candidate::Kept(generated)) => {
+                canon::canonicalize_unless_cancelled(&generated.spec, canon_budget, cancel)
+            }
+            _ => None,
+        };
+        Trial {
+            index,
+            outcome,
+            canonical,
+        }
+    }
+
+    /// Candidate `index`, kept or rejected.
+    fn candidate(&self, index: u64, cancel: &Cancel) -> Result<Candidate, GenerateError> {
+        let Source { request, lines } = &*self.0;
         let game = request.game;
         let mut rng = candidate_rng(request.seed, index);
-        let graph = match &self.lines {
+        let graph = match lines {
             Some(lines) => {
                 let Some(graph) = usize::try_from(index).ok().and_then(|i| lines.get(i)) else {
                     return Err(RequestError::new(
@@ -399,7 +495,7 @@ impl Generator {
             Ok(spec) => spec,
             // A line is whatever graph it is; a drawn graph has its game's
             // shape by construction.
-            Err(_) if self.lines.is_some() => {
+            Err(_) if lines.is_some() => {
                 return Ok(Candidate::Rejected(Rejection::NotForTheGame));
             }
             Err(e) => {

@@ -1,7 +1,8 @@
-//! GeneratePuzzles around the pure generator: each puzzle is searched for
-//! on the solvers' pool (admitted by the largest candidate's size, stopped
-//! when the caller leaves or its deadline passes), hashed, passed over when
-//! it copies one already sent, and stored with its difficulty when asked.
+//! GeneratePuzzles around the pure generator: each candidate is tried on
+//! the solvers' pool, one pool job each (admitted by the largest
+//! candidate's size, stopped when the caller leaves or its deadline
+//! passes), hashed, passed over when it copies one already sent, and a
+//! puzzle kept is stored with its difficulty when asked.
 
 use std::collections::HashSet;
 use std::time::Instant;
@@ -126,18 +127,22 @@ where
     let mut count = 0;
     while count < delivery.count {
         check_deadline(deadline)?;
-        let (mut searching, mut seen) = (generator, sent);
-        // Each candidate is a step of its own: the caller's budget is
-        // checked before it.
-        let payer = Payer::new(caller.clone());
-        let work = solver.run_position_work(&payer, move |cancel| {
-            let found = searching.next_unseen(cancel, &mut seen, canon_budget);
-            (searching, seen, found)
-        });
-        let (searched, seen, found) = within(deadline, work).await?;
-        (generator, sent) = (searched, seen);
-        let Some((generated, canonical)) = found? else {
+        let Some(index) = generator.next_to_try()? else {
             return Ok(());
+        };
+        // One candidate a job: the worker is handed back between
+        // candidates, so a search that rejects many in a row takes turns
+        // with the solves queued behind it instead of holding a worker
+        // until it ends. Each candidate is a step of its own: the caller's
+        // work budget is checked before it.
+        let payer = Payer::new(caller.clone());
+        let candidates = generator.candidates();
+        let work = solver.run_position_work(&payer, move |cancel| {
+            candidates.try_labelled(index, cancel, canon_budget)
+        });
+        let trial = within(deadline, work).await?;
+        let Some((generated, canonical)) = generator.take_unseen(trial, &mut sent)? else {
+            continue;
         };
         let (stored, duplicate_of) = if delivery.store {
             // The verdict it was rated by is kept as a solve would keep
