@@ -43,18 +43,27 @@
 //!   undirected line in a directed game) and distinguished vertices are
 //!   drawn.
 //!
-//! The draws use rand's uniform ranges, shuffles and index sampling on
-//! ChaCha8Rng, all value-stable within a rand release series; the pinned
+//! The draws use rand's uniform ranges on ChaCha8Rng, value-stable within
+//! a rand release series, and rand's shuffle and index sampling as
+//! `draws` repeats them (so that a large drawing looks at the cancel
+//! handle as it goes; its tests hold them to rand's own); the pinned
 //! candidate in the tests fails if an update changes them.
+//!
+//! A drawing looks at the call's cancel handle every
+//! [`CHECK_EVERY`](crate::solver::cancel::CHECK_EVERY) steps (cells, grid
+//! edges, vertices or edges drawn) and stops with
+//! [`Cancelled`] once it has fired. What it holds at its peak is what
+//! [`drawing_units`] charges the call's admission for.
 
 use rand::rngs::ChaCha8Rng;
-use rand::seq::{SliceRandom, index};
 use rand::{RngExt, SeedableRng};
 
+use super::draws;
 use super::error::{Rejection, RequestError};
 use crate::graph::Vertex;
 use crate::graph::graph6::{self, Graph6Error, Graph6Format};
 use crate::puzzle::{Game, RawSpec};
+use crate::solver::cancel::{Cancel, Cancelled};
 use crate::solver::search_geography::{MAX_ITEMS, MAX_VERTICES, Variant};
 
 /// The average degree of [`Family::gnm`] and [`Family::bipartite`].
@@ -165,6 +174,50 @@ fn ceil_sqrt(x: u64) -> u64 {
     r
 }
 
+/// The most cells the grid of a [`Family::GridWithHoles`] graph may have:
+/// its edges are numbered `2·cell + direction` in a `u32`.
+pub const MAX_GRID_CELLS: u64 = 1 << 31;
+
+/// The grid a [`Family::GridWithHoles`] graph on `n` vertices is cut
+/// from, `(rows, cols)`: the most nearly square one with at least
+/// `⌈n / (1 − h)⌉` cells (module docs).
+fn grid_shape(n: u64, hole_fraction: f64) -> (u64, u64) {
+    let cells_wanted = (n as f64 / (1.0 - hole_fraction)).ceil().max(1.0) as u64;
+    let cols = ceil_sqrt(cells_wanted).max(1);
+    let rows = cells_wanted.div_ceil(cols);
+    (rows, cols)
+}
+
+/// The edges of a grid of `rows × cols` cells.
+fn grid_edge_count(rows: u64, cols: u64) -> u64 {
+    rows * cols.saturating_sub(1) + cols * rows.saturating_sub(1)
+}
+
+/// The admission units drawing a graph of `family` on `n` vertices holds
+/// at its peak, one for each thing it holds a few words of (a unit stands
+/// for more bytes than that, see `app::admission`):
+/// - [`Family::Gnm`] and [`Family::Bipartite`]: the `n` vertices renumbered
+///   and the `m` edges drawn, each held as an index of the sample and as a
+///   pair (the sample holds an index for every pair only when the pairs
+///   are not many more than the edges drawn);
+/// - [`Family::Tree`] and [`Family::Caterpillar`]: the `n` vertices (the
+///   Prüfer sequence and the degrees) and the `n − 1` edges;
+/// - [`Family::GridWithHoles`]: the grid's cells and edges (the edges in
+///   random order, the union-find and the tree's links over the cells),
+///   which at a hole fraction `h` are `1 / (1 − h)` times the `n` cells
+///   kept;
+/// - [`Family::Graph6`]: nothing, the lines are parsed before the call.
+pub fn drawing_units(family: &Family, n: u64, directed: bool) -> u64 {
+    match *family {
+        Family::GridWithHoles { hole_fraction } => {
+            let (rows, cols) = grid_shape(n, hole_fraction);
+            (rows * cols).saturating_add(grid_edge_count(rows, cols))
+        }
+        Family::Graph6 { .. } => 0,
+        _ => n.saturating_add(family.most_edges(n, directed).unwrap_or(0)),
+    }
+}
+
 /// Checks the family's parameters, and that it can make graphs of the
 /// game's shape at all.
 pub fn check_family(game: Game, family: &Family) -> Result<(), RequestError> {
@@ -246,6 +299,21 @@ pub fn check_size_range(
                 game.min_vertices()
             ),
         ));
+    }
+    if let Family::GridWithHoles { hole_fraction } = *family {
+        let (rows, cols) = grid_shape(max_vertices.into(), hole_fraction);
+        if rows * cols > MAX_GRID_CELLS {
+            return Err(RequestError::new(
+                "max_vertices",
+                format!(
+                    "GridWithHoles graphs on {max_vertices} vertices at hole fraction \
+                     {hole_fraction} are cut from a grid of {} cells, more than the \
+                     {MAX_GRID_CELLS} a grid may have: ask for fewer vertices or a smaller \
+                     hole fraction",
+                    rows * cols
+                ),
+            ));
+        }
     }
     let Some(variant) = game.search_variant() else {
         return Ok(());
@@ -339,40 +407,43 @@ pub fn parse_graph6_line(line: &str) -> Result<DrawnGraph, Graph6Error> {
 }
 
 /// Draws the graph of a random family (not [`Family::Graph6`]) on a vertex
-/// count uniform in `min_vertices..=max_vertices`, renumbered at random.
+/// count uniform in `min_vertices..=max_vertices`, renumbered at random;
+/// stops once `cancel` has fired.
 pub fn draw_graph(
     game: Game,
     family: &Family,
     min_vertices: u32,
     max_vertices: u32,
     rng: &mut ChaCha8Rng,
-) -> DrawnGraph {
+    cancel: &Cancel,
+) -> Result<DrawnGraph, Cancelled> {
     let n = rng.random_range(min_vertices..=max_vertices);
     let mut directed = false;
-    let pairs = match *family {
+    let mut pairs = match *family {
         Family::Gnm { average_degree } => {
             directed = game.is_directed();
-            gnm(n, edges_for_degree(n.into(), average_degree), directed, rng)
+            let m = edges_for_degree(n.into(), average_degree);
+            gnm(n, m, directed, rng, cancel)?
         }
-        Family::Tree => random_tree(n, rng),
-        Family::GridWithHoles { hole_fraction } => grid_with_holes(n, hole_fraction, rng),
+        Family::Tree => random_tree(n, rng, cancel)?,
+        Family::GridWithHoles { hole_fraction } => grid_with_holes(n, hole_fraction, rng, cancel)?,
         Family::Bipartite { average_degree } => {
-            bipartite(n, edges_for_degree(n.into(), average_degree), rng)
+            bipartite(n, edges_for_degree(n.into(), average_degree), rng, cancel)?
         }
-        Family::Caterpillar { spine_fraction } => caterpillar(n, spine_fraction, rng),
+        Family::Caterpillar { spine_fraction } => caterpillar(n, spine_fraction, rng, cancel)?,
         Family::Graph6 { .. } => unreachable!("graph6 lines are parsed, not drawn"),
     };
     let mut renumbering: Vec<Vertex> = (0..n).collect();
-    renumbering.shuffle(rng);
-    let pairs = pairs
-        .into_iter()
-        .map(|(u, v)| (renumbering[u as usize], renumbering[v as usize]))
-        .collect();
-    DrawnGraph {
+    draws::shuffle(&mut renumbering, rng, cancel)?;
+    for (step, (u, v)) in pairs.iter_mut().enumerate() {
+        cancel.check_every(step)?;
+        (*u, *v) = (renumbering[*u as usize], renumbering[*v as usize]);
+    }
+    Ok(DrawnGraph {
         vertex_count: n,
         pairs,
         directed,
-    }
+    })
 }
 
 /// The puzzle of `game` on `graph`: oriented at random for a directed
@@ -421,45 +492,54 @@ pub fn raw_spec(game: Game, graph: DrawnGraph, rng: &mut ChaCha8Rng) -> Result<R
 
 /// `m` distinct pairs (at most all of them) drawn uniformly: edges
 /// `(u, v)`, `u < v`, or arcs among ordered pairs.
-fn gnm(n: u32, m: u64, directed: bool, rng: &mut ChaCha8Rng) -> Vec<(Vertex, Vertex)> {
+fn gnm(
+    n: u32,
+    m: u64,
+    directed: bool,
+    rng: &mut ChaCha8Rng,
+    cancel: &Cancel,
+) -> Result<Vec<(Vertex, Vertex)>, Cancelled> {
     let n64 = u64::from(n);
     let total = if directed {
         n64 * n64.saturating_sub(1)
     } else {
         n64 * n64.saturating_sub(1) / 2
     };
-    let m = m.min(total);
-    index::sample(rng, total as usize, m as usize)
-        .into_iter()
-        .map(|i| {
-            let i = i as u64;
-            if directed {
-                // Arc i: tail i / (n − 1), head the (i mod (n − 1))-th other vertex.
-                let (u, r) = (i / (n64 - 1), i % (n64 - 1));
-                (u as Vertex, (r + u64::from(r >= u)) as Vertex)
-            } else {
-                // Pairs by their larger end v: (0, 1), (0, 2), (1, 2), (0, 3), …
-                // pair i has v(v − 1)/2 ≤ i < v(v + 1)/2.
-                let mut v = ((1.0 + (1.0 + 8.0 * i as f64).sqrt()) / 2.0) as u64;
-                while v * (v - 1) / 2 > i {
-                    v -= 1;
-                }
-                while (v + 1) * v / 2 <= i {
-                    v += 1;
-                }
-                ((i - v * (v - 1) / 2) as Vertex, v as Vertex)
+    draws::sample(rng, total, m.min(total), cancel, |i| {
+        if directed {
+            // Arc i: tail i / (n − 1), head the (i mod (n − 1))-th other vertex.
+            let (u, r) = (i / (n64 - 1), i % (n64 - 1));
+            (u as Vertex, (r + u64::from(r >= u)) as Vertex)
+        } else {
+            // Pairs by their larger end v: (0, 1), (0, 2), (1, 2), (0, 3), …
+            // pair i has v(v − 1)/2 ≤ i < v(v + 1)/2.
+            let mut v = ((1.0 + (1.0 + 8.0 * i as f64).sqrt()) / 2.0) as u64;
+            while v * (v - 1) / 2 > i {
+                v -= 1;
             }
-        })
-        .collect()
+            while (v + 1) * v / 2 <= i {
+                v += 1;
+            }
+            ((i - v * (v - 1) / 2) as Vertex, v as Vertex)
+        }
+    })
 }
 
 /// A uniformly random labelled tree on `n` vertices, from a random Prüfer
 /// sequence (decoded in linear time).
-fn random_tree(n: u32, rng: &mut ChaCha8Rng) -> Vec<(Vertex, Vertex)> {
+fn random_tree(
+    n: u32,
+    rng: &mut ChaCha8Rng,
+    cancel: &Cancel,
+) -> Result<Vec<(Vertex, Vertex)>, Cancelled> {
     if n < 2 {
-        return Vec::new();
+        return Ok(Vec::new());
     }
-    let sequence: Vec<Vertex> = (0..n - 2).map(|_| rng.random_range(0..n)).collect();
+    let mut sequence: Vec<Vertex> = Vec::with_capacity(n as usize - 2);
+    for step in 0..n as usize - 2 {
+        cancel.check_every(step)?;
+        sequence.push(rng.random_range(0..n));
+    }
     let mut degree = vec![1u32; n as usize];
     for &v in &sequence {
         degree[v as usize] += 1;
@@ -469,7 +549,8 @@ fn random_tree(n: u32, rng: &mut ChaCha8Rng) -> Vec<(Vertex, Vertex)> {
     // it is used at once, so every leaf is taken in increasing order.
     let mut next = degree.iter().position(|&d| d == 1).expect("a leaf") as Vertex;
     let mut leaf = next;
-    for &v in &sequence {
+    for (step, &v) in sequence.iter().enumerate() {
+        cancel.check_every(step)?;
         edges.push((leaf, v));
         degree[v as usize] -= 1;
         if degree[v as usize] == 1 && v < next {
@@ -483,100 +564,168 @@ fn random_tree(n: u32, rng: &mut ChaCha8Rng) -> Vec<(Vertex, Vertex)> {
         }
     }
     edges.push((leaf, n - 1));
-    edges
+    Ok(edges)
 }
 
-/// `n` cells of a grid with holes, connected (module docs).
-fn grid_with_holes(n: u32, hole_fraction: f64, rng: &mut ChaCha8Rng) -> Vec<(Vertex, Vertex)> {
-    let cells_wanted = (f64::from(n) / (1.0 - hole_fraction)).ceil().max(1.0) as u64;
-    let cols = ceil_sqrt(cells_wanted).max(1);
-    let rows = cells_wanted.div_ceil(cols);
-    let cells = (rows * cols) as usize;
-    let id = |r: u64, c: u64| (r * cols + c) as usize;
-    let mut grid_edges = Vec::new();
-    for r in 0..rows {
-        for c in 0..cols {
-            if c + 1 < cols {
-                grid_edges.push((id(r, c), id(r, c + 1)));
-            }
-            if r + 1 < rows {
-                grid_edges.push((id(r, c), id(r + 1, c)));
-            }
+/// A grid cell's links to its neighbours in the spanning tree, a bit for
+/// each direction, and whether the cell has been taken off.
+const RIGHT: u8 = 1;
+const DOWN: u8 = 2;
+const LEFT: u8 = 4;
+const UP: u8 = 8;
+const LINKS: u8 = RIGHT | DOWN | LEFT | UP;
+const REMOVED: u8 = 16;
+
+/// `n` cells of a grid with holes, connected (module docs). Everything it
+/// holds is flat and per cell or per grid edge: the edges as `u32` codes
+/// (`2·cell`, the edge to the right; `2·cell + 1`, the edge down), a
+/// `u32` union-find, then the cells' numbers in the same array, a byte of
+/// links per cell, and the leaves as `u32`s.
+fn grid_with_holes(
+    n: u32,
+    hole_fraction: f64,
+    rng: &mut ChaCha8Rng,
+    cancel: &Cancel,
+) -> Result<Vec<(Vertex, Vertex)>, Cancelled> {
+    let (rows, cols) = grid_shape(n.into(), hole_fraction);
+    let cells = u32::try_from(rows * cols)
+        .ok()
+        .filter(|&cells| u64::from(cells) <= MAX_GRID_CELLS)
+        .expect("the request's check bounds the grid's cells");
+    let (rows, cols) = (rows as u32, cols as u32);
+    let below = |cell: u32| cell / cols + 1 < rows;
+    let before_last_column = |cell: u32| cell % cols + 1 < cols;
+    // The grid's edges in row-major order, each cell's right edge before
+    // its lower one.
+    let mut order: Vec<u32> =
+        Vec::with_capacity(grid_edge_count(rows.into(), cols.into()) as usize);
+    for cell in 0..cells {
+        cancel.check_every(cell as usize)?;
+        if before_last_column(cell) {
+            order.push(2 * cell);
+        }
+        if below(cell) {
+            order.push(2 * cell + 1);
         }
     }
     // A random spanning tree: Kruskal's on the edges in random order.
-    let mut order = grid_edges.clone();
-    order.shuffle(rng);
-    let mut parent: Vec<usize> = (0..cells).collect();
-    fn root(parent: &mut [usize], mut x: usize) -> usize {
-        while parent[x] != x {
-            parent[x] = parent[parent[x]];
-            x = parent[x];
+    draws::shuffle(&mut order, rng, cancel)?;
+    let mut parent: Vec<u32> = (0..cells).collect();
+    fn root(parent: &mut [u32], mut x: u32) -> u32 {
+        while parent[x as usize] != x {
+            parent[x as usize] = parent[parent[x as usize] as usize];
+            x = parent[x as usize];
         }
         x
     }
-    let mut tree: Vec<Vec<usize>> = vec![Vec::new(); cells];
-    for (a, b) in order {
+    let mut links = vec![0u8; cells as usize];
+    for (step, &code) in order.iter().enumerate() {
+        cancel.check_every(step)?;
+        let a = code / 2;
+        let (b, forward, back) = if code % 2 == 0 {
+            (a + 1, RIGHT, LEFT)
+        } else {
+            (a + cols, DOWN, UP)
+        };
         let (ra, rb) = (root(&mut parent, a), root(&mut parent, b));
         if ra != rb {
-            parent[ra] = rb;
-            tree[a].push(b);
-            tree[b].push(a);
+            parent[ra as usize] = rb;
+            links[a as usize] |= forward;
+            links[b as usize] |= back;
         }
     }
-    // Leaves come off one at a time: the tree still spans what is left.
-    let mut degree: Vec<usize> = tree.iter().map(Vec::len).collect();
-    let mut removed = vec![false; cells];
-    let mut leaves: Vec<usize> = (0..cells).filter(|&v| degree[v] == 1).collect();
-    for _ in 0..cells - n as usize {
+    drop(order);
+    // Leaves come off one at a time: the tree still spans what is left. A
+    // cell's links are those to the cells left, so a leaf has one.
+    let degree = |links: u8| (links & LINKS).count_ones();
+    let mut leaves: Vec<u32> = Vec::new();
+    for cell in 0..cells {
+        cancel.check_every(cell as usize)?;
+        if degree(links[cell as usize]) == 1 {
+            leaves.push(cell);
+        }
+    }
+    for step in 0..(cells - n) as usize {
+        cancel.check_every(step)?;
         let leaf = leaves.swap_remove(rng.random_range(0..leaves.len()));
-        removed[leaf] = true;
-        if let Some(&neighbour) = tree[leaf].iter().find(|&&w| !removed[w]) {
-            degree[neighbour] -= 1;
-            if degree[neighbour] == 1 {
-                leaves.push(neighbour);
-            }
+        let link = links[leaf as usize] & LINKS;
+        links[leaf as usize] = REMOVED;
+        let (neighbour, back) = match link {
+            RIGHT => (leaf + 1, LEFT),
+            DOWN => (leaf + cols, UP),
+            LEFT => (leaf - 1, RIGHT),
+            UP => (leaf - cols, DOWN),
+            // No link left: the last cell of all, whose neighbour went
+            // first (taken off only when no cell at all is asked for).
+            _ => continue,
+        };
+        links[neighbour as usize] &= !back;
+        if degree(links[neighbour as usize]) == 1 {
+            leaves.push(neighbour);
         }
     }
-    let mut number = vec![Vertex::MAX; cells];
+    drop(leaves);
+    // The cells left, numbered in order (in the union-find's array, which
+    // is done with).
+    let left = |cell: u32| links[cell as usize] & REMOVED == 0;
+    let mut number = parent;
     let mut kept = 0;
-    for (cell, slot) in number.iter_mut().enumerate() {
-        if !removed[cell] {
-            *slot = kept;
+    for cell in 0..cells {
+        cancel.check_every(cell as usize)?;
+        if left(cell) {
+            number[cell as usize] = kept;
             kept += 1;
         }
     }
-    grid_edges
-        .into_iter()
-        .filter(|&(a, b)| !removed[a] && !removed[b])
-        .map(|(a, b)| (number[a], number[b]))
-        .collect()
+    // The grid's edges between them, in the grid's order.
+    let mut edges = Vec::new();
+    for cell in 0..cells {
+        cancel.check_every(cell as usize)?;
+        if !left(cell) {
+            continue;
+        }
+        let here = number[cell as usize];
+        if before_last_column(cell) && left(cell + 1) {
+            edges.push((here, number[cell as usize + 1]));
+        }
+        if below(cell) && left(cell + cols) {
+            edges.push((here, number[(cell + cols) as usize]));
+        }
+    }
+    Ok(edges)
 }
 
 /// A random bipartite graph on `n` vertices with `m` edges (at most all
 /// `a·b` of them).
-fn bipartite(n: u32, m: u64, rng: &mut ChaCha8Rng) -> Vec<(Vertex, Vertex)> {
+fn bipartite(
+    n: u32,
+    m: u64,
+    rng: &mut ChaCha8Rng,
+    cancel: &Cancel,
+) -> Result<Vec<(Vertex, Vertex)>, Cancelled> {
     let left = if n < 2 { n } else { rng.random_range(1..n) };
     let right = n - left;
     let total = u64::from(left) * u64::from(right);
-    index::sample(rng, total as usize, m.min(total) as usize)
-        .into_iter()
-        .map(|i| {
-            let i = i as u64;
-            (
-                (i / u64::from(right)) as Vertex,
-                left + (i % u64::from(right)) as Vertex,
-            )
-        })
-        .collect()
+    draws::sample(rng, total, m.min(total), cancel, |i| {
+        (
+            (i / u64::from(right)) as Vertex,
+            left + (i % u64::from(right)) as Vertex,
+        )
+    })
 }
 
 /// A caterpillar on `n` vertices: a spine path, and leaves on it.
-fn caterpillar(n: u32, spine_fraction: f64, rng: &mut ChaCha8Rng) -> Vec<(Vertex, Vertex)> {
+fn caterpillar(
+    n: u32,
+    spine_fraction: f64,
+    rng: &mut ChaCha8Rng,
+    cancel: &Cancel,
+) -> Result<Vec<(Vertex, Vertex)>, Cancelled> {
     let spine = ((f64::from(n) * spine_fraction).round() as u32).clamp(1, n.max(1));
     let mut edges: Vec<(Vertex, Vertex)> = (1..spine.min(n)).map(|v| (v - 1, v)).collect();
     for leaf in spine..n {
+        cancel.check_every(leaf as usize)?;
         edges.push((rng.random_range(0..spine), leaf));
     }
-    edges
+    Ok(edges)
 }

@@ -9,6 +9,8 @@
 //!   the server's limits);
 //! - `families`: the graph families, and each candidate's puzzle drawn from
 //!   the request's seed and the candidate's index;
+//! - `draws`: rand's shuffle and index sampling, looking at the cancel
+//!   handle as they go;
 //! - `difficulty`: the rating (only-move depth, losing first moves, the
 //!   tree-painting margin) and the main line it walks;
 //! - `error`: what a request can fail with, and why candidates are passed
@@ -43,6 +45,7 @@
 
 mod ask;
 mod difficulty;
+mod draws;
 mod error;
 mod families;
 mod stream;
@@ -485,7 +488,8 @@ impl Candidates {
                 request.min_vertices,
                 request.max_vertices,
                 &mut rng,
-            ),
+                cancel,
+            )?,
         };
         let raw = match families::raw_spec(game, graph, &mut rng) {
             Ok(raw) => raw,

@@ -1,13 +1,13 @@
 //! GeneratePuzzles around the pure generator: each candidate is tried on
-//! the solvers' pool, one pool job each (admitted by the largest
-//! candidate's size, stopped when the caller leaves or its deadline
-//! passes), hashed, passed over when it copies one already sent, and a
-//! puzzle kept is stored with its difficulty when asked.
+//! the solvers' pool, one pool job each (admitted by what the largest
+//! candidate's drawing and solve hold, stopped when the caller leaves or
+//! its deadline passes), hashed, passed over when it copies one already
+//! sent, and a puzzle kept is stored with its difficulty when asked.
 
 use std::collections::HashSet;
 use std::time::Instant;
 
-use super::{Family, GenerateError, GenerateRequest, Generated, Generator};
+use super::{Family, GenerateError, GenerateRequest, Generated, Generator, families};
 use crate::app::AppError;
 use crate::app::Reason;
 use crate::app::access::Caller;
@@ -228,9 +228,12 @@ async fn store_generated(
     Ok(record)
 }
 
-/// The admission units of the largest candidate `request` can draw:
-/// vertices plus edges, as a solve of it takes.
-fn candidate_units(request: &GenerateRequest) -> u64 {
+/// The admission units of the largest candidate `request` can draw: the
+/// more of what drawing it holds at its peak
+/// ([`families::drawing_units`]: a grid with holes holds its whole grid)
+/// and what a solve of it holds (vertices plus edges). The drawing is
+/// dropped before the solve starts, and both grow with the vertex count.
+pub(super) fn candidate_units(request: &GenerateRequest) -> u64 {
     let n = u64::from(request.max_vertices);
     let edges = match &request.family {
         Family::Gnm { average_degree } | Family::Bipartite { average_degree } => {
@@ -240,7 +243,9 @@ fn candidate_units(request: &GenerateRequest) -> u64 {
         Family::GridWithHoles { .. } => 2 * n,
         Family::Graph6 { .. } => n * n.saturating_sub(1) / 2,
     };
-    n.saturating_add(edges)
+    let solve = n.saturating_add(edges);
+    let drawing = families::drawing_units(&request.family, n, request.game.is_directed());
+    solve.max(drawing)
 }
 
 impl From<GenerateError> for AppError {

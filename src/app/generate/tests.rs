@@ -12,6 +12,7 @@ use super::*;
 use crate::graph::Vertex;
 use crate::graph::graph6::{to_digraph6, to_graph6, to_sparse6};
 use crate::puzzle::{Evidence, WinningMoves};
+use crate::solver::cancel::Cancelled;
 use oracle::Oracle;
 use puzzled_testkit::oracle::is_bipartite;
 
@@ -171,7 +172,7 @@ fn the_draws_of_a_seed_are_pinned() {
     ] {
         let name = format!("{} {}", game.as_str(), family.name());
         let mut rng = candidate_rng(2024, 0);
-        let graph = families::draw_graph(game, &family, 10, 12, &mut rng);
+        let graph = families::draw_graph(game, &family, 10, 12, &mut rng, &never()).unwrap();
         let raw = families::raw_spec(game, graph, &mut rng).unwrap();
         let pairs = raw.edges.chunks_exact(2).map(|p| (p[0], p[1]));
         let n = raw.vertex_count as u32;
@@ -581,6 +582,15 @@ fn every_bad_request_names_its_field() {
         field_of(ask(Game::Geography, family, 4, 9)),
         "hole_fraction"
     );
+    // Its grid's edges are numbered in a u32: at most 2^31 cells.
+    let family = Family::GridWithHoles {
+        hole_fraction: MAX_HOLE_FRACTION,
+    };
+    assert_eq!(
+        field_of(ask(Game::Geography, family.clone(), 4, 300_000_000)),
+        "max_vertices"
+    );
+    assert!(Generator::new(ask(Game::Geography, family, 4, 200_000_000)).is_ok());
     let family = Family::Caterpillar {
         spine_fraction: 0.0,
     };
@@ -836,7 +846,9 @@ fn the_families_have_their_shapes() {
                 Family::gnm(),
             ] {
                 let mut rng = candidate_rng(u64::from(n), k);
-                let graph = families::draw_graph(Game::Geography, &family, n, n, &mut rng);
+                let graph =
+                    families::draw_graph(Game::Geography, &family, n, n, &mut rng, &never())
+                        .unwrap();
                 assert_eq!(graph.vertex_count, n);
                 let mut edges: Vec<(Vertex, Vertex)> = graph
                     .pairs
@@ -856,13 +868,100 @@ fn the_families_have_their_shapes() {
 }
 
 #[test]
+fn a_grid_is_charged_by_its_cells_not_its_vertices() {
+    let units = |hole_fraction: f64| {
+        let family = Family::GridWithHoles { hole_fraction };
+        let request = GenerateRequest::new(Game::Geography, family, 1, 1_000_000, 1);
+        stream::candidate_units(&request)
+    };
+    let solid = units(0.0) as f64;
+    for hole_fraction in [0.5, 0.8, MAX_HOLE_FRACTION] {
+        let grows = units(hole_fraction) as f64 / solid;
+        let cells = 1.0 / (1.0 - hole_fraction);
+        assert!(
+            (grows / cells - 1.0).abs() < 0.01,
+            "h = {hole_fraction}: {grows} times the units of a grid without holes, \
+             where the grid has {cells} times the cells"
+        );
+    }
+    // 10^7 cells and their grid edges, each a unit.
+    assert!(units(MAX_HOLE_FRACTION) >= 29_990_000, "{}", units(0.9));
+}
+
+/// Families drawn at a size whose drawing passes many looks at the handle.
+fn large_families() -> [Family; 5] {
+    [
+        Family::gnm(),
+        Family::Tree,
+        Family::GridWithHoles {
+            hole_fraction: MAX_HOLE_FRACTION,
+        },
+        Family::bipartite(),
+        Family::caterpillar(),
+    ]
+}
+
+#[test]
+fn a_fired_handle_stops_every_large_drawing() {
+    let cancel = Cancel::new();
+    cancel.fire();
+    for family in large_families() {
+        let mut rng = candidate_rng(1, 0);
+        let drawn = families::draw_graph(
+            Game::Geography,
+            &family,
+            100_000,
+            100_000,
+            &mut rng,
+            &cancel,
+        );
+        assert_eq!(drawn.err(), Some(Cancelled), "{family:?}");
+    }
+}
+
+#[test]
+fn a_grid_drawing_stops_when_the_handle_fires_midway() {
+    // Millions of cells: the drawing is under way, far from its end, when
+    // the handle fires.
+    let cancel = Cancel::new();
+    let drawing = std::thread::spawn({
+        let cancel = cancel.clone();
+        move || {
+            let family = Family::GridWithHoles {
+                hole_fraction: MAX_HOLE_FRACTION,
+            };
+            let mut rng = candidate_rng(1, 0);
+            families::draw_graph(
+                Game::Geography,
+                &family,
+                400_000,
+                400_000,
+                &mut rng,
+                &cancel,
+            )
+        }
+    });
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    cancel.fire();
+    let fired = std::time::Instant::now();
+    let drawn = drawing.join().unwrap();
+    assert_eq!(drawn.err(), Some(Cancelled), "the drawing ran to its end");
+    assert!(
+        fired.elapsed() < std::time::Duration::from_secs(2),
+        "the drawing went on for {:?} after the handle fired",
+        fired.elapsed()
+    );
+}
+
+#[test]
 fn pruefer_trees_are_uniform() {
     // The 16 labelled trees on 4 vertices, each about 1/16 of the draws.
     let mut counts: BTreeMap<Vec<(Vertex, Vertex)>, u32> = BTreeMap::new();
     let draws = 8000;
     for k in 0..draws {
         let mut rng = candidate_rng(77, k);
-        let graph = families::draw_graph(Game::Geography, &Family::Tree, 4, 4, &mut rng);
+        let graph =
+            families::draw_graph(Game::Geography, &Family::Tree, 4, 4, &mut rng, &never()).unwrap();
         let mut edges: Vec<_> = graph
             .pairs
             .iter()
@@ -888,7 +987,9 @@ fn directed_gnm_draws_arcs_both_ways() {
         6,
         6,
         &mut rng,
-    );
+        &never(),
+    )
+    .unwrap();
     assert!(graph.directed);
     assert_eq!(graph.pairs.len(), 18);
     let arcs: BTreeSet<_> = graph.pairs.iter().copied().collect();
