@@ -413,8 +413,24 @@ impl CallEnd {
 /// made-up path can still be answered, by the deadline or the message
 /// limit, before routing).
 fn method_labels(path: &str) -> (&'static str, &'static str) {
-    /// Each method's path, and its service and method.
-    static KNOWN: std::sync::LazyLock<std::collections::HashMap<String, (String, String)>> =
+    served_methods()
+        .get(path)
+        .map_or(("unknown", "unknown"), |method| {
+            (method.service.as_str(), method.name.as_str())
+        })
+}
+
+/// A method this server serves, as its descriptor says.
+pub struct ServedMethod {
+    pub service: String,
+    pub name: String,
+    /// Whether the client sends a stream of messages.
+    pub client_streaming: bool,
+}
+
+/// Every method this server serves (ours, health, reflection), by path.
+pub fn served_methods() -> &'static std::collections::HashMap<String, ServedMethod> {
+    static SERVED: std::sync::LazyLock<std::collections::HashMap<String, ServedMethod>> =
         std::sync::LazyLock::new(|| {
             use prost::Message as _;
             [
@@ -432,17 +448,18 @@ fn method_labels(path: &str) -> (&'static str, &'static str) {
                     let service_name = format!("{package}.{}", service.name());
                     service.method.into_iter().map(move |method| {
                         let path = format!("/{service_name}/{}", method.name());
-                        (path, (service_name.clone(), method.name().to_owned()))
+                        let served = ServedMethod {
+                            service: service_name.clone(),
+                            name: method.name().to_owned(),
+                            client_streaming: method.client_streaming(),
+                        };
+                        (path, served)
                     })
                 })
             })
             .collect()
         });
-    KNOWN
-        .get(path)
-        .map_or(("unknown", "unknown"), |(service, method)| {
-            (service.as_str(), method.as_str())
-        })
+    &SERVED
 }
 
 /// A response body that logs the call's end when its trailers pass (or

@@ -542,33 +542,9 @@ fn streams_requests(path: &str) -> bool {
 /// is timed on its own, so a stream goes on for as long as its messages
 /// keep coming. Every other request is one message, timed whole.
 fn streams_messages(path: &str) -> bool {
-    /// The path of every client-streaming method this server serves.
-    static CLIENT_STREAMS: std::sync::LazyLock<std::collections::HashSet<String>> =
-        std::sync::LazyLock::new(|| {
-            use prost::Message as _;
-            [
-                crate::api::FILE_DESCRIPTOR_SET,
-                tonic_health::pb::FILE_DESCRIPTOR_SET,
-                tonic_reflection::pb::v1::FILE_DESCRIPTOR_SET,
-                tonic_reflection::pb::v1alpha::FILE_DESCRIPTOR_SET,
-            ]
-            .into_iter()
-            .filter_map(|bytes| prost_types::FileDescriptorSet::decode(bytes).ok())
-            .flat_map(|set| set.file)
-            .flat_map(|file| {
-                let package = file.package().to_owned();
-                file.service.into_iter().flat_map(move |service| {
-                    let service_name = format!("{package}.{}", service.name());
-                    service
-                        .method
-                        .into_iter()
-                        .filter(|method| method.client_streaming())
-                        .map(move |method| format!("/{service_name}/{}", method.name()))
-                })
-            })
-            .collect()
-        });
-    CLIENT_STREAMS.contains(path)
+    super::middleware::served_methods()
+        .get(path)
+        .is_some_and(|method| method.client_streaming)
 }
 
 /// How a request's arrival is timed against its [`ReceiveLimit`].
