@@ -10,6 +10,7 @@
 //! cargo bench --bench load -- all         # the three, with their defaults
 //! cargo bench --bench load -- peak        # peak memory per vertex + edge
 //! cargo bench --bench load -- external    # the site's read calls, loaded by h2load
+//! cargo bench --bench load -- fairness    # a light caller's latency beside heavy callers
 //! cargo bench --bench load -- SCENARIO --help
 //! ```
 //!
@@ -27,6 +28,7 @@
 
 mod abandoned_solves;
 mod cached_solve_ratio;
+mod fairness;
 mod harness;
 mod largest_empty_graph;
 mod peak_memory;
@@ -36,6 +38,7 @@ use clap::{Args, Parser, Subcommand};
 
 use abandoned_solves::{AbandonArgs, abandon};
 use cached_solve_ratio::{RatioArgs, ratio};
+use fairness::{FairnessArgs, fairness};
 use harness::ServerArgs;
 use largest_empty_graph::{EmptyMaxArgs, empty_max};
 use peak_memory::peak;
@@ -72,6 +75,9 @@ enum Scenario {
     /// The read calls of a puzzle site against the health Check, loaded by
     /// h2load (nghttp2-client) from its own process.
     External(ExternalArgs),
+    /// The latency of a light caller's cached and uncached Solves while
+    /// heavy callers keep the solve workers busy, against an idle server.
+    Fairness(FairnessArgs),
     /// The three scenarios in turn, with their defaults.
     All(ServerArgs),
 }
@@ -96,6 +102,7 @@ fn main() {
             Scenario::EmptyMax(args) => empty_max(args).await,
             Scenario::Peak(server) => peak(server).await,
             Scenario::External(args) => external(args).await,
+            Scenario::Fairness(args) => fairness(args).await,
             Scenario::All(server) => all(server).await,
         }
     });
