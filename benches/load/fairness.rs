@@ -92,7 +92,7 @@ pub struct FairnessArgs {
     #[arg(long, default_value_t = 5_000)]
     play_path_length: u32,
     /// Milliseconds a heavy call waits after being refused before it asks
-    /// again.
+    /// again, or longer when the refusal's `retry-after` says so.
     #[arg(long, default_value_t = 100)]
     retry_ms: u64,
     /// Seed of the graphs (the light puzzles, the large Solves' base graph,
@@ -466,6 +466,20 @@ fn is_refusal(status: &tonic::Status) -> bool {
     )
 }
 
+/// Waits after a refusal as a client that heeds it would: `retry`, or the
+/// refusal's `retry-after` (whole seconds) when longer. Asking again at
+/// once would make the server decode large refused requests over and over,
+/// and measure that rather than its workers' shares.
+async fn back_off(status: &tonic::Status, retry: Duration) {
+    let asked = status
+        .metadata()
+        .get("retry-after")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .map_or(Duration::ZERO, Duration::from_secs);
+    tokio::time::sleep(retry.max(asked)).await;
+}
+
 /// The large Solves' graphs: one random graph on all vertices but the
 /// last, which each call joins to three vertices of its own, so that every
 /// call is a puzzle the server has not seen (the base graph has no
@@ -660,7 +674,7 @@ async fn solve_loop(
             Err(status) => {
                 count_end(&tally, HeavyKind::Solve, status_name(&status));
                 if is_refusal(&status) {
-                    tokio::time::sleep(retry).await;
+                    back_off(&status, retry).await;
                 }
             }
         }
@@ -699,10 +713,12 @@ impl GenerateLoop {
     async fn run(self) {
         loop {
             count_start(&self.tally, HeavyKind::Generate);
+            let request = self.request();
+            let asked = request.max_rejected_in_a_row;
             let ended = match self
                 .client
                 .clone()
-                .generate_puzzles(authorized(self.request(), &self.token))
+                .generate_puzzles(authorized(request, &self.token))
                 .await
             {
                 Err(status) => Err(status),
@@ -722,7 +738,7 @@ impl GenerateLoop {
                 Err(status) => {
                     count_end(&self.tally, HeavyKind::Generate, status_name(&status));
                     if status.code() == tonic::Code::InvalidArgument {
-                        if !self.lower_max_rejected(&status) {
+                        if !self.lower_max_rejected(asked, &status) {
                             eprintln!("fairness: GeneratePuzzles refused: {status}");
                             return;
                         }
@@ -730,36 +746,38 @@ impl GenerateLoop {
                         && status.get_error_details().error_info().map(|i| &*i.reason)
                             != Some("NO_PUZZLE_FOUND")
                     {
-                        tokio::time::sleep(self.retry).await;
+                        back_off(&status, self.retry).await;
                     }
                 }
             }
         }
     }
 
-    /// Lowers `max_rejected_in_a_row` when `status` refuses it: to the
-    /// largest figure below it the refusal names (its limit, presumably),
-    /// else to half. False when the refusal is about something else.
-    fn lower_max_rejected(&self, status: &tonic::Status) -> bool {
+    /// Lowers `max_rejected_in_a_row` when `status` refuses the `asked`
+    /// of a request: to the largest figure below it that the refusal names
+    /// (its limit, presumably), else to half. Reckoned from what that
+    /// request asked, not from the value now shared, which another
+    /// stream's refusal may have lowered already. False when the refusal
+    /// is about something else, or nothing lower is left to try.
+    fn lower_max_rejected(&self, asked: u32, status: &tonic::Status) -> bool {
         const FIELD: &str = "max_rejected_in_a_row";
         let named = status
             .get_error_details()
             .bad_request()
             .is_some_and(|bad| bad.field_violations.iter().any(|v| v.field == FIELD))
             || status.message().contains(FIELD);
-        if !named {
+        if !named || asked <= 1 {
             return false;
         }
-        let current = self.max_rejected.load(Ordering::Relaxed);
         let figure = status
             .message()
             .split(|c: char| !c.is_ascii_digit())
             .filter_map(|digits| digits.parse::<u32>().ok())
-            .filter(|&n| 0 < n && n < current)
+            .filter(|&n| 0 < n && n < asked)
             .max();
-        let lower = figure.unwrap_or(current / 2).max(1);
-        self.max_rejected.fetch_min(lower, Ordering::Relaxed);
-        current > 1
+        self.max_rejected
+            .fetch_min(figure.unwrap_or(asked / 2).max(1), Ordering::Relaxed);
+        true
     }
 }
 
@@ -779,7 +797,7 @@ async fn play_loop(
             Err(status) => {
                 count_end(&tally, HeavyKind::Play, status_name(&status));
                 if is_refusal(&status) {
-                    tokio::time::sleep(retry).await;
+                    back_off(&status, retry).await;
                 }
             }
         }
@@ -932,7 +950,7 @@ fn print_report(
     println!();
     println!(
         "heavy callers: {} × ({} GeneratePuzzles streams, {} large Solves of {} vertices and {} edges, {} Play games), \
-         until the light phase ended; a refused call waits {} ms before asking again",
+         until the light phase ended; a refused call waits {} ms, or its retry-after, before asking again",
         args.heavy_callers,
         args.generate_streams,
         args.solve_streams,
