@@ -106,7 +106,7 @@ pub struct FairnessArgs {
 /// The light caller's name in the writer tokens.
 const LIGHT: &str = "light";
 
-/// A writer's token: at least the server's 16 characters. The tokens only
+/// A writer's token, as long as the server asks a token to be. They only
 /// tell this run's callers apart, so they need not be secret, and they go
 /// on the command line rather than in the environment, which the child
 /// server's launcher does not set.
