@@ -164,6 +164,31 @@ async fn on_blocking_pool<T: Send + 'static>(
     })
 }
 
+/// Which workers a job runs on: the express lane's, for jobs on small
+/// puzzles of the games solved in linear time (at most [`INLINE_UNITS`]
+/// vertices + edges: a millisecond or so), or the general ones for every
+/// other job. The express lane has workers of its own, so that a small
+/// solve never waits for a large job to finish; a search, however small its
+/// board, may run up to its state budget, so it takes the general lane.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lane {
+    Express,
+    General,
+}
+
+impl Lane {
+    /// The lane of a job on `spec`.
+    pub fn of(spec: &crate::puzzle::Spec) -> Lane {
+        let graph = spec.graph();
+        let units = (graph.vertex_count() + graph.edge_count()) as u64;
+        if units <= INLINE_UNITS && spec.game().search_variant().is_none() {
+            Lane::Express
+        } else {
+            Lane::General
+        }
+    }
+}
+
 /// How the solve pool is sized and what its callers may spend.
 #[derive(Debug, Default)]
 pub struct WorkerSettings {
@@ -286,18 +311,37 @@ impl Drop for Place {
 impl Pool {
     pub fn new(settings: WorkerSettings) -> Pool {
         Pool {
-            shared: Arc::new(Shared {
-                queues: Mutex::new(Queues {
-                    free: settings.workers.max(1),
-                    ..Queues::default()
-                }),
-            }),
+            shared: Pool::workers(settings.workers),
             max_waiting: settings.max_waiting,
             max_waiting_per_caller: settings.max_waiting_per_caller,
             budget: settings.budget.map(Arc::new),
             waiting: Gauge::default(),
             running: Gauge::default(),
         }
+    }
+
+    /// The express lane beside this pool ([`Lane`]): as many workers of
+    /// its own, the same queue bounds, the same work budget, counted in
+    /// the same gauges.
+    pub fn express_lane(&self) -> Pool {
+        let workers = self.shared.lock().free.max(1);
+        Pool {
+            shared: Pool::workers(workers),
+            max_waiting: self.max_waiting,
+            max_waiting_per_caller: self.max_waiting_per_caller,
+            budget: self.budget.clone(),
+            waiting: self.waiting.clone(),
+            running: self.running.clone(),
+        }
+    }
+
+    fn workers(count: usize) -> Arc<Shared> {
+        Arc::new(Shared {
+            queues: Mutex::new(Queues {
+                free: count.max(1),
+                ..Queues::default()
+            }),
+        })
     }
 
     /// The live count of jobs that hold a worker.

@@ -13,6 +13,7 @@
 use std::sync::Arc;
 
 use super::games::{opening_from_verdict, setup_of};
+use super::pool::Lane;
 use super::work_budget::Payer;
 use super::{AppError, Reason, Solver};
 use crate::graph::Vertex;
@@ -66,7 +67,7 @@ impl Solver {
             None => None,
         };
         let analysis = self
-            .run_position_work(payer, move |cancel| {
+            .run_position_work(payer, Lane::of(&spec), move |cancel| {
                 setup_of(&spec, search_budget).analyze_warm(&moves, warm.as_deref(), cancel)
             })
             .await?
@@ -95,7 +96,7 @@ impl Solver {
         let analyses = engine_analyses_per_job(&spec);
         let job_spec = spec.clone();
         let (game, progress) = self
-            .run_position_work(payer, move |cancel| {
+            .run_position_work(payer, Lane::of(&spec), move |cancel| {
                 let setup = setup_of(&job_spec, search_budget);
                 let opening = match from_verdict {
                     Some(opening) => opening,
@@ -123,7 +124,7 @@ impl Solver {
         let mut game = game;
         let job_spec = spec.clone();
         let (game, progress) = self
-            .run_position_work(payer, move |cancel| {
+            .run_position_work(payer, Lane::of(&spec), move |cancel| {
                 let setup = setup_of(&job_spec, search_budget);
                 let result = game.play_within(setup, played, analyses, cancel);
                 (game, result)
@@ -153,7 +154,7 @@ impl Solver {
             }
             let job_spec = spec.clone();
             let (thought, result) = self
-                .continue_position_work(payer, move |cancel| {
+                .continue_position_work(payer, Lane::of(&spec), move |cancel| {
                     let result = game.think(setup_of(&job_spec, search_budget), analyses, cancel);
                     (game, result)
                 })

@@ -32,7 +32,8 @@ use super::error::AppError;
 use super::flights::{Flight, Flights, Joined, Waiter};
 use super::games::{self, GameError};
 use super::pool::{
-    Gauge, INLINE_UNITS, Pool, WorkerSettings, off_runtime, off_runtime_if_large, off_runtime_small,
+    Gauge, INLINE_UNITS, Lane, Pool, WorkerSettings, off_runtime, off_runtime_if_large,
+    off_runtime_small,
 };
 use super::work_budget::Payer;
 use crate::app::Reason;
@@ -142,6 +143,8 @@ pub struct Solver {
     over_budget: Cache<String, Option<AppError>>,
     store: Store,
     pool: Arc<Pool>,
+    /// The express lane's workers, for small jobs (see [`Lane`]).
+    express: Arc<Pool>,
     /// Solves running or queued now, by cache key.
     flights: Flights<FlightOutcome>,
     /// Canonical labellings running now, by the request's puzzle
@@ -239,11 +242,12 @@ fn stored_answer_weight(key: &StoredAnswerKey, answer: &Arc<StoredAnswer>) -> u3
 impl Solver {
     pub fn new(
         store: Store,
-        pool: WorkerSettings,
+        workers: WorkerSettings,
         cache_bytes: u64,
         canon_budget: Duration,
         search_budget_states: u64,
     ) -> Solver {
+        let general = Pool::new(workers);
         Solver {
             cache: Cache::builder()
                 .max_capacity(cache_bytes)
@@ -266,7 +270,8 @@ impl Solver {
                 })
                 .build(),
             store,
-            pool: Arc::new(Pool::new(pool)),
+            express: Arc::new(general.express_lane()),
+            pool: Arc::new(general),
             flights: Flights::default(),
             labellings: Flights::default(),
             labellings_running: Gauge::default(),
@@ -492,10 +497,11 @@ impl Solver {
     pub async fn run_position_work<T: Send + 'static>(
         &self,
         payer: &Payer,
+        lane: Lane,
         f: impl FnOnce(&Cancel) -> T + Send + 'static,
     ) -> Result<T, AppError> {
         self.pool.check_budget(payer)?;
-        self.continue_position_work(payer, f).await
+        self.continue_position_work(payer, lane, f).await
     }
 
     /// [`Solver::run_position_work`] for a further job of work a call has
@@ -503,11 +509,22 @@ impl Solver {
     pub async fn continue_position_work<T: Send + 'static>(
         &self,
         payer: &Payer,
+        lane: Lane,
         f: impl FnOnce(&Cancel) -> T + Send + 'static,
     ) -> Result<T, AppError> {
         let cancel = Cancel::new();
         let _stop_when_left = FireOnDrop(cancel.clone());
-        self.pool.run(payer.caller(), move || f(&cancel)).await
+        self.lane(lane)
+            .run(payer.caller(), move || f(&cancel))
+            .await
+    }
+
+    /// The workers of `lane`.
+    fn lane(&self, lane: Lane) -> &Arc<Pool> {
+        match lane {
+            Lane::Express => &self.express,
+            Lane::General => &self.pool,
+        }
     }
 
     /// Passes when `caller` may start work memory cannot answer (its work
@@ -821,7 +838,7 @@ impl Solver {
     ) -> Result<Verdict, AppError> {
         let cancel = Cancel::new();
         let budget = self.search_budget_states;
-        self.pool
+        self.lane(Lane::of(&spec))
             .run(payer.caller(), move || {
                 games::solve(&spec, options, budget, &cancel)
             })
@@ -848,6 +865,7 @@ impl Solver {
                 let miss = Miss {
                     store: self.store.clone(),
                     pool: self.pool.clone(),
+                    express: self.express.clone(),
                     caller: payer.caller().clone(),
                     search_budget: self.search_budget_states,
                     stopped: self.solves_stopped.clone(),
@@ -904,6 +922,7 @@ impl Solver {
 struct Miss {
     store: Store,
     pool: Arc<Pool>,
+    express: Arc<Pool>,
     /// The caller that started the flight: its turn, its budget.
     caller: Caller,
     search_budget: u64,
@@ -1054,29 +1073,31 @@ impl Miss {
     ) -> Result<Verdict, AppError> {
         let (game, options, budget) = (spec.game(), self.options, self.search_budget);
         let stopped = self.stopped.clone();
-        self.pool
-            .run(&self.caller, move || {
-                let graph = spec.graph();
-                tracing::debug!(
-                    ?game,
-                    vertices = graph.vertex_count(),
-                    edges = graph.edge_count(),
-                    "solve started"
-                );
-                let verdict =
-                    games::solve(&spec, options, budget, &cancel).inspect_err(|error| {
-                        if matches!(error, GameError::Cancelled(_)) {
-                            stopped.count_one();
-                        }
-                    })?;
-                // Solved in the request's labels; kept in canonical ones.
-                Ok(match &labelling {
-                    Labelling::Identity => verdict,
-                    labelling => verdict.relabel(|v| labelling.to_canonical(v)),
-                })
+        let lane = match Lane::of(&spec) {
+            Lane::Express => &self.express,
+            Lane::General => &self.pool,
+        };
+        lane.run(&self.caller, move || {
+            let graph = spec.graph();
+            tracing::debug!(
+                ?game,
+                vertices = graph.vertex_count(),
+                edges = graph.edge_count(),
+                "solve started"
+            );
+            let verdict = games::solve(&spec, options, budget, &cancel).inspect_err(|error| {
+                if matches!(error, GameError::Cancelled(_)) {
+                    stopped.count_one();
+                }
+            })?;
+            // Solved in the request's labels; kept in canonical ones.
+            Ok(match &labelling {
+                Labelling::Identity => verdict,
+                labelling => verdict.relabel(|v| labelling.to_canonical(v)),
             })
-            .await?
-            .map_err(solve_error)
+        })
+        .await?
+        .map_err(solve_error)
     }
 }
 

@@ -179,9 +179,15 @@ async fn a_full_solver_pool_refuses_instead_of_queueing_without_bound() {
                 .await
         });
         while !long.is_finished() {
-            // A different small puzzle each time, so the cache cannot answer.
+            // A different small puzzle each time, so the cache cannot answer;
+            // a game solved by search, so that it queues for the general
+            // workers (small puzzles of the other games have a lane of
+            // their own).
             probe += 1;
-            let spec = geography(3 + probe, &[0, 1, 1, 2], 0);
+            let spec = proto::PuzzleSpec {
+                game: proto::Game::DirectedVertexGeography as i32,
+                ..geography(3 + probe % 120, &[0, 1, 1, 2], 0)
+            };
             match app.client.solve(solve_request(spec)).await {
                 Ok(_) => tokio::task::yield_now().await,
                 Err(status) => {

@@ -13,6 +13,7 @@ use crate::app::Reason;
 use crate::app::access::Caller;
 use crate::app::admission::{Admission, search_table_units};
 use crate::app::deadline::{check_deadline, within};
+use crate::app::pool::Lane;
 use crate::app::solving::{Charge, Solver};
 use crate::app::work_budget::Payer;
 use crate::canon::Canonical;
@@ -137,7 +138,7 @@ where
         // work budget is checked before it.
         let payer = Payer::new(caller.clone());
         let candidates = generator.candidates();
-        let work = solver.run_position_work(&payer, move |cancel| {
+        let work = solver.run_position_work(&payer, Lane::General, move |cancel| {
             candidates.try_labelled(index, cancel, canon_budget)
         });
         let trial = within(deadline, work).await?;
