@@ -148,6 +148,25 @@ async fn on_blocking_pool_within<T: Send + 'static>(
     .await
 }
 
+/// Runs `f` on one of a pool's own threads, in the caller's tracing span.
+async fn on_own_thread<T: Send + 'static>(
+    jobs: &std::sync::mpsc::Sender<Job>,
+    f: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, AppError> {
+    let span = tracing::Span::current();
+    let (send, result) = oneshot::channel();
+    let job: Job = Box::new(move || {
+        let _span = span.enter();
+        let _ = send.send(f());
+    });
+    jobs.send(job)
+        .map_err(|_| AppError::internal("the solve workers have stopped"))?;
+    result.await.map_err(|_| {
+        tracing::error!("a solve worker's job panicked");
+        AppError::internal("the server failed on this input; see the server log")
+    })
+}
+
 /// Runs `f` on tokio's blocking pool, in the caller's tracing span.
 async fn on_blocking_pool<T: Send + 'static>(
     f: impl FnOnce() -> T + Send + 'static,
@@ -189,6 +208,13 @@ impl Lane {
     }
 }
 
+/// The nice value of the general workers' threads: above the async
+/// threads' and the express lane's 0, so that on a machine whose cores the
+/// large jobs keep busy the kernel still runs a cached answer, a health
+/// check or a small solve at once. With no other work about, a niced
+/// thread runs as fast as any.
+pub const GENERAL_WORKERS_NICE: i32 = 10;
+
 /// How the solve pool is sized and what its callers may spend.
 #[derive(Debug, Default)]
 pub struct WorkerSettings {
@@ -206,6 +232,8 @@ pub struct WorkerSettings {
 /// in turn (module docs).
 pub struct Pool {
     shared: Arc<Shared>,
+    /// Where a job runs once it holds a worker.
+    threads: Threads,
     max_waiting: usize,
     max_waiting_per_caller: usize,
     budget: Option<Arc<WorkBudget>>,
@@ -214,6 +242,72 @@ pub struct Pool {
     /// Jobs holding a worker (waiting ones not counted).
     running: Gauge,
 }
+
+/// The threads a pool's jobs run on.
+enum Threads {
+    /// tokio's blocking pool, shared with the rest of the server.
+    Blocking,
+    /// Threads of the pool's own, one per worker, at a lower priority
+    /// ([`GENERAL_WORKERS_NICE`]): a thread's priority cannot be raised
+    /// again without privileges, so niced threads cannot be lent to
+    /// anything else.
+    Own(std::sync::mpsc::Sender<Job>),
+}
+
+/// A job handed to a pool's own thread.
+type Job = Box<dyn FnOnce() + Send>;
+
+/// Starts `count` threads at `nice` that run the jobs sent on the returned
+/// sender, one at a time each, until the sender is dropped.
+fn own_threads(count: usize, nice: i32) -> std::sync::mpsc::Sender<Job> {
+    let (send, receive) = std::sync::mpsc::channel::<Job>();
+    let receive = Arc::new(Mutex::new(receive));
+    for index in 0..count.max(1) {
+        let receive = receive.clone();
+        let spawned = std::thread::Builder::new()
+            .name(format!("solve-worker-{index}"))
+            .spawn(move || {
+                lower_this_threads_priority(nice);
+                loop {
+                    let job = match receive.lock() {
+                        Ok(receive) => receive.recv(),
+                        Err(_) => return,
+                    };
+                    match job {
+                        // A panic ends the job's result channel, which its
+                        // caller reports; the thread goes on.
+                        Ok(job) => {
+                            let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job));
+                        }
+                        Err(_) => return,
+                    }
+                }
+            });
+        if let Err(error) = spawned {
+            tracing::error!(%error, "could not start a solve worker thread");
+        }
+    }
+    send
+}
+
+/// Gives the calling thread the nice value `nice` (Linux: per thread).
+#[cfg(target_os = "linux")]
+fn lower_this_threads_priority(nice: i32) {
+    // SAFETY: gettid and setpriority take plain integers and touch no
+    // memory of ours; setpriority on this thread's id changes this thread
+    // alone. A failure (a sandbox refusing it) leaves the priority as it
+    // was, which is only slower for others.
+    let failed = unsafe {
+        let thread = libc::gettid();
+        libc::setpriority(libc::PRIO_PROCESS, thread as libc::id_t, nice) != 0
+    };
+    if failed {
+        tracing::debug!("could not lower a solve worker's priority");
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn lower_this_threads_priority(_nice: i32) {}
 
 /// What the pool's workers and waiting jobs share.
 struct Shared {
@@ -309,9 +403,13 @@ impl Drop for Place {
 }
 
 impl Pool {
+    /// The general workers, on threads of their own at
+    /// [`GENERAL_WORKERS_NICE`].
     pub fn new(settings: WorkerSettings) -> Pool {
+        let workers = settings.workers.max(1);
         Pool {
-            shared: Pool::workers(settings.workers),
+            shared: Pool::workers(workers),
+            threads: Threads::Own(own_threads(workers, GENERAL_WORKERS_NICE)),
             max_waiting: settings.max_waiting,
             max_waiting_per_caller: settings.max_waiting_per_caller,
             budget: settings.budget.map(Arc::new),
@@ -327,6 +425,7 @@ impl Pool {
         let workers = self.shared.lock().free.max(1);
         Pool {
             shared: Pool::workers(workers),
+            threads: Threads::Blocking,
             max_waiting: self.max_waiting,
             max_waiting_per_caller: self.max_waiting_per_caller,
             budget: self.budget.clone(),
@@ -385,7 +484,7 @@ impl Pool {
         let running = self.running.enter();
         let budget = self.budget.clone();
         let caller = caller.clone();
-        on_blocking_pool(move || {
+        let job = move || {
             let _worker = worker;
             let _running = running;
             let started = Instant::now();
@@ -394,8 +493,11 @@ impl Pool {
                 budget.charge(&caller, started.elapsed());
             }
             result
-        })
-        .await
+        };
+        match &self.threads {
+            Threads::Blocking => on_blocking_pool(job).await,
+            Threads::Own(jobs) => on_own_thread(jobs, job).await,
+        }
     }
 
     /// A worker for `caller`'s job: at once when one is free, else when
