@@ -102,8 +102,8 @@ pub async fn off_runtime_if_large<T: Send + 'static>(
 }
 
 /// Runs CPU work that scales with the input (validation, canonical forms)
-/// on the blocking pool, off the async workers, at most one such job per
-/// core at once. The bound matters under a burst of large requests: run
+/// off the async workers, on threads of its own at the general workers'
+/// lower priority, at most one such job per core at once. The bound matters under a burst of large requests: run
 /// all together they would time-slice the machine (a small request then
 /// waits behind all of them), and work that has not started yet is simply
 /// dropped when its caller leaves, whereas started work runs to its end.
@@ -111,7 +111,33 @@ pub async fn off_runtime<T: Send + 'static>(
     f: impl FnOnce() -> T + Send + 'static,
 ) -> Result<T, AppError> {
     static SLOTS: std::sync::OnceLock<Arc<Semaphore>> = std::sync::OnceLock::new();
-    on_blocking_pool_within(&SLOTS, f).await
+    // Large work yields to small, as on the general solve workers: its own
+    // threads, niced the same.
+    static THREADS: std::sync::OnceLock<std::sync::mpsc::Sender<Job>> = std::sync::OnceLock::new();
+    let slot = take_a_slot(&SLOTS).await?;
+    let jobs = THREADS.get_or_init(|| own_threads(cores(), GENERAL_WORKERS_NICE));
+    on_own_thread(jobs, move || {
+        let _slot = slot;
+        f()
+    })
+    .await
+}
+
+/// The machine's cores, as the standard library sees them (2 if unknown).
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(2, |n| n.get())
+}
+
+/// One of `slots` (one per core), once one is free.
+async fn take_a_slot(
+    slots: &'static std::sync::OnceLock<Arc<Semaphore>>,
+) -> Result<tokio::sync::OwnedSemaphorePermit, AppError> {
+    slots
+        .get_or_init(|| Arc::new(Semaphore::new(cores())))
+        .clone()
+        .acquire_owned()
+        .await
+        .map_err(|_| AppError::internal("the CPU slots are closed"))
 }
 
 /// [`off_runtime`] in a lane of its own for work on small puzzles (up to
@@ -122,24 +148,7 @@ pub async fn off_runtime_small<T: Send + 'static>(
     f: impl FnOnce() -> T + Send + 'static,
 ) -> Result<T, AppError> {
     static SLOTS: std::sync::OnceLock<Arc<Semaphore>> = std::sync::OnceLock::new();
-    on_blocking_pool_within(&SLOTS, f).await
-}
-
-/// Runs `f` on the blocking pool once one of `slots` (one per core) is
-/// free, holding it until `f` has finished.
-async fn on_blocking_pool_within<T: Send + 'static>(
-    slots: &'static std::sync::OnceLock<Arc<Semaphore>>,
-    f: impl FnOnce() -> T + Send + 'static,
-) -> Result<T, AppError> {
-    let slots = slots.get_or_init(|| {
-        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
-        Arc::new(Semaphore::new(cores))
-    });
-    let slot = slots
-        .clone()
-        .acquire_owned()
-        .await
-        .map_err(|_| AppError::internal("the CPU slots are closed"))?;
+    let slot = take_a_slot(&SLOTS).await?;
     // The slot is held by the job itself, until it has really finished.
     on_blocking_pool(move || {
         let _slot = slot;
