@@ -13,11 +13,13 @@
 //! - `middleware`: what every call goes through before a handler sees it:
 //!   its id and span, its arrival time and deadline, the size of its
 //!   messages.
+//! - `methods`: the methods served, read off their descriptors once.
 //! - `page`: the puzzle page (`/`, `/puzzles/{id}`), built from `web/` and
 //!   embedded, served on the gRPC port beside the calls.
 //! - `metrics`: `GET /metrics` on `--metrics-listen` (the metrics
 //!   themselves are `crate::metrics`).
 
+mod methods;
 mod metrics;
 mod middleware;
 mod page;

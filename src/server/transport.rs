@@ -542,7 +542,7 @@ fn streams_requests(path: &str) -> bool {
 /// is timed on its own, so a stream goes on for as long as its messages
 /// keep coming. Every other request is one message, timed whole.
 fn streams_messages(path: &str) -> bool {
-    super::middleware::served_methods()
+    super::methods::served_methods()
         .get(path)
         .is_some_and(|method| method.client_streaming)
 }
