@@ -88,6 +88,13 @@ impl Drop for Counted {
 /// cached Solve of a small puzzle cost several times a health check).
 pub const INLINE_UNITS: u64 = 4096;
 
+/// A validated puzzle's size in the units work is measured in: its
+/// vertices + edges.
+pub fn units_of(spec: &crate::puzzle::Spec) -> u64 {
+    let graph = spec.graph();
+    (graph.vertex_count() + graph.edge_count()) as u64
+}
+
 /// [`off_runtime`] for work on a puzzle of `units` vertices + edges, run
 /// in place when the puzzle is small (see [`INLINE_UNITS`]).
 pub async fn off_runtime_if_large<T: Send + 'static>(
@@ -207,9 +214,7 @@ pub enum Lane {
 impl Lane {
     /// The lane of a job on `spec`.
     pub fn of(spec: &crate::puzzle::Spec) -> Lane {
-        let graph = spec.graph();
-        let units = (graph.vertex_count() + graph.edge_count()) as u64;
-        if units <= INLINE_UNITS && spec.game().search_variant().is_none() {
+        if units_of(spec) <= INLINE_UNITS && spec.game().search_variant().is_none() {
             Lane::Express
         } else {
             Lane::General
@@ -240,6 +245,8 @@ pub struct WorkerSettings {
 /// The solve workers: at most one job per worker at once, callers served
 /// in turn (module docs).
 pub struct Pool {
+    /// Jobs that run at once.
+    workers: usize,
     shared: Arc<Shared>,
     /// Where a job runs once it holds a worker.
     threads: Threads,
@@ -417,6 +424,7 @@ impl Pool {
     pub fn new(settings: WorkerSettings) -> Pool {
         let workers = settings.workers.max(1);
         Pool {
+            workers,
             shared: Pool::workers(workers),
             threads: Threads::Own(own_threads(workers, GENERAL_WORKERS_NICE)),
             max_waiting: settings.max_waiting,
@@ -431,9 +439,9 @@ impl Pool {
     /// its own, the same queue bounds, the same work budget, counted in
     /// the same gauges.
     pub fn express_lane(&self) -> Pool {
-        let workers = self.shared.lock().free.max(1);
         Pool {
-            shared: Pool::workers(workers),
+            workers: self.workers,
+            shared: Pool::workers(self.workers),
             threads: Threads::Blocking,
             max_waiting: self.max_waiting,
             max_waiting_per_caller: self.max_waiting_per_caller,

@@ -13,7 +13,7 @@
 use std::sync::Arc;
 
 use super::games::{opening_from_verdict, setup_of};
-use super::pool::Lane;
+use super::pool::{Lane, units_of};
 use super::work_budget::Payer;
 use super::{AppError, Reason, Solver};
 use crate::graph::Vertex;
@@ -180,8 +180,7 @@ fn engine_analyses_per_job(spec: &Spec) -> usize {
     if spec.game().search_variant().is_some() {
         return 1;
     }
-    let graph = spec.graph();
-    let units = (graph.vertex_count() + graph.edge_count()).max(1) as u64;
+    let units = units_of(spec).max(1);
     usize::try_from(ENGINE_JOB_UNITS / units)
         .unwrap_or(usize::MAX)
         .max(1)

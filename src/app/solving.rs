@@ -33,7 +33,7 @@ use super::flights::{Flight, Flights, Joined, Waiter};
 use super::games::{self, GameError};
 use super::pool::{
     Gauge, INLINE_UNITS, Lane, Pool, WorkerSettings, off_runtime, off_runtime_if_large,
-    off_runtime_small,
+    off_runtime_small, units_of,
 };
 use super::work_budget::Payer;
 use crate::app::Reason;
@@ -352,8 +352,7 @@ impl Solver {
         payer: &Payer,
     ) -> Result<Canonical, AppError> {
         let budget = self.canon_budget;
-        let units = (spec.graph().vertex_count() + spec.graph().edge_count()) as u64;
-        if units <= INLINE_UNITS {
+        if units_of(&spec) <= INLINE_UNITS {
             // Labelled at once in its own lane: sharing it would cost the
             // key's hash on every call of the cached hot path, for a
             // labelling that is cheap unless built to be hard.
@@ -1251,9 +1250,9 @@ async fn in_request_labels(
     spec: &Arc<Spec>,
     check: Check,
 ) -> Result<Option<Verdict>, AppError> {
-    let units = spec.graph().vertex_count() + spec.graph().edge_count();
+    let units = units_of(spec);
     let (entry, spec, labelling) = (entry.clone(), spec.clone(), labelling.clone());
-    off_runtime_if_large(units as u64, move || {
+    off_runtime_if_large(units, move || {
         let verdict = match &labelling {
             Labelling::Identity => entry.verdict.clone(),
             labelling => entry.verdict.relabel(|c| labelling.to_original(c)),
