@@ -17,8 +17,13 @@
 //! from its first turn on. A winner turn with a single legal move is
 //! passed over: it neither counts nor ends the run. The run ends at the
 //! first winner turn with two or more winning moves, or at the game's end.
-//! (Legal and winning moves are counted exactly in every game, the edge
-//! game included, where they are listed one example per class.)
+//! In the edge game the turns are counted by *classes* of moves
+//! (edges inside one component, or joining two vertices of given part
+//! parities in two components): every edge of a class leads to the same
+//! verdict, so two winning edges of one class are one winning idea, and
+//! the run counts a turn with exactly one winning class among two or more
+//! legal classes, passes over a turn with a single legal class, and ends at
+//! a turn with two or more winning classes.
 //!
 //! **Losing first moves.** Of the first player's legal first moves, how
 //! many lose against perfect play: the legal moves that are not winning
@@ -83,8 +88,9 @@ pub fn rate(setup: GameSetup<'_>, cancel: &Cancel) -> Result<Rating, PositionErr
     while !analysis.position.game_over {
         let position = &analysis.position;
         let played = if position.to_move == winner {
-            if position.legal_move_count >= 2 {
-                if position.winning.count != 1 {
+            let choice = Choice::of(&analysis);
+            if choice.legal >= 2 {
+                if choice.winning != 1 {
                     break;
                 }
                 only_move_depth += 1;
@@ -115,6 +121,30 @@ pub fn rate(setup: GameSetup<'_>, cancel: &Cancel) -> Result<Rating, PositionErr
         },
         main_line,
     })
+}
+
+/// What the side to move chooses among, as the only-move depth counts it:
+/// moves, or in the edge game classes of moves (module docs).
+struct Choice {
+    legal: u64,
+    winning: u64,
+}
+
+impl Choice {
+    fn of(analysis: &PositionAnalysis) -> Choice {
+        match &analysis.evidence {
+            // Every edge of a class leads to the same verdict, so a choice
+            // between two edges of one class is no choice at all.
+            PositionEvidence::BipartiteEdge { classes, .. } => Choice {
+                legal: classes.len() as u64,
+                winning: classes.iter().filter(|class| class.wins).count() as u64,
+            },
+            _ => Choice {
+                legal: analysis.position.legal_move_count,
+                winning: analysis.position.winning.count,
+            },
+        }
+    }
 }
 
 /// The analysis of `line`, whose last move was played from the position

@@ -334,8 +334,9 @@ fn every_puzzle_meets_its_request() {
                 seed += 1;
                 let mut ask = request(game, family.clone(), seed);
                 ask.winner = winner;
-                // The edge game's winning moves come in classes, all of a
-                // class winning together: a second only move never came up.
+                // The edge game's depth counts classes of moves; at these
+                // sizes a second only class never comes up (it does at 60
+                // vertices: `the_edge_game_gives_puzzles_three_classes_deep`).
                 ask.min_only_move_depth = match game {
                     Game::BipartiteEdge => depth.min(1),
                     _ => depth,
@@ -415,8 +416,12 @@ fn recount(generated: &Generated) {
                 winning.contains(&played),
                 "{context}: the winner's move {at} does not win"
             );
-            if legal.len() >= 2 {
-                assert_eq!(winning.len(), 1, "{context}: the run went on at move {at}");
+            let (legal_choices, winning_choices) = choices(spec, before, &legal, &winning);
+            if legal_choices >= 2 {
+                assert_eq!(
+                    winning_choices, 1,
+                    "{context}: the run went on at move {at}"
+                );
                 depth += 1;
             }
         } else {
@@ -448,12 +453,14 @@ fn recount(generated: &Generated) {
             Player::Second
         };
         assert_eq!(to_move, winner, "{context}: the line stops on a loser turn");
+        let winning = oracle.winning(line);
+        let (legal_choices, winning_choices) = choices(spec, line, &legal, &winning);
         assert!(
-            legal.len() >= 2,
+            legal_choices >= 2,
             "{context}: the line stops at a forced move"
         );
         assert!(
-            oracle.winning(line).len() >= 2,
+            winning_choices >= 2,
             "{context}: the line stops at an only move"
         );
     }
@@ -463,6 +470,65 @@ fn recount(generated: &Generated) {
     if let Some(margin) = margin {
         assert_eq!(margin > 0, winner == Player::First, "{context}");
     }
+}
+
+/// The choices of the side to move after `line`, legal and winning, as
+/// the only-move depth counts them: moves, and in the edge game classes of
+/// edges, recomputed here from the rule (games.md): an edge inside one
+/// component, or an edge between components keyed by the parities of its
+/// ends' own and other parts.
+fn choices(spec: &Spec, line: &[Move], legal: &[Move], winning: &[Move]) -> (usize, usize) {
+    if spec.game() != Game::BipartiteEdge {
+        return (legal.len(), winning.len());
+    }
+    let n = spec.graph().vertex_count() as usize;
+    let mut edges = undirected(spec);
+    edges.extend(line.iter().map(|&played| match played {
+        Move::Edge(u, v) => (u, v),
+        other => panic!("an edge game line holds {other:?}"),
+    }));
+    let mut neighbours = vec![Vec::new(); n];
+    for &(u, v) in &edges {
+        neighbours[u as usize].push(v as usize);
+        neighbours[v as usize].push(u as usize);
+    }
+    // Each vertex's component and side, and each component's part sizes.
+    let mut place: Vec<Option<(usize, usize)>> = vec![None; n];
+    let mut parts: Vec<[usize; 2]> = Vec::new();
+    for root in 0..n {
+        if place[root].is_some() {
+            continue;
+        }
+        let component = parts.len();
+        parts.push([0, 0]);
+        place[root] = Some((component, 0));
+        let mut stack = vec![root];
+        while let Some(u) = stack.pop() {
+            let (_, side) = place[u].unwrap();
+            parts[component][side] += 1;
+            for &w in &neighbours[u] {
+                if place[w].is_none() {
+                    place[w] = Some((component, 1 - side));
+                    stack.push(w);
+                }
+            }
+        }
+    }
+    let class = |played: &Move| -> Option<((usize, usize), (usize, usize))> {
+        let &Move::Edge(u, v) = played else {
+            panic!("an edge game move is an edge: {played:?}")
+        };
+        let (cu, su) = place[u as usize].unwrap();
+        let (cv, sv) = place[v as usize].unwrap();
+        if cu == cv {
+            return None;
+        }
+        let key = |c: usize, s: usize| (parts[c][s] % 2, parts[c][1 - s] % 2);
+        let (a, b) = (key(cu, su), key(cv, sv));
+        Some((a.min(b), a.max(b)))
+    };
+    let count = |moves: &[Move]| moves.iter().map(class).collect::<BTreeSet<_>>().len();
+    (count(legal), count(winning))
 }
 
 #[test]
@@ -487,6 +553,18 @@ fn the_difficulty_matches_a_brute_force_recount() {
             "{game}: only depths {seen:?} came up"
         );
     }
+}
+
+/// Counted by classes, the edge game has puzzles of only-move depth 3:
+/// by edges it had none at any size (games.md, Difficulty).
+#[test]
+fn the_edge_game_gives_puzzles_three_classes_deep() {
+    let mut ask = GenerateRequest::new(Game::BipartiteEdge, Family::bipartite(), 60, 60, 0);
+    ask.min_only_move_depth = 3;
+    ask.max_rejected_in_a_row = 200;
+    let generated = generate(ask, 1).remove(0);
+    assert!(generated.difficulty.only_move_depth >= 3, "{generated:?}");
+    assert_eq!(generated.verdict.winner, Player::First);
 }
 
 /// Tree painting by the margin: the recount of puzzles of every winner,
