@@ -12,7 +12,7 @@
 //! are read by every layer that needs them and import none. What the tests and benchmarks share is the crate
 //! `puzzled-testkit` (crates/testkit), a dev-dependency.
 
-pub use puzzled_core::{canon, graph, puzzle, solver, splitmix};
+pub use puzzled_core::{canon, graph, puzzle, rating, solver, splitmix};
 
 pub mod config;
 pub mod metrics;

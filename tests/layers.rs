@@ -38,7 +38,7 @@ const SERVICE: Layering = Layering {
 
 const CORE: Layering = Layering {
     root: "crates/core/src",
-    layers: &["graph", "solver", "puzzle", "canon"],
+    layers: &["graph", "solver", "puzzle", "canon", "rating"],
     leaves: &["splitmix"],
 };
 

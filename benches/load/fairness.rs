@@ -77,8 +77,9 @@ pub struct FairnessArgs {
     #[arg(long, default_value_t = 20_000)]
     generate_max_vertices: u32,
     /// GeneratePuzzles: the only-move depth asked for, more than random
-    /// graphs ever give, so that every candidate is rejected.
-    #[arg(long, default_value_t = 5_000)]
+    /// graphs ever give, so that every candidate is rejected (128, the
+    /// most the main line's walk can show, is the most a request may ask).
+    #[arg(long, default_value_t = 128)]
     generate_depth: u32,
     /// GeneratePuzzles: candidates rejected in a row before the call ends;
     /// halved (or cut to the largest figure the refusal names) whenever

@@ -40,6 +40,7 @@ pub fn puzzle_to_proto(record: PuzzleRecord) -> proto::Puzzle {
         difficulty,
     } = record;
     let (game, vertex_count, edges) = (spec.game, spec.vertex_count, &spec.edges);
+    let rating = crate::rating::start_rating(difficulty.as_ref(), vertex_count);
     // Edges read (the FULL view): the canonical graph for export.
     let canonical_sparse6 = if edges.len() as u64 == 2 * edge_count {
         let label = |v: u32| match &canonical_labels {
@@ -69,6 +70,10 @@ pub fn puzzle_to_proto(record: PuzzleRecord) -> proto::Puzzle {
         create_time: Some(timestamp(create_time)),
         edge_count,
         difficulty: difficulty.map(difficulty_to_proto),
+        rating: Some(proto::Rating {
+            value: rating.value,
+            deviation: rating.deviation,
+        }),
     }
 }
 

@@ -292,6 +292,7 @@ impl PuzzleApi {
             create_time: _,
             cached_winner: _,
             difficulty: _,
+            rating: _,
         } = puzzle;
         let limits = self.limits;
         let submission = Submission {

@@ -49,7 +49,7 @@ fn specs(puzzles: &[proto::GeneratedPuzzle]) -> Vec<proto::PuzzleSpec> {
 
 /// The positions along the puzzle's main line, analysed one by one over the
 /// API, recount its difficulty: winner turns with exactly one winning move
-/// among two or more legal ones, from the winner's first turn until one
+/// (class, in the edge game) among two or more legal ones, from the winner's first turn until one
 /// with several winning moves (or the end); the first player's losing
 /// first moves.
 async fn recount(app: &TestApp, puzzle: &proto::GeneratedPuzzle) -> proto::Difficulty {
@@ -84,11 +84,23 @@ async fn recount(app: &TestApp, puzzle: &proto::GeneratedPuzzle) -> proto::Diffi
         if position.game_over || position.to_move != winner {
             continue;
         }
-        let winning = position.winning.as_ref().unwrap().count;
+        // The edge game's depth counts classes of moves, and its move
+        // lists hold one example per class.
+        let (legal, winning) = if spec.game == proto::Game::BipartiteEdge as i32 {
+            (
+                position.legal_moves.len() as u64,
+                position.winning.as_ref().unwrap().moves.len() as u64,
+            )
+        } else {
+            (
+                position.legal_move_count,
+                position.winning.as_ref().unwrap().count,
+            )
+        };
         if winning >= 2 {
             break;
         }
-        if position.legal_move_count >= 2 {
+        if legal >= 2 {
             depth += 1;
         }
     }
@@ -288,6 +300,30 @@ async fn stored_puzzles_keep_their_difficulty_and_copies_are_named_not_stored() 
         let read = app.read(&stored.name).await;
         assert_eq!(read.difficulty, puzzle.difficulty);
         assert_eq!(read.cached_winner, winner);
+        // Its rating starts from its difficulty, by the formula of
+        // docs/games.md ("A new puzzle's rating").
+        let difficulty = puzzle.difficulty.unwrap();
+        let n = stored
+            .spec
+            .as_ref()
+            .unwrap()
+            .graph
+            .as_ref()
+            .unwrap()
+            .vertex_count as f64;
+        let traps = difficulty.losing_first_moves as f64 / difficulty.first_move_count as f64;
+        let expected = 1000.0
+            + 150.0 * f64::from(difficulty.only_move_depth.min(10))
+            + 400.0 * traps
+            + 80.0 * (n / 8.0).log2().clamp(0.0, 8.0);
+        for rating in [&stored.rating, &read.rating] {
+            let rating = rating.as_ref().expect("a stored puzzle has a rating");
+            assert!(
+                (rating.value - expected).abs() < 1e-9,
+                "{rating:?} {difficulty:?}"
+            );
+            assert_eq!(rating.deviation, 250.0);
+        }
         names.push(stored.name.clone());
     }
     let listed = app.listed().await;
@@ -321,6 +357,21 @@ async fn stored_puzzles_keep_their_difficulty_and_copies_are_named_not_stored() 
         assert_eq!(&puzzle.duplicate_of, name);
     }
     assert_eq!(app.listed().await.len(), 3);
+    // A puzzle nobody rated starts at 1500 with the widest deviation.
+    let created = app
+        .client
+        .clone()
+        .create_puzzle(create_request(path(4)))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(
+        created.rating,
+        Some(proto::Rating {
+            value: 1500.0,
+            deviation: 350.0
+        })
+    );
 }
 
 #[tokio::test]
@@ -506,12 +557,13 @@ async fn storing_needs_a_writers_token_where_creating_does() {
     assert!(app.listed().await.is_empty());
 }
 
-/// A request that takes long: depth 3 in the edge game is almost never
-/// met, so the search runs through its whole bound of candidates, the
+/// A request that takes long: depth 128, the most the main line can show,
+/// is never met in the edge game on random graphs (they connect long
+/// before), so the search runs through its whole bound of candidates, the
 /// most a request may ask for.
 fn endless() -> proto::GeneratePuzzlesRequest {
     proto::GeneratePuzzlesRequest {
-        min_only_move_depth: 3,
+        min_only_move_depth: 128,
         max_rejected_in_a_row: puzzled::app::generate::MAX_REJECTED_IN_A_ROW as u32,
         ..request(proto::Game::BipartiteEdge, (200, 200), 1)
     }

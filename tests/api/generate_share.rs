@@ -12,7 +12,7 @@ use tonic::Code;
 use crate::helpers::*;
 
 /// A request no candidate meets (random graphs on 4000 vertices never
-/// have 1999 only moves in a row), searching for as long as the cap on
+/// have 128 only moves in a row, the most the main line can show), searching for as long as the cap on
 /// rejections allows; each candidate is a solve of a graph of thousands of
 /// vertices.
 fn hopeless(seed: u64) -> proto::GeneratePuzzlesRequest {
@@ -21,7 +21,7 @@ fn hopeless(seed: u64) -> proto::GeneratePuzzlesRequest {
         min_vertices: 4000,
         max_vertices: 4000,
         seed,
-        min_only_move_depth: 1999,
+        min_only_move_depth: 128,
         max_rejected_in_a_row: MAX_REJECTED_IN_A_ROW as u32,
         count: 1,
         ..Default::default()

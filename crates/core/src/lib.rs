@@ -6,10 +6,12 @@
 //! has the map): `graph` checks input and holds it; `solver` decides the
 //! games with evidence; `puzzle` is the domain a service speaks (a
 //! validated spec, a verdict); `canon` labels a puzzle canonically and
-//! hashes it. `splitmix` is a leaf any of them may read.
+//! hashes it; `rating` holds the Glicko-2 ratings of solvers and puzzles.
+//! `splitmix` is a leaf any of them may read.
 
 pub mod graph;
 pub mod solver;
 pub mod puzzle;
 pub mod canon;
+pub mod rating;
 pub mod splitmix;

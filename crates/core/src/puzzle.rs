@@ -411,7 +411,8 @@ pub use crate::solver::position::{Move, WinningMoves};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Difficulty {
     /// Consecutive turns of the winning side, from its first, on which
-    /// exactly one of at least two legal moves wins.
+    /// exactly one of at least two legal moves wins (in the edge game:
+    /// one class of moves among at least two; docs/games.md).
     pub only_move_depth: u32,
     /// The first player's first moves that lose.
     pub losing_first_moves: u64,

@@ -10,7 +10,9 @@
 //! winner the fewest winning replies, ties to the longer game, then to the
 //! smallest move). The line is walked only as far as the only-move run
 //! below: it stops before the first winner turn with two or more winning
-//! moves (that move is not played), or when the side to move has no move.
+//! moves (that move is not played), when the side to move has no move,
+//! after [`MAIN_LINE_MOVES`] moves, or, in the edge game, once the graph is
+//! connected (no turn after can count: [`no_choice_is_left`]).
 //!
 //! **Only-move depth.** Along the main line, count the winner's turns on
 //! which it has exactly one winning move among two or more legal moves,
@@ -18,8 +20,8 @@
 //! passed over: it neither counts nor ends the run. The run ends at the
 //! first winner turn with two or more winning moves, or at the game's end.
 //! In the edge game the turns are counted by *classes* of moves
-//! (edges inside one component, or joining two vertices of given part
-//! parities in two components): every edge of a class leads to the same
+//! (edges inside one component, or joining vertices of two given kinds in
+//! two components): every edge of a class leads to the same
 //! verdict, so two winning edges of one class are one winning idea, and
 //! the run counts a turn with exactly one winning class among two or more
 //! legal classes, passes over a turn with a single legal class, and ends at
@@ -43,6 +45,7 @@
 use serde::Serialize;
 
 use crate::solver::Player;
+use crate::solver::bipartite_edge::MoveClass;
 use crate::solver::cancel::Cancel;
 use crate::solver::matching::mates_of;
 use crate::solver::position::{
@@ -86,6 +89,9 @@ pub fn rate(setup: GameSetup<'_>, cancel: &Cancel) -> Result<Rating, PositionErr
     let mut only_move_depth = 0;
     let mut analysis = opening;
     while !analysis.position.game_over {
+        if main_line.len() >= MAIN_LINE_MOVES || no_choice_is_left(&analysis) {
+            break;
+        }
         let position = &analysis.position;
         let played = if position.to_move == winner {
             let choice = Choice::of(&analysis);
@@ -121,6 +127,25 @@ pub fn rate(setup: GameSetup<'_>, cancel: &Cancel) -> Result<Rating, PositionErr
         },
         main_line,
     })
+}
+
+/// The most moves the main line is walked (module docs): the run of only
+/// moves stops counting there. Every move walked costs an analysis of the
+/// position, which grows with the graph, and a game can last a number of
+/// moves quadratic in it (the edge game's), so the walk, one job on a solve
+/// worker, needs a bound of its own.
+pub const MAIN_LINE_MOVES: usize = 256;
+
+/// Whether no later turn of the game can count or end the run: in the edge
+/// game once the graph is connected, every legal move is an edge inside the
+/// one component, one class, so every turn after is passed over.
+fn no_choice_is_left(analysis: &PositionAnalysis) -> bool {
+    match &analysis.evidence {
+        PositionEvidence::BipartiteEdge { classes, .. } => classes
+            .iter()
+            .all(|class| class.class == MoveClass::InsideComponent),
+        _ => false,
+    }
 }
 
 /// What the side to move chooses among, as the only-move depth counts it:

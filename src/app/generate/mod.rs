@@ -155,19 +155,28 @@ impl GenerateRequest {
             self.min_vertices,
             self.max_vertices,
         )?;
-        // The winner has a turn at most every other move.
+        // The winner has a turn at most every other move, and the main line
+        // is walked a bounded number of moves.
         let most_moves = families::most_moves(self.game, &self.family, self.max_vertices.into());
-        let deepest = most_moves.div_ceil(2);
+        let walked = most_moves.min(difficulty::MAIN_LINE_MOVES as u64);
+        let deepest = walked.div_ceil(2);
         if u64::from(self.min_only_move_depth) > deepest {
-            return Err(RequestError::new(
-                "min_only_move_depth",
+            let why = if walked < most_moves {
+                format!(
+                    "the only-move depth is counted along at most {walked} moves of the main \
+                     line (docs/games.md, Difficulty), so at most {deepest} winner turns"
+                )
+            } else {
                 format!(
                     "{} on at most {} vertices lasts at most {most_moves} moves, so the \
-                     winner has at most {deepest} turns; got {}",
+                     winner has at most {deepest} turns",
                     self.game.as_str(),
                     self.max_vertices,
-                    self.min_only_move_depth
-                ),
+                )
+            };
+            return Err(RequestError::new(
+                "min_only_move_depth",
+                format!("{why}; got {}", self.min_only_move_depth),
             ));
         }
         if self.max_rejected_in_a_row == 0 {

@@ -446,7 +446,17 @@ fn recount(generated: &Generated) {
     // The line stops at the game's end or before a winner turn with a
     // choice of winning moves.
     let legal = oracle.legal(line);
-    if !legal.is_empty() {
+    // The edge game's walk stops once the graph is connected: every legal
+    // move then joins two vertices of the one component.
+    let connected = spec.game() == Game::BipartiteEdge && {
+        let mut edges = undirected(spec);
+        edges.extend(line.iter().map(|&played| match played {
+            Move::Edge(u, v) => (u, v),
+            other => panic!("an edge game line holds {other:?}"),
+        }));
+        components(spec.graph().vertex_count() as usize, &edges) == 1
+    };
+    if !legal.is_empty() && !connected {
         let to_move = if line.len().is_multiple_of(2) {
             Player::First
         } else {
@@ -475,8 +485,8 @@ fn recount(generated: &Generated) {
 /// The choices of the side to move after `line`, legal and winning, as
 /// the only-move depth counts them: moves, and in the edge game classes of
 /// edges, recomputed here from the rule (games.md): an edge inside one
-/// component, or an edge between components keyed by the parities of its
-/// ends' own and other parts.
+/// component, or an edge between components keyed by the kinds of its two
+/// ends (isolated, else the parities of the end's own and other parts).
 fn choices(spec: &Spec, line: &[Move], legal: &[Move], winning: &[Move]) -> (usize, usize) {
     if spec.game() != Game::BipartiteEdge {
         return (legal.len(), winning.len());
@@ -514,7 +524,8 @@ fn choices(spec: &Spec, line: &[Move], legal: &[Move], winning: &[Move]) -> (usi
             }
         }
     }
-    let class = |played: &Move| -> Option<((usize, usize), (usize, usize))> {
+    type Kind = (bool, usize, usize);
+    let class = |played: &Move| -> Option<(Kind, Kind)> {
         let &Move::Edge(u, v) = played else {
             panic!("an edge game move is an edge: {played:?}")
         };
@@ -523,7 +534,11 @@ fn choices(spec: &Spec, line: &[Move], legal: &[Move], winning: &[Move]) -> (usi
         if cu == cv {
             return None;
         }
-        let key = |c: usize, s: usize| (parts[c][s] % 2, parts[c][1 - s] % 2);
+        // An isolated vertex is a kind of its own (games.md).
+        let key = |c: usize, s: usize| {
+            let isolated = parts[c][0] + parts[c][1] == 1;
+            (isolated, parts[c][s] % 2, parts[c][1 - s] % 2)
+        };
         let (a, b) = (key(cu, su), key(cv, sv));
         Some((a.min(b), a.max(b)))
     };
@@ -689,6 +704,18 @@ fn every_bad_request_names_its_field() {
     assert_eq!(field_of(deep.clone()), "min_only_move_depth");
     deep.min_only_move_depth = 4;
     assert!(Generator::new(deep).is_ok());
+    // On 1,000 vertices the main line's walk of 256 moves bounds it: 128.
+    let mut walked = ask(Game::Geography, Family::Tree, 1000, 1000);
+    walked.min_only_move_depth = 129;
+    match Generator::new(walked.clone()) {
+        Err(e @ GenerateError::InvalidRequest(_)) => {
+            assert_eq!(e.field(), Some("min_only_move_depth"));
+            assert!(e.to_string().contains("at most 256 moves"), "{e}");
+        }
+        other => panic!("{other:?}"),
+    }
+    walked.min_only_move_depth = 128;
+    assert!(Generator::new(walked).is_ok());
     let mut unbounded = ask(Game::Geography, Family::Tree, 4, 9);
     unbounded.max_rejected_in_a_row = 0;
     assert_eq!(field_of(unbounded), "max_rejected_in_a_row");

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file puzzled/v1/puzzle.proto.
  */
 export const file_puzzled_v1_puzzle: GenFile = /*@__PURE__*/
-  fileDesc("ChdwdXp6bGVkL3YxL3B1enpsZS5wcm90bxIKcHV6emxlZC52MSIwCgVHcmFwaBIUCgx2ZXJ0ZXhfY291bnQYASABKA0SEQoFZWRnZXMYAiADKA1CAhABIhwKBEVkZ2USCQoBdRgBIAEoDRIJCgF2GAIgASgNIkIKBE1vdmUSEAoGdmVydGV4GAEgASgNSAASIAoEZWRnZRgCIAEoCzIQLnB1enpsZWQudjEuRWRnZUgAQgYKBG1vdmUizwEKClB1enpsZVNwZWMSHgoEZ2FtZRgBIAEoDjIQLnB1enpsZWQudjEuR2FtZRIgCgVncmFwaBgCIAEoCzIRLnB1enpsZWQudjEuR3JhcGgSDQoFc3RhcnQYAyABKA0SEgoFYmxhY2sYBCABKA1IAIgBARISCgV3aGl0ZRgFIAEoDUgBiAEBEg0KBXRpdGxlGAYgASgJEg4KBmF1dGhvchgHIAEoCRIVCg1udW1iZXJlZF9mcm9tGAggASgNQggKBl9ibGFja0IICgZfd2hpdGUiuAIKBlB1enpsZRIMCgRuYW1lGAEgASgJEiQKBHNwZWMYAiABKAsyFi5wdXp6bGVkLnYxLlB1enpsZVNwZWMSFgoOY2Fub25pY2FsX2hhc2gYAyABKAkSFAoMZHVwbGljYXRlX29mGAQgASgJEi8KC2NyZWF0ZV90aW1lGAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBISCgplZGdlX2NvdW50GAYgASgEEhUKDWNhbm9uaWNhbGlzZXIYByABKAkSGQoRY2Fub25pY2FsX3NwYXJzZTYYCCABKAkSKQoNY2FjaGVkX3dpbm5lchgJIAEoDjISLnB1enpsZWQudjEuUGxheWVyEioKCmRpZmZpY3VsdHkYCiABKAsyFi5wdXp6bGVkLnYxLkRpZmZpY3VsdHkiewoKRGlmZmljdWx0eRIXCg9vbmx5X21vdmVfZGVwdGgYASABKA0SGAoQZmlyc3RfbW92ZV9jb3VudBgCIAEoBBIaChJsb3NpbmdfZmlyc3RfbW92ZXMYAyABKAQSEwoGbWFyZ2luGAQgASgDSACIAQFCCQoHX21hcmdpbiIhCglWZXJ0ZXhTZXQSFAoIdmVydGljZXMYASADKA1CAhABIrgBChFHZW9ncmFwaHlFdmlkZW5jZRIUCghtYXRjaGluZxgBIAMoDUICEAESFQoNbWF0Y2hpbmdfc2l6ZRgCIAEoDRITCgdiYXJyaWVyGAMgAygNQgIQARIsCg1zdGFydF9iYXJyaWVyGAQgASgLMhUucHV6emxlZC52MS5WZXJ0ZXhTZXQSMwoUc2Vjb25kX3BsYXllcl9zdGFydHMYBSABKAsyFS5wdXp6bGVkLnYxLlZlcnRleFNldCKbAgoVQmlwYXJ0aXRlRWRnZUV2aWRlbmNlEhQKDHZlcnRleF9jb3VudBgBIAEoBBISCgplZGdlX2NvdW50GAIgASgEEgkKAXgYAyABKAQSCwoDaXNvGAQgASgEEgoKAm9vGAUgASgEEgoKAmVvGAYgASgEEgoKAmVlGAcgASgEEiYKDHdpbm5pbmdfbW92ZRgIIAEoCzIQLnB1enpsZWQudjEuRWRnZRI6ChR3aW5uaW5nX21vdmVfY2xhc3NlcxgJIAMoCzIcLnB1enpsZWQudjEuV2lubmluZ0VkZ2VDbGFzcxI4ChJsZWdhbF9tb3ZlX2NsYXNzZXMYCiADKAsyHC5wdXp6bGVkLnYxLldpbm5pbmdFZGdlQ2xhc3MiWAoQV2lubmluZ0VkZ2VDbGFzcxINCgVjbGFzcxgBIAEoCRISCgplZGdlX2NvdW50GAIgASgEEiEKB2V4YW1wbGUYAyABKAsyEC5wdXp6bGVkLnYxLkVkZ2UiaQoRVHJlZVBhaW50RXZpZGVuY2USEwoLYmxhY2tfY291bnQYASABKAQSEwoLd2hpdGVfY291bnQYAiABKAQSGQoMd2lubmluZ19tb3ZlGAMgASgNSACIAQFCDwoNX3dpbm5pbmdfbW92ZSJvCg5TZWFyY2hFdmlkZW5jZRIXCg9zdGF0ZXNfc2VhcmNoZWQYASABKAQSKgoIc3RyYXRlZ3kYAiABKAsyGC5wdXp6bGVkLnYxLlN0cmF0ZWd5VHJlZRIYChBzdHJhdGVneV9vbWl0dGVkGAMgASgJIjYKDFN0cmF0ZWd5VHJlZRIRCgVtb3ZlcxgBIAMoDUICEAESEwoHcmVwbGllcxgCIAMoDUICEAEiYAoMV2lubmluZ01vdmVzEh8KBW1vdmVzGAEgAygLMhAucHV6emxlZC52MS5Nb3ZlEg4KBnVuaXF1ZRgCIAEoCBINCgVjb3VudBgDIAEoBBIQCghjb21wbGV0ZRgEIAEoCCL3AwoIU29sdXRpb24SIgoGd2lubmVyGAEgASgOMhIucHV6emxlZC52MS5QbGF5ZXISFgoOY2Fub25pY2FsX2hhc2gYAiABKAkSDgoGY2FjaGVkGAMgASgIEhYKDnNvbHZlcl92ZXJzaW9uGAQgASgJEi4KCnNvbHZlX3RpbWUYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjEKDnNvbHZlX2R1cmF0aW9uGAYgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uEjIKCWdlb2dyYXBoeRgKIAEoCzIdLnB1enpsZWQudjEuR2VvZ3JhcGh5RXZpZGVuY2VIABI7Cg5iaXBhcnRpdGVfZWRnZRgLIAEoCzIhLnB1enpsZWQudjEuQmlwYXJ0aXRlRWRnZUV2aWRlbmNlSAASMwoKdHJlZV9wYWludBgMIAEoCzIdLnB1enpsZWQudjEuVHJlZVBhaW50RXZpZGVuY2VIABIsCgZzZWFyY2gYDSABKAsyGi5wdXp6bGVkLnYxLlNlYXJjaEV2aWRlbmNlSAASLwoNd2lubmluZ19tb3ZlcxgHIAEoCzIYLnB1enpsZWQudjEuV2lubmluZ01vdmVzEhUKDWNhbm9uaWNhbGlzZXIYCCABKAlCCAoGZGV0YWlsKsgBCgRHYW1lEhQKEEdBTUVfVU5TUEVDSUZJRUQQABISCg5HQU1FX0dFT0dSQVBIWRABEhcKE0dBTUVfQklQQVJUSVRFX0VER0UQAhITCg9HQU1FX1RSRUVfUEFJTlQQAxIiCh5HQU1FX0RJUkVDVEVEX1ZFUlRFWF9HRU9HUkFQSFkQBBIiCh5HQU1FX1VORElSRUNURURfRURHRV9HRU9HUkFQSFkQBRIgChxHQU1FX0RJUkVDVEVEX0VER0VfR0VPR1JBUEhZEAYqRQoGUGxheWVyEhYKElBMQVlFUl9VTlNQRUNJRklFRBAAEhAKDFBMQVlFUl9GSVJTVBABEhEKDVBMQVlFUl9TRUNPTkQQAipWCgpQdXp6bGVWaWV3EhsKF1BVWlpMRV9WSUVXX1VOU1BFQ0lGSUVEEAASFQoRUFVaWkxFX1ZJRVdfQkFTSUMQARIUChBQVVpaTEVfVklFV19GVUxMEAJCAlABYgZwcm90bzM", [file_google_protobuf_duration, file_google_protobuf_timestamp]);
+  fileDesc("ChdwdXp6bGVkL3YxL3B1enpsZS5wcm90bxIKcHV6emxlZC52MSIwCgVHcmFwaBIUCgx2ZXJ0ZXhfY291bnQYASABKA0SEQoFZWRnZXMYAiADKA1CAhABIhwKBEVkZ2USCQoBdRgBIAEoDRIJCgF2GAIgASgNIkIKBE1vdmUSEAoGdmVydGV4GAEgASgNSAASIAoEZWRnZRgCIAEoCzIQLnB1enpsZWQudjEuRWRnZUgAQgYKBG1vdmUizwEKClB1enpsZVNwZWMSHgoEZ2FtZRgBIAEoDjIQLnB1enpsZWQudjEuR2FtZRIgCgVncmFwaBgCIAEoCzIRLnB1enpsZWQudjEuR3JhcGgSDQoFc3RhcnQYAyABKA0SEgoFYmxhY2sYBCABKA1IAIgBARISCgV3aGl0ZRgFIAEoDUgBiAEBEg0KBXRpdGxlGAYgASgJEg4KBmF1dGhvchgHIAEoCRIVCg1udW1iZXJlZF9mcm9tGAggASgNQggKBl9ibGFja0IICgZfd2hpdGUi3AIKBlB1enpsZRIMCgRuYW1lGAEgASgJEiQKBHNwZWMYAiABKAsyFi5wdXp6bGVkLnYxLlB1enpsZVNwZWMSFgoOY2Fub25pY2FsX2hhc2gYAyABKAkSFAoMZHVwbGljYXRlX29mGAQgASgJEi8KC2NyZWF0ZV90aW1lGAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBISCgplZGdlX2NvdW50GAYgASgEEhUKDWNhbm9uaWNhbGlzZXIYByABKAkSGQoRY2Fub25pY2FsX3NwYXJzZTYYCCABKAkSKQoNY2FjaGVkX3dpbm5lchgJIAEoDjISLnB1enpsZWQudjEuUGxheWVyEioKCmRpZmZpY3VsdHkYCiABKAsyFi5wdXp6bGVkLnYxLkRpZmZpY3VsdHkSIgoGcmF0aW5nGAsgASgLMhIucHV6emxlZC52MS5SYXRpbmciKgoGUmF0aW5nEg0KBXZhbHVlGAEgASgBEhEKCWRldmlhdGlvbhgCIAEoASJ7CgpEaWZmaWN1bHR5EhcKD29ubHlfbW92ZV9kZXB0aBgBIAEoDRIYChBmaXJzdF9tb3ZlX2NvdW50GAIgASgEEhoKEmxvc2luZ19maXJzdF9tb3ZlcxgDIAEoBBITCgZtYXJnaW4YBCABKANIAIgBAUIJCgdfbWFyZ2luIiEKCVZlcnRleFNldBIUCgh2ZXJ0aWNlcxgBIAMoDUICEAEiuAEKEUdlb2dyYXBoeUV2aWRlbmNlEhQKCG1hdGNoaW5nGAEgAygNQgIQARIVCg1tYXRjaGluZ19zaXplGAIgASgNEhMKB2JhcnJpZXIYAyADKA1CAhABEiwKDXN0YXJ0X2JhcnJpZXIYBCABKAsyFS5wdXp6bGVkLnYxLlZlcnRleFNldBIzChRzZWNvbmRfcGxheWVyX3N0YXJ0cxgFIAEoCzIVLnB1enpsZWQudjEuVmVydGV4U2V0IpsCChVCaXBhcnRpdGVFZGdlRXZpZGVuY2USFAoMdmVydGV4X2NvdW50GAEgASgEEhIKCmVkZ2VfY291bnQYAiABKAQSCQoBeBgDIAEoBBILCgNpc28YBCABKAQSCgoCb28YBSABKAQSCgoCZW8YBiABKAQSCgoCZWUYByABKAQSJgoMd2lubmluZ19tb3ZlGAggASgLMhAucHV6emxlZC52MS5FZGdlEjoKFHdpbm5pbmdfbW92ZV9jbGFzc2VzGAkgAygLMhwucHV6emxlZC52MS5XaW5uaW5nRWRnZUNsYXNzEjgKEmxlZ2FsX21vdmVfY2xhc3NlcxgKIAMoCzIcLnB1enpsZWQudjEuV2lubmluZ0VkZ2VDbGFzcyJYChBXaW5uaW5nRWRnZUNsYXNzEg0KBWNsYXNzGAEgASgJEhIKCmVkZ2VfY291bnQYAiABKAQSIQoHZXhhbXBsZRgDIAEoCzIQLnB1enpsZWQudjEuRWRnZSJpChFUcmVlUGFpbnRFdmlkZW5jZRITCgtibGFja19jb3VudBgBIAEoBBITCgt3aGl0ZV9jb3VudBgCIAEoBBIZCgx3aW5uaW5nX21vdmUYAyABKA1IAIgBAUIPCg1fd2lubmluZ19tb3ZlIm8KDlNlYXJjaEV2aWRlbmNlEhcKD3N0YXRlc19zZWFyY2hlZBgBIAEoBBIqCghzdHJhdGVneRgCIAEoCzIYLnB1enpsZWQudjEuU3RyYXRlZ3lUcmVlEhgKEHN0cmF0ZWd5X29taXR0ZWQYAyABKAkiNgoMU3RyYXRlZ3lUcmVlEhEKBW1vdmVzGAEgAygNQgIQARITCgdyZXBsaWVzGAIgAygNQgIQASJgCgxXaW5uaW5nTW92ZXMSHwoFbW92ZXMYASADKAsyEC5wdXp6bGVkLnYxLk1vdmUSDgoGdW5pcXVlGAIgASgIEg0KBWNvdW50GAMgASgEEhAKCGNvbXBsZXRlGAQgASgIIvcDCghTb2x1dGlvbhIiCgZ3aW5uZXIYASABKA4yEi5wdXp6bGVkLnYxLlBsYXllchIWCg5jYW5vbmljYWxfaGFzaBgCIAEoCRIOCgZjYWNoZWQYAyABKAgSFgoOc29sdmVyX3ZlcnNpb24YBCABKAkSLgoKc29sdmVfdGltZRgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMQoOc29sdmVfZHVyYXRpb24YBiABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24SMgoJZ2VvZ3JhcGh5GAogASgLMh0ucHV6emxlZC52MS5HZW9ncmFwaHlFdmlkZW5jZUgAEjsKDmJpcGFydGl0ZV9lZGdlGAsgASgLMiEucHV6emxlZC52MS5CaXBhcnRpdGVFZGdlRXZpZGVuY2VIABIzCgp0cmVlX3BhaW50GAwgASgLMh0ucHV6emxlZC52MS5UcmVlUGFpbnRFdmlkZW5jZUgAEiwKBnNlYXJjaBgNIAEoCzIaLnB1enpsZWQudjEuU2VhcmNoRXZpZGVuY2VIABIvCg13aW5uaW5nX21vdmVzGAcgASgLMhgucHV6emxlZC52MS5XaW5uaW5nTW92ZXMSFQoNY2Fub25pY2FsaXNlchgIIAEoCUIICgZkZXRhaWwqyAEKBEdhbWUSFAoQR0FNRV9VTlNQRUNJRklFRBAAEhIKDkdBTUVfR0VPR1JBUEhZEAESFwoTR0FNRV9CSVBBUlRJVEVfRURHRRACEhMKD0dBTUVfVFJFRV9QQUlOVBADEiIKHkdBTUVfRElSRUNURURfVkVSVEVYX0dFT0dSQVBIWRAEEiIKHkdBTUVfVU5ESVJFQ1RFRF9FREdFX0dFT0dSQVBIWRAFEiAKHEdBTUVfRElSRUNURURfRURHRV9HRU9HUkFQSFkQBipFCgZQbGF5ZXISFgoSUExBWUVSX1VOU1BFQ0lGSUVEEAASEAoMUExBWUVSX0ZJUlNUEAESEQoNUExBWUVSX1NFQ09ORBACKlYKClB1enpsZVZpZXcSGwoXUFVaWkxFX1ZJRVdfVU5TUEVDSUZJRUQQABIVChFQVVpaTEVfVklFV19CQVNJQxABEhQKEFBVWlpMRV9WSUVXX0ZVTEwQAkICUAFiBnByb3RvMw", [file_google_protobuf_duration, file_google_protobuf_timestamp]);
 
 /**
  * A simple graph on the vertices 0..vertex_count-1: undirected, or for
@@ -263,6 +263,16 @@ export type Puzzle = Message<"puzzled.v1.Puzzle"> & {
    * @generated from field: puzzled.v1.Difficulty difficulty = 10;
    */
   difficulty?: Difficulty | undefined;
+
+  /**
+   * The puzzle's Glicko-2 rating, in every view. Until attempts rate it,
+   * the rating it starts from: read off its difficulty and size with a
+   * deviation of 250, or 1500 with the widest deviation, 350, when its
+   * difficulty is unknown (docs/games.md, "A new puzzle's rating").
+   *
+   * @generated from field: puzzled.v1.Rating rating = 11;
+   */
+  rating?: Rating | undefined;
 };
 
 /**
@@ -271,6 +281,33 @@ export type Puzzle = Message<"puzzled.v1.Puzzle"> & {
  */
 export const PuzzleSchema: GenMessage<Puzzle> = /*@__PURE__*/
   messageDesc(file_puzzled_v1_puzzle, 4);
+
+/**
+ * A Glicko-2 rating on the public scale, 1500 the centre.
+ *
+ * @generated from message puzzled.v1.Rating
+ */
+export type Rating = Message<"puzzled.v1.Rating"> & {
+  /**
+   * @generated from field: double value = 1;
+   */
+  value: number;
+
+  /**
+   * How far from `value` the true strength may be: about twice this either
+   * way holds 95% of the belief.
+   *
+   * @generated from field: double deviation = 2;
+   */
+  deviation: number;
+};
+
+/**
+ * Describes the message puzzled.v1.Rating.
+ * Use `create(RatingSchema)` to create a new message.
+ */
+export const RatingSchema: GenMessage<Rating> = /*@__PURE__*/
+  messageDesc(file_puzzled_v1_puzzle, 5);
 
 /**
  * How hard a puzzle is, from the solver's own answers along its main line
@@ -315,7 +352,7 @@ export type Difficulty = Message<"puzzled.v1.Difficulty"> & {
  * Use `create(DifficultySchema)` to create a new message.
  */
 export const DifficultySchema: GenMessage<Difficulty> = /*@__PURE__*/
-  messageDesc(file_puzzled_v1_puzzle, 5);
+  messageDesc(file_puzzled_v1_puzzle, 6);
 
 /**
  * A set of vertices, ascending.
@@ -334,7 +371,7 @@ export type VertexSet = Message<"puzzled.v1.VertexSet"> & {
  * Use `create(VertexSetSchema)` to create a new message.
  */
 export const VertexSetSchema: GenMessage<VertexSet> = /*@__PURE__*/
-  messageDesc(file_puzzled_v1_puzzle, 6);
+  messageDesc(file_puzzled_v1_puzzle, 7);
 
 /**
  * Evidence for a geography verdict (docs/games.md, Geography), in the request's labels.
@@ -384,7 +421,7 @@ export type GeographyEvidence = Message<"puzzled.v1.GeographyEvidence"> & {
  * Use `create(GeographyEvidenceSchema)` to create a new message.
  */
 export const GeographyEvidenceSchema: GenMessage<GeographyEvidence> = /*@__PURE__*/
-  messageDesc(file_puzzled_v1_puzzle, 7);
+  messageDesc(file_puzzled_v1_puzzle, 8);
 
 /**
  * Evidence for an edge-game verdict (docs/games.md, the edge-adding game).
@@ -460,7 +497,7 @@ export type BipartiteEdgeEvidence = Message<"puzzled.v1.BipartiteEdgeEvidence"> 
  * Use `create(BipartiteEdgeEvidenceSchema)` to create a new message.
  */
 export const BipartiteEdgeEvidenceSchema: GenMessage<BipartiteEdgeEvidence> = /*@__PURE__*/
-  messageDesc(file_puzzled_v1_puzzle, 8);
+  messageDesc(file_puzzled_v1_puzzle, 9);
 
 /**
  * A class of edge-game moves that all win.
@@ -497,7 +534,7 @@ export type WinningEdgeClass = Message<"puzzled.v1.WinningEdgeClass"> & {
  * Use `create(WinningEdgeClassSchema)` to create a new message.
  */
 export const WinningEdgeClassSchema: GenMessage<WinningEdgeClass> = /*@__PURE__*/
-  messageDesc(file_puzzled_v1_puzzle, 9);
+  messageDesc(file_puzzled_v1_puzzle, 10);
 
 /**
  * Evidence for a tree-painting verdict (docs/games.md, tree painting).
@@ -528,7 +565,7 @@ export type TreePaintEvidence = Message<"puzzled.v1.TreePaintEvidence"> & {
  * Use `create(TreePaintEvidenceSchema)` to create a new message.
  */
 export const TreePaintEvidenceSchema: GenMessage<TreePaintEvidence> = /*@__PURE__*/
-  messageDesc(file_puzzled_v1_puzzle, 10);
+  messageDesc(file_puzzled_v1_puzzle, 11);
 
 /**
  * Evidence for a verdict of a Geography solved by search (directed vertex,
@@ -567,7 +604,7 @@ export type SearchEvidence = Message<"puzzled.v1.SearchEvidence"> & {
  * Use `create(SearchEvidenceSchema)` to create a new message.
  */
 export const SearchEvidenceSchema: GenMessage<SearchEvidence> = /*@__PURE__*/
-  messageDesc(file_puzzled_v1_puzzle, 11);
+  messageDesc(file_puzzled_v1_puzzle, 12);
 
 /**
  * A winning strategy as a tree in preorder. Node 0 is the start; every
@@ -595,7 +632,7 @@ export type StrategyTree = Message<"puzzled.v1.StrategyTree"> & {
  * Use `create(StrategyTreeSchema)` to create a new message.
  */
 export const StrategyTreeSchema: GenMessage<StrategyTree> = /*@__PURE__*/
-  messageDesc(file_puzzled_v1_puzzle, 12);
+  messageDesc(file_puzzled_v1_puzzle, 13);
 
 /**
  * Every winning first move, and whether there is exactly one.
@@ -634,7 +671,7 @@ export type WinningMoves = Message<"puzzled.v1.WinningMoves"> & {
  * Use `create(WinningMovesSchema)` to create a new message.
  */
 export const WinningMovesSchema: GenMessage<WinningMoves> = /*@__PURE__*/
-  messageDesc(file_puzzled_v1_puzzle, 13);
+  messageDesc(file_puzzled_v1_puzzle, 14);
 
 /**
  * A verdict with its evidence.
@@ -730,7 +767,7 @@ export type Solution = Message<"puzzled.v1.Solution"> & {
  * Use `create(SolutionSchema)` to create a new message.
  */
 export const SolutionSchema: GenMessage<Solution> = /*@__PURE__*/
-  messageDesc(file_puzzled_v1_puzzle, 14);
+  messageDesc(file_puzzled_v1_puzzle, 15);
 
 /**
  * The game a puzzle is played in (docs/games.md).
