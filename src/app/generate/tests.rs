@@ -454,7 +454,7 @@ fn recount(generated: &Generated) {
             Move::Edge(u, v) => (u, v),
             other => panic!("an edge game line holds {other:?}"),
         }));
-        components(spec.graph().vertex_count() as usize, &edges) == 1
+        components(spec.graph().vertex_count(), &edges) == 1
     };
     if !legal.is_empty() && !connected {
         let to_move = if line.len().is_multiple_of(2) {
@@ -491,7 +491,7 @@ fn choices(spec: &Spec, line: &[Move], legal: &[Move], winning: &[Move]) -> (usi
     if spec.game() != Game::BipartiteEdge {
         return (legal.len(), winning.len());
     }
-    let n = spec.graph().vertex_count() as usize;
+    let n = spec.graph().vertex_count();
     let mut edges = undirected(spec);
     edges.extend(line.iter().map(|&played| match played {
         Move::Edge(u, v) => (u, v),
