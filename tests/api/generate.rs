@@ -303,14 +303,8 @@ async fn stored_puzzles_keep_their_difficulty_and_copies_are_named_not_stored() 
         // Its rating starts from its difficulty, by the formula of
         // docs/games.md ("A new puzzle's rating").
         let difficulty = puzzle.difficulty.unwrap();
-        let n = stored
-            .spec
-            .as_ref()
-            .unwrap()
-            .graph
-            .as_ref()
-            .unwrap()
-            .vertex_count as f64;
+        let graph = stored.spec.as_ref().and_then(|spec| spec.graph.as_ref());
+        let n = f64::from(graph.unwrap().vertex_count);
         let traps = difficulty.losing_first_moves as f64 / difficulty.first_move_count as f64;
         let expected = 1000.0
             + 150.0 * f64::from(difficulty.only_move_depth.min(10))
@@ -358,13 +352,7 @@ async fn stored_puzzles_keep_their_difficulty_and_copies_are_named_not_stored() 
     }
     assert_eq!(app.listed().await.len(), 3);
     // A puzzle nobody rated starts at 1500 with the widest deviation.
-    let created = app
-        .client
-        .clone()
-        .create_puzzle(create_request(path(4)))
-        .await
-        .unwrap()
-        .into_inner();
+    let created = app.create(path(4)).await;
     assert_eq!(
         created.rating,
         Some(proto::Rating {
