@@ -205,27 +205,24 @@ pub async fn fairness(args: FairnessArgs) {
     );
 
     let deadline = Duration::from_secs_f64(args.light_deadline_secs);
-    let idle = light_phase(
-        server.url(),
-        light.clone(),
-        0,
-        args.light_calls,
+    let phase = |first: usize, within: Option<Duration>| LightPhase {
+        url: server.url().to_owned(),
+        puzzles: light.clone(),
+        first,
+        calls: args.light_calls,
         deadline,
-        None,
-    )
-    .await;
+        within,
+    };
+    let idle = phase(0, None).run().await;
 
     let heavy = Heavy::start(&server, &args, large, play_puzzle).await;
     tokio::time::sleep(Duration::from_secs_f64(args.ramp_secs)).await;
     let cpu_before = server.cpu();
-    let loaded = light_phase(
-        server.url(),
-        light,
+    let loaded = phase(
         args.light_calls,
-        args.light_calls,
-        deadline,
         Some(Duration::from_secs_f64(args.max_loaded_secs)),
     )
+    .run()
     .await;
     let server_cores = (server.cpu() - cpu_before).as_secs_f64() / loaded.elapsed.as_secs_f64();
     let tally = heavy.stop().await;
@@ -284,39 +281,43 @@ struct LightRun {
 }
 
 /// `calls` uncached and `calls` cached light calls, each kind one at a
-/// time, on a thread, runtime and connection of their own, so that the heavy
-/// callers' work in this process (encoding large requests) never delays
-/// them here; the uncached puzzles are those from `first` on. With
-/// `within`, the phase stops early once that much time has passed.
-async fn light_phase(
-    url: &str,
-    puzzles: LightPuzzles,
-    first: usize,
-    calls: usize,
-    deadline: Duration,
-    within: Option<Duration>,
-) -> LightRun {
-    let url = url.to_owned();
-    let (done, result) = tokio::sync::oneshot::channel();
-    std::thread::spawn(move || {
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .expect("a runtime for the light caller");
-        let run = runtime.block_on(light_calls(url, puzzles, first, calls, deadline, within));
-        let _ = done.send(run);
-    });
-    result.await.expect("the light caller's thread")
-}
-
-async fn light_calls(
+/// time; the uncached puzzles are those from `first` on. With `within`,
+/// the phase stops early once that much time has passed.
+struct LightPhase {
     url: String,
     puzzles: LightPuzzles,
     first: usize,
     calls: usize,
     deadline: Duration,
     within: Option<Duration>,
-) -> LightRun {
+}
+
+impl LightPhase {
+    /// Runs the phase on a thread, runtime and connection of its own, so
+    /// that the heavy callers' work in this process (encoding large
+    /// requests) never delays it.
+    async fn run(self) -> LightRun {
+        let (done, result) = tokio::sync::oneshot::channel();
+        std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .expect("a runtime for the light caller");
+            let _ = done.send(runtime.block_on(light_calls(self)));
+        });
+        result.await.expect("the light caller's thread")
+    }
+}
+
+async fn light_calls(phase: LightPhase) -> LightRun {
+    let LightPhase {
+        url,
+        puzzles,
+        first,
+        calls,
+        deadline,
+        within,
+    } = phase;
     let channel = Endpoint::from_shared(url)
         .expect("a valid url")
         .tcp_nodelay(true)

@@ -448,14 +448,8 @@ fn recount(generated: &Generated) {
     let legal = oracle.legal(line);
     // The edge game's walk stops once the graph is connected: every legal
     // move then joins two vertices of the one component.
-    let connected = spec.game() == Game::BipartiteEdge && {
-        let mut edges = undirected(spec);
-        edges.extend(line.iter().map(|&played| match played {
-            Move::Edge(u, v) => (u, v),
-            other => panic!("an edge game line holds {other:?}"),
-        }));
-        components(spec.graph().vertex_count(), &edges) == 1
-    };
+    let connected = spec.game() == Game::BipartiteEdge
+        && components(spec.graph().vertex_count(), &edges_after(spec, line)) == 1;
     if !legal.is_empty() && !connected {
         let to_move = if line.len().is_multiple_of(2) {
             Player::First
@@ -482,6 +476,16 @@ fn recount(generated: &Generated) {
     }
 }
 
+/// The edge game's graph after the edges of `line` were added.
+fn edges_after(spec: &Spec, line: &[Move]) -> Vec<(Vertex, Vertex)> {
+    let mut edges = undirected(spec);
+    edges.extend(line.iter().map(|&played| match played {
+        Move::Edge(u, v) => (u, v),
+        other => panic!("an edge game line holds {other:?}"),
+    }));
+    edges
+}
+
 /// The choices of the side to move after `line`, legal and winning, as
 /// the only-move depth counts them: moves, and in the edge game classes of
 /// edges, recomputed here from the rule (games.md): an edge inside one
@@ -492,11 +496,7 @@ fn choices(spec: &Spec, line: &[Move], legal: &[Move], winning: &[Move]) -> (usi
         return (legal.len(), winning.len());
     }
     let n = spec.graph().vertex_count();
-    let mut edges = undirected(spec);
-    edges.extend(line.iter().map(|&played| match played {
-        Move::Edge(u, v) => (u, v),
-        other => panic!("an edge game line holds {other:?}"),
-    }));
+    let edges = edges_after(spec, line);
     let mut neighbours = vec![Vec::new(); n];
     for &(u, v) in &edges {
         neighbours[u as usize].push(v as usize);
