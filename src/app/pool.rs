@@ -418,6 +418,32 @@ impl Drop for Place {
     }
 }
 
+/// The general workers and the express lane beside them, each job taken
+/// by the lane its puzzle belongs to ([`Lane::of`]).
+#[derive(Clone)]
+pub struct Lanes {
+    pub general: Arc<Pool>,
+    pub express: Arc<Pool>,
+}
+
+impl Lanes {
+    pub fn new(settings: WorkerSettings) -> Lanes {
+        let general = Pool::new(settings);
+        Lanes {
+            express: Arc::new(general.express_lane()),
+            general: Arc::new(general),
+        }
+    }
+
+    /// The workers of `lane`.
+    pub fn of(&self, lane: Lane) -> &Arc<Pool> {
+        match lane {
+            Lane::Express => &self.express,
+            Lane::General => &self.general,
+        }
+    }
+}
+
 impl Pool {
     /// The general workers, on threads of their own at
     /// [`GENERAL_WORKERS_NICE`].

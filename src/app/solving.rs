@@ -32,7 +32,7 @@ use super::error::AppError;
 use super::flights::{Flight, Flights, Joined, Waiter};
 use super::games::{self, GameError};
 use super::pool::{
-    Gauge, INLINE_UNITS, Lane, Pool, WorkerSettings, off_runtime, off_runtime_if_large,
+    Gauge, INLINE_UNITS, Lane, Lanes, WorkerSettings, off_runtime, off_runtime_if_large,
     off_runtime_small, units_of,
 };
 use super::work_budget::Payer;
@@ -142,9 +142,9 @@ pub struct Solver {
     /// a labelling key whose labelling ran out of time.
     over_budget: Cache<String, Option<AppError>>,
     store: Store,
-    pool: Arc<Pool>,
-    /// The express lane's workers, for small jobs (see [`Lane`]).
-    express: Arc<Pool>,
+    /// The general workers, and the express lane's for small jobs (see
+    /// [`Lane`]).
+    lanes: Lanes,
     /// Solves running or queued now, by cache key.
     flights: Flights<FlightOutcome>,
     /// Canonical labellings running now, by the request's puzzle
@@ -247,7 +247,6 @@ impl Solver {
         canon_budget: Duration,
         search_budget_states: u64,
     ) -> Solver {
-        let general = Pool::new(workers);
         Solver {
             cache: Cache::builder()
                 .max_capacity(cache_bytes)
@@ -270,8 +269,7 @@ impl Solver {
                 })
                 .build(),
             store,
-            express: Arc::new(general.express_lane()),
-            pool: Arc::new(general),
+            lanes: Lanes::new(workers),
             flights: Flights::default(),
             labellings: Flights::default(),
             labellings_running: Gauge::default(),
@@ -370,17 +368,17 @@ impl Solver {
         if known.is_some() {
             let (canonical, spent) =
                 off_runtime(move || timed(|| canon::keep_labels(&spec))).await?;
-            self.pool.charge(payer.caller(), spent);
+            self.lanes.general.charge(payer.caller(), spent);
             return Ok(canonical);
         }
-        self.pool.check_budget(payer)?;
+        self.lanes.general.check_budget(payer)?;
         let waiter = match self.labellings.join(&key) {
             Joined::Joined(waiter) => waiter,
             Joined::Started(waiter, flight) => {
                 let labellings = self.labellings.clone();
                 let running = self.labellings_running.enter();
                 let (pool, over_budget, starter) = (
-                    self.pool.clone(),
+                    self.lanes.general.clone(),
                     self.over_budget.clone(),
                     payer.caller().clone(),
                 );
@@ -499,7 +497,7 @@ impl Solver {
         lane: Lane,
         f: impl FnOnce(&Cancel) -> T + Send + 'static,
     ) -> Result<T, AppError> {
-        self.pool.check_budget(payer)?;
+        self.lanes.general.check_budget(payer)?;
         self.continue_position_work(payer, lane, f).await
     }
 
@@ -513,28 +511,21 @@ impl Solver {
     ) -> Result<T, AppError> {
         let cancel = Cancel::new();
         let _stop_when_left = FireOnDrop(cancel.clone());
-        self.lane(lane)
+        self.lanes
+            .of(lane)
             .run(payer.caller(), move || f(&cancel))
             .await
-    }
-
-    /// The workers of `lane`.
-    fn lane(&self, lane: Lane) -> &Arc<Pool> {
-        match lane {
-            Lane::Express => &self.express,
-            Lane::General => &self.pool,
-        }
     }
 
     /// Passes when `caller` may start work memory cannot answer (its work
     /// budget is not spent).
     pub fn check_budget(&self, payer: &Payer) -> Result<(), AppError> {
-        self.pool.check_budget(payer)
+        self.lanes.general.check_budget(payer)
     }
 
     /// The live count of solves that hold a worker.
     pub fn solves_running(&self) -> Gauge {
-        self.pool.running()
+        self.lanes.general.running()
     }
 
     /// The entries and bytes of the verdict cache and of the stored
@@ -756,7 +747,7 @@ impl Solver {
                 self.cache.invalidate(&key).await;
             }
             self.refuse_known_over_budget(&key).await?;
-            self.pool.check_budget(payer)?;
+            self.lanes.general.check_budget(payer)?;
             let source = Source::Stored {
                 id: stored.id.clone(),
             };
@@ -800,7 +791,7 @@ impl Solver {
             self.cache.invalidate(key).await;
         }
         self.refuse_known_over_budget(key).await?;
-        self.pool.check_budget(payer)?;
+        self.lanes.general.check_budget(payer)?;
         let source = Source::Inline {
             spec: spec.clone(),
             canonical: canonical.clone(),
@@ -837,7 +828,8 @@ impl Solver {
     ) -> Result<Verdict, AppError> {
         let cancel = Cancel::new();
         let budget = self.search_budget_states;
-        self.lane(Lane::of(&spec))
+        self.lanes
+            .of(Lane::of(&spec))
             .run(payer.caller(), move || {
                 games::solve(&spec, options, budget, &cancel)
             })
@@ -863,8 +855,7 @@ impl Solver {
             Joined::Started(waiter, flight) => {
                 let miss = Miss {
                     store: self.store.clone(),
-                    pool: self.pool.clone(),
-                    express: self.express.clone(),
+                    lanes: self.lanes.clone(),
                     caller: payer.caller().clone(),
                     search_budget: self.search_budget_states,
                     stopped: self.solves_stopped.clone(),
@@ -920,8 +911,7 @@ impl Solver {
 /// pool, and the verdict it is after (hash, options, shape).
 struct Miss {
     store: Store,
-    pool: Arc<Pool>,
-    express: Arc<Pool>,
+    lanes: Lanes,
     /// The caller that started the flight: its turn, its budget.
     caller: Caller,
     search_budget: u64,
@@ -1072,31 +1062,30 @@ impl Miss {
     ) -> Result<Verdict, AppError> {
         let (game, options, budget) = (spec.game(), self.options, self.search_budget);
         let stopped = self.stopped.clone();
-        let lane = match Lane::of(&spec) {
-            Lane::Express => &self.express,
-            Lane::General => &self.pool,
-        };
-        lane.run(&self.caller, move || {
-            let graph = spec.graph();
-            tracing::debug!(
-                ?game,
-                vertices = graph.vertex_count(),
-                edges = graph.edge_count(),
-                "solve started"
-            );
-            let verdict = games::solve(&spec, options, budget, &cancel).inspect_err(|error| {
-                if matches!(error, GameError::Cancelled(_)) {
-                    stopped.count_one();
-                }
-            })?;
-            // Solved in the request's labels; kept in canonical ones.
-            Ok(match &labelling {
-                Labelling::Identity => verdict,
-                labelling => verdict.relabel(|v| labelling.to_canonical(v)),
+        self.lanes
+            .of(Lane::of(&spec))
+            .run(&self.caller, move || {
+                let graph = spec.graph();
+                tracing::debug!(
+                    ?game,
+                    vertices = graph.vertex_count(),
+                    edges = graph.edge_count(),
+                    "solve started"
+                );
+                let verdict =
+                    games::solve(&spec, options, budget, &cancel).inspect_err(|error| {
+                        if matches!(error, GameError::Cancelled(_)) {
+                            stopped.count_one();
+                        }
+                    })?;
+                // Solved in the request's labels; kept in canonical ones.
+                Ok(match &labelling {
+                    Labelling::Identity => verdict,
+                    labelling => verdict.relabel(|v| labelling.to_canonical(v)),
+                })
             })
-        })
-        .await?
-        .map_err(solve_error)
+            .await?
+            .map_err(solve_error)
     }
 }
 
